@@ -1,0 +1,5 @@
+"""``python -m unomas``: the command line."""
+
+from unomas.cli import main
+
+main()

@@ -1,0 +1,177 @@
+"""Events: what an action (or a deal) caused, for interfaces to narrate and records to keep.
+
+Events carry everything, secrets included (drawn cards, pile orders, a shown hand); the
+only way they leave toward a player is :func:`redact`, which removes what that seat may
+not know.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from unomas.cards import Card, Color
+
+
+class Dealt(NamedTuple):
+    """A round was dealt: each seat's hand and the draw pile (top first)."""
+
+    round: int
+    dealer: int
+    hands: tuple[tuple[Card, ...] | None, ...]
+    pile: tuple[Card, ...] | None
+
+
+class StartingCardReturned(NamedTuple):
+    """The turned-up card was a W+4: it went back and the pile (top first) was shuffled."""
+
+    pile: tuple[Card, ...] | None
+
+
+class StartingCard(NamedTuple):
+    """The card turned up to start the discard pile."""
+
+    card: Card
+
+
+class Played(NamedTuple):
+    player: int
+    card: Card
+    color: Color | None
+    target: int | None
+    uno: bool
+    jump_in: bool
+
+
+class Drew(NamedTuple):
+    """``player`` drew ``count`` cards (``cards`` is None where they are secret)."""
+
+    player: int
+    count: int
+    cards: tuple[Card, ...] | None
+    reason: str
+    """``turn``, ``penalty``, ``challenge`` (the loser of a challenge) or ``caught``."""
+
+
+class Passed(NamedTuple):
+    player: int
+
+
+class ColorChosen(NamedTuple):
+    """The dealer chose the colour for a starting Wild."""
+
+    player: int
+    color: Color
+
+
+class UnoCalled(NamedTuple):
+    player: int
+
+
+class Caught(NamedTuple):
+    """``catcher`` caught ``target``, who had not called UNO (the 2 cards follow as Drew)."""
+
+    catcher: int
+    target: int
+
+
+class Skipped(NamedTuple):
+    player: int
+
+
+class DirectionChanged(NamedTuple):
+    direction: int
+    """1 clockwise, -1 counter-clockwise."""
+
+
+class PenaltyPending(NamedTuple):
+    """``player`` now faces a draw penalty of ``amount`` cards."""
+
+    player: int
+    amount: int
+    challengeable: bool
+
+
+class Challenged(NamedTuple):
+    """``challenger`` challenged ``challenged``'s W+4; ``hand`` is shown to the challenger."""
+
+    challenger: int
+    challenged: int
+    guilty: bool
+    hand: tuple[Card, ...] | None
+
+
+class HandsSwapped(NamedTuple):
+    """A 7: ``player`` and ``target`` swapped hands."""
+
+    player: int
+    target: int
+
+
+class HandsPassed(NamedTuple):
+    """A 0: every hand moved to the next player in ``direction``."""
+
+    direction: int
+
+
+class Reshuffled(NamedTuple):
+    """The discard pile less its top card became the draw pile (``pile`` top first)."""
+
+    count: int
+    pile: tuple[Card, ...] | None
+
+
+class TurnPassed(NamedTuple):
+    """It is now ``player``'s turn (a normal turn or facing a penalty)."""
+
+    player: int
+
+
+class RoundEnded(NamedTuple):
+    """``winner`` emptied their hand and scored ``points``; ``hands`` are shown to all."""
+
+    winner: int
+    points: int
+    hands: tuple[tuple[Card, ...], ...]
+    scores: tuple[int, ...]
+
+
+class MatchEnded(NamedTuple):
+    winner: int
+    scores: tuple[int, ...]
+
+
+Event = (
+    Dealt
+    | StartingCardReturned
+    | StartingCard
+    | Played
+    | Drew
+    | Passed
+    | ColorChosen
+    | UnoCalled
+    | Caught
+    | Skipped
+    | DirectionChanged
+    | PenaltyPending
+    | Challenged
+    | HandsSwapped
+    | HandsPassed
+    | Reshuffled
+    | TurnPassed
+    | RoundEnded
+    | MatchEnded
+)
+
+
+def redact(event: Event, seat: int | None) -> Event:
+    """The event as ``seat`` may see it (``None``: a spectator, who sees no hidden card)."""
+    if isinstance(event, Drew):
+        return event if seat == event.player else event._replace(cards=None)
+    if isinstance(event, Dealt):
+        hands = tuple(hand if i == seat else None for i, hand in enumerate(event.hands))
+        return event._replace(hands=hands, pile=None)
+    if isinstance(event, StartingCardReturned | Reshuffled):
+        return event._replace(pile=None)
+    if isinstance(event, Challenged):
+        return event if seat in (event.challenger, event.challenged) else event._replace(hand=None)
+    return event

@@ -1,0 +1,886 @@
+"""The rules engine: one match (a series of rounds) in play.
+
+:class:`Game` holds the whole truth of a match — every hand, the draw pile, the discard
+pile — and is the one place where the rules of RULES.md live. It offers:
+
+* :meth:`Game.legal_actions`: every action open to a seat right now, out-of-turn ones
+  included (calling UNO, catching, jumping in);
+* :meth:`Game.apply`: plays an action after checking it; an illegal one raises
+  :class:`~unomas.errors.IllegalAction` naming the reason and changes nothing;
+  :meth:`Game.push` is the unchecked fast path for callers that took the action from
+  :meth:`legal_actions`;
+* :meth:`Game.view`: what one seat may know, the only way state leaves toward a player;
+* :meth:`Game.copy`: a fast copy for search.
+
+Randomness comes from one source owned by the game: ``random.SystemRandom`` unless a seed
+or a generator is given. Chance can also be dictated (a stacked deal, a recorded reshuffle),
+which is how records replay and tests set up positions.
+
+>>> from unomas.cards import parse_card as c
+>>> game = Game(Rules(players=2, hand_size=2, target_score=0),
+...             deal=Deal.from_tokens([["R1", "R2"], ["R3", "G5"]], ["R9", "B7"]))
+>>> game.current, card_token(game.top)
+(1, 'R9')
+>>> sorted(str(a) for a in game.legal_actions(1))
+['1 draw', '1 play R3', '1 play R3 uno']
+>>> events = game.apply(Action.play(1, c("R3"), uno=True))
+>>> game.current
+0
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any, Protocol
+
+from unomas.actions import Action, Kind
+from unomas.cards import (
+    COLOR_OF,
+    COPIES,
+    DECK,
+    DECK_SIZE,
+    IS_ACTION_OR_WILD,
+    POINTS,
+    RANK_OF,
+    REVERSE,
+    SKIP,
+    WILD,
+    WILD_DRAW_FOUR,
+    Card,
+    card_token,
+    color_letter,
+    is_full_deck,
+    parse_card,
+)
+from unomas.cards import DRAW_TWO as DRAW_TWO_RANK
+from unomas.errors import DealError, IllegalAction
+from unomas.events import (
+    Caught,
+    Challenged,
+    ColorChosen,
+    Dealt,
+    DirectionChanged,
+    Drew,
+    Event,
+    HandsPassed,
+    HandsSwapped,
+    MatchEnded,
+    PenaltyPending,
+    Played,
+    Reshuffled,
+    RoundEnded,
+    Skipped,
+    StartingCard,
+    StartingCardReturned,
+    TurnPassed,
+    UnoCalled,
+)
+from unomas.events import Passed as PassedEvent
+from unomas.rules import Rules
+
+if TYPE_CHECKING:
+    from unomas.view import View
+
+__all__ = ["Deal", "Game", "Phase", "RandomSource", "RoundLog"]
+
+PLAY, DRAW, PASS, COLOR, CHALLENGE, UNO, CATCH = Kind
+NO_SEAT = -1
+_SEVEN, _ZERO = 7, 0
+
+
+class RandomSource(Protocol):
+    """Where shuffles come from: ``random.Random`` and ``random.SystemRandom`` fit."""
+
+    def shuffle(self, x: list[Any], /) -> None: ...
+
+
+class Phase(IntEnum):
+    """What the game waits for."""
+
+    COLOR = 0
+    """The dealer chooses the colour of a starting Wild."""
+    TURN = 1
+    """The player on turn plays or draws."""
+    DRAWN = 2
+    """The player on turn drew a playable card: plays it or passes."""
+    PENALTY = 3
+    """The player on turn faces a draw penalty: draws it, stacks, or challenges."""
+    ROUND_OVER = 4
+    """The round is over; :meth:`Game.start_round` deals the next."""
+    MATCH_OVER = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """A round's chance outcomes at the start: the hands, the pile, and any W+4 returns.
+
+    ``pile`` is the draw pile after dealing, top first (the starting card is its top);
+    ``returns`` are the pile orders (top first) after each starting W+4 went back.
+    """
+
+    hands: tuple[tuple[Card, ...], ...]
+    pile: tuple[Card, ...]
+    returns: tuple[tuple[Card, ...], ...] = ()
+
+    @classmethod
+    def from_tokens(
+        cls, hands: Sequence[Sequence[str]], pile_top: Sequence[str], returns: Sequence[Sequence[str]] = ()
+    ) -> Deal:
+        """A deal written in tokens; ``pile_top`` may list only the top of the pile.
+
+        The rest of the 108 cards follow ``pile_top`` in kind order, so a test names only
+        the cards that matter: ``Deal.from_tokens([["R1"], ["G5"]], ["R9", "B7"])``.
+        """
+        hand_cards = tuple(tuple(parse_card(t) for t in hand) for hand in hands)
+        top = [parse_card(t) for t in pile_top]
+        left = Counter(DECK)
+        left.subtract(card for hand in hand_cards for card in hand)
+        left.subtract(top)
+        if any(count < 0 for count in left.values()):
+            extra = next(card_token(k) for k, count in left.items() if count < 0)
+            raise DealError(f"the deal uses more {extra} cards than the deck holds ({COPIES[parse_card(extra)]})")
+        rest = [k for k in sorted(left) for _ in range(left[k])]
+        return cls(hand_cards, tuple(top + rest), tuple(tuple(parse_card(t) for t in r) for r in returns))
+
+
+@dataclass(slots=True)
+class RoundLog:
+    """One round as played: its deal and every action with the events it caused."""
+
+    dealer: int
+    deal: Deal
+    moves: list[tuple[Action, list[Event]]] = field(default_factory=list)
+
+    @property
+    def result(self) -> RoundEnded | None:
+        """How the round ended, or None while it goes on."""
+        if self.moves:
+            for event in reversed(self.moves[-1][1]):
+                if isinstance(event, RoundEnded):
+                    return event
+        return None
+
+
+class Game:
+    """A match of UNO under ``rules``, dealt and played by the rules of RULES.md.
+
+    ``seed`` makes every shuffle reproducible; without it (and without ``rng``) the
+    shuffles come from ``random.SystemRandom``. ``deal`` dictates the first round's cards.
+    ``history=False`` keeps no log of moves (no record can then be written).
+    """
+
+    __slots__ = (
+        "rules",
+        "players",
+        "rng",
+        "scores",
+        "round",
+        "dealer",
+        "hands",
+        "pile",
+        "discard",
+        "color",
+        "direction",
+        "current",
+        "phase",
+        "penalty",
+        "challengeable",
+        "accused",
+        "accused_guilty",
+        "drawn",
+        "uno_pending",
+        "shown",
+        "winner",
+        "log",
+        "_forced_pile",
+    )
+
+    rules: Rules
+    players: int
+    hands: list[list[Card]]
+    pile: list[Card]
+    """The draw pile, top card last (internal order; records write it top first)."""
+    discard: list[Card]
+    """The discard pile, top card last."""
+    color: int
+    """The colour in play; -1 while the dealer has not chosen one for a starting Wild."""
+    direction: int
+    current: int
+    """The seat on turn (the dealer while choosing the starting colour)."""
+    phase: Phase
+    penalty: int
+    challengeable: bool
+    accused: int
+    """Who played the W+4 that may be challenged (-1 if none)."""
+    accused_guilty: bool
+    drawn: Card
+    """The playable card just drawn, in the DRAWN phase (-1 otherwise)."""
+    uno_pending: int
+    """The seat obliged to call UNO that may still be caught (-1 if none)."""
+    shown: tuple[int, int, tuple[Card, ...]] | None
+    """(challenger, challenged, hand) after a challenge, until the next turn action."""
+    winner: int
+    """The match winner once the match is over (-1 before)."""
+    log: list[RoundLog] | None
+    rng: RandomSource
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        seed: int | str | bytes | None = None,
+        rng: RandomSource | None = None,
+        deal: Deal | None = None,
+        history: bool = True,
+    ) -> None:
+        self.rules = rules if rules is not None else Rules()
+        self.players = self.rules.players
+        if rng is None:
+            rng = random.SystemRandom() if seed is None else random.Random(seed)
+        self.rng = rng
+        self.scores = [0] * self.players
+        self.round = -1
+        self.winner = NO_SEAT
+        self.log = [] if history else None
+        self._forced_pile: list[Card] | None = None
+        self.phase = Phase.ROUND_OVER
+        self.start_round(deal)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def top(self) -> Card:
+        """The top card of the discard pile."""
+        return self.discard[-1]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match is over."""
+        return self.phase is Phase.MATCH_OVER
+
+    @property
+    def round_over(self) -> bool:
+        """Whether the current round has ended (the match may be over too)."""
+        return self.phase >= Phase.ROUND_OVER
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        """The seat ``steps`` places after ``seat`` in the current direction."""
+        return (seat + self.direction * steps) % self.players
+
+    def legal_actions(self, player: int) -> list[Action]:
+        """Every action open to seat ``player`` now, out-of-turn ones included.
+
+        Plays come in every variant the rules distinguish: each colour for a wild card,
+        each target for a 7 under ``seven_zero``, and with and without the UNO call when
+        the play leaves exactly one card.
+        """
+        phase = self.phase
+        if phase >= Phase.ROUND_OVER or not 0 <= player < self.players:
+            return []
+        on_turn = player == self.current
+        if phase is Phase.COLOR:
+            return [Action(player, COLOR, None, c) for c in range(4)] if on_turn else []
+        actions: list[Action] = []
+        pending = self.uno_pending
+        if pending >= 0:
+            if pending == player:
+                actions.append(Action(player, UNO))
+            else:
+                actions.append(Action(player, CATCH, None, None, pending))
+        candidates: Sequence[Card]
+        if on_turn:
+            if phase is Phase.DRAWN:
+                candidates = (self.drawn,)
+                if not self.rules.force_play_drawn:
+                    actions.append(Action(player, PASS))
+            else:
+                candidates = set(self.hands[player])
+                actions.append(Action(player, DRAW))
+                if self.challengeable:
+                    actions.append(Action(player, CHALLENGE))
+        elif self.rules.jump_in and self.discard[-1] < WILD and self.discard[-1] in self.hands[player]:
+            candidates = (self.discard[-1],)
+        else:
+            return actions
+        for card in candidates:
+            if self._play_problem(player, card) is None:
+                self._add_play_variants(actions, player, card)
+        return actions
+
+    def out_of_turn_seats(self) -> list[int]:
+        """The seats other than the one on turn that have an action open now."""
+        if self.phase >= Phase.ROUND_OVER or self.phase is Phase.COLOR:
+            return []
+        seats = []
+        current, pending = self.current, self.uno_pending
+        jump = self.rules.jump_in and self.discard[-1] < WILD
+        for seat in range(self.players):
+            if seat == current:
+                continue
+            if pending >= 0 or (jump and self.legal_actions(seat)):
+                seats.append(seat)
+        return seats
+
+    def problem(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now, or None if it is legal."""
+        phase = self.phase
+        if phase is Phase.MATCH_OVER:
+            return "the match is over"
+        if phase is Phase.ROUND_OVER:
+            return "the round is over; the next round must be dealt first"
+        player = action.player
+        if not isinstance(player, int) or not 0 <= player < self.players:
+            return f"there is no seat {player!r}"
+        kind = action.kind
+        if not isinstance(kind, Kind):
+            return f"unknown action kind {kind!r}"
+        if kind is PLAY:
+            card = action.card
+            if not isinstance(card, int) or not 0 <= card < len(RANK_OF):
+                return "a play needs a card"
+            return self._play_problem(player, card) or self._variant_problem(action)
+        if action.card is not None or action.uno:
+            return f"a {kind} takes no card and no UNO call"
+        if kind is CATCH:
+            if action.color is not None:
+                return "a catch takes no colour"
+            return self._catch_problem(player, action.target)
+        if action.target is not None:
+            return f"a {kind} takes no target"
+        if kind is UNO:
+            if action.color is not None:
+                return "an UNO call takes no colour"
+            if self.uno_pending != player:
+                return f"player {player} has no UNO to call"
+            return None
+        if kind is COLOR:
+            if phase is not Phase.COLOR or player != self.current:
+                return "only the dealer chooses a colour, and only for a starting Wild"
+            if action.color not in (0, 1, 2, 3):
+                return "a colour must be R, Y, G or B"
+            return None
+        if action.color is not None:
+            return f"a {kind} takes no colour"
+        if player != self.current:
+            return f"it is player {self.current}'s turn"
+        if phase is Phase.COLOR:
+            return "the dealer must first choose the colour of the starting Wild"
+        if kind is DRAW:
+            if phase is Phase.DRAWN:
+                return "after drawing a playable card, play it or pass"
+            return None
+        if kind is PASS:
+            if phase is not Phase.DRAWN:
+                return "passing is only allowed after drawing a playable card"
+            if self.rules.force_play_drawn:
+                return "a playable drawn card must be played (force_play_drawn)"
+            return None
+        if kind is CHALLENGE:
+            if not self.challengeable:
+                if not self.rules.challenge_wild_draw_four:
+                    return "challenging is off (challenge_wild_draw_four)"
+                return "there is no Wild Draw Four to challenge"
+            return None
+        return f"unknown action kind {kind!r}"  # pragma: no cover - every Kind is handled above
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal now."""
+        return self.problem(action) is None
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know now (``None``: a spectator)."""
+        from unomas.view import make_view
+
+        return make_view(self, seat)
+
+    # ------------------------------------------------------------------ moves
+
+    def apply(self, action: Action, *, reshuffle: Sequence[Card] | None = None) -> list[Event]:
+        """Check and play ``action``; return the events it caused.
+
+        Raises :class:`IllegalAction` naming the reason, leaving the game unchanged.
+        ``reshuffle`` dictates the draw pile (top first) should the action need a
+        reshuffle; if it does not, or the cards are wrong, :class:`DealError` is raised
+        and the game is left unchanged.
+        """
+        problem = self.problem(action)
+        if problem is not None:
+            raise IllegalAction(f"{action}: {problem}")
+        if reshuffle is None:
+            return self.push(action)
+        saved = self.copy()
+        self._forced_pile = list(reshuffle)
+        try:
+            events = self._push(action)
+            if self._forced_pile is not None:
+                raise DealError("a reshuffle was given but the action drew from no empty pile")
+        except DealError:
+            self._restore(saved)
+            raise
+        finally:
+            self._forced_pile = None
+        if self.log is not None:
+            self.log[-1].moves.append((action, events))
+        return events
+
+    def push(self, action: Action) -> list[Event]:
+        """Play ``action`` without checking it: the fast path for legal actions only.
+
+        An action not taken from :meth:`legal_actions` may corrupt the game.
+        """
+        events = self._push(action)
+        if self.log is not None:
+            self.log[-1].moves.append((action, events))
+        return events
+
+    def _push(self, action: Action) -> list[Event]:
+        events: list[Event] = []
+        kind = action.kind
+        player = action.player
+        if kind is PLAY:
+            self._play(action, events)
+        elif kind is DRAW:
+            self._turn_action()
+            if self.phase is Phase.PENALTY:
+                self._draw_penalty(player, events)
+                self._advance(self.next_seat(player), events)
+            else:
+                self._draw_on_turn(player, events)
+        elif kind is PASS:
+            self._turn_action()
+            events.append(PassedEvent(player))
+            self.drawn = NO_SEAT
+            self._advance(self.next_seat(player), events)
+        elif kind is UNO:
+            self.uno_pending = NO_SEAT
+            events.append(UnoCalled(player))
+        elif kind is CATCH:
+            target = action.target
+            assert target is not None
+            self.uno_pending = NO_SEAT
+            events.append(Caught(player, target))
+            self._draw(target, 2, "caught", events)
+        elif kind is COLOR:
+            self._turn_action()
+            assert action.color is not None
+            self.color = action.color
+            events.append(ColorChosen(player, action.color))
+            self._advance(self.next_seat(player), events)
+        elif kind is CHALLENGE:
+            self._turn_action()
+            self._challenge(player, events)
+        return events
+
+    def start_round(self, deal: Deal | None = None) -> list[Event]:
+        """Deal the next round (randomly, or as ``deal`` dictates) and turn up the start.
+
+        Called by the constructor for the first round; afterwards, once a round is over.
+        """
+        if self.phase is not Phase.ROUND_OVER:
+            raise IllegalAction("a new round can only be dealt once the round in play is over")
+        n, size = self.players, self.rules.hand_size
+        if deal is None:
+            deck = list(DECK)
+            self.rng.shuffle(deck)
+            pile = deck[n * size :]
+            returns: list[tuple[Card, ...]] = []
+            while pile[0] == WILD_DRAW_FOUR:
+                pile = pile[:]
+                self.rng.shuffle(pile)
+                returns.append(tuple(pile))
+            hands = tuple(tuple(deck[i * size : (i + 1) * size]) for i in range(n))
+            deal = Deal(hands, tuple(deck[n * size :]), tuple(returns))
+        else:
+            self._check_deal(deal)
+        self.round += 1
+        self.dealer = self.round % n
+        self.hands = [list(hand) for hand in deal.hands]
+        self.pile = list(reversed(deal.returns[-1] if deal.returns else deal.pile))
+        self.discard = [self.pile.pop()]
+        self.direction = 1
+        self.penalty = 0
+        self.challengeable = False
+        self.accused = NO_SEAT
+        self.accused_guilty = False
+        self.drawn = NO_SEAT
+        self.uno_pending = NO_SEAT
+        self.shown = None
+        if self.log is not None:
+            self.log.append(RoundLog(self.dealer, deal))
+        events: list[Event] = [Dealt(self.round, self.dealer, deal.hands, deal.pile)]
+        events.extend(StartingCardReturned(order) for order in deal.returns)
+        start = self.discard[-1]
+        events.append(StartingCard(start))
+        if start == WILD:
+            self.color = -1
+            self.current = self.dealer
+            self.phase = Phase.COLOR
+        else:
+            self.color = COLOR_OF[start]
+            if IS_ACTION_OR_WILD[start]:
+                self._card_effect(self.dealer, start, None, events)
+            else:  # number cards have no effect, 7 and 0 included
+                self._advance(self.next_seat(self.dealer), events)
+        return events
+
+    # ------------------------------------------------------------------ rules
+
+    def _play_problem(self, player: int, card: Card) -> str | None:
+        """Why ``player`` may not play ``card`` now (ignoring colour, target and UNO)."""
+        hand = self.hands[player]
+        if card not in hand:
+            return f"player {player} holds no {card_token(card)}"
+        phase = self.phase
+        top = self.discard[-1]
+        if player != self.current:
+            if not self.rules.jump_in:
+                return f"it is player {self.current}'s turn"
+            if phase is Phase.COLOR:
+                return "the dealer must first choose the colour of the starting Wild"
+            if card != top or card >= WILD:
+                return f"it is player {self.current}'s turn; a jump-in needs a card identical to {card_token(top)}"
+        elif phase is Phase.COLOR:
+            return "the dealer must first choose the colour of the starting Wild"
+        elif phase is Phase.DRAWN:
+            if card != self.drawn:
+                return f"after drawing, only the drawn card ({card_token(self.drawn)}) may be played"
+        if phase is Phase.PENALTY:
+            problem = self._stack_problem(card, top)
+            if problem is not None:
+                return problem
+        elif card < WILD and COLOR_OF[card] != self.color and RANK_OF[card] != RANK_OF[top]:
+            return (
+                f"{card_token(card)} does not match the top card {card_token(top)}"
+                f" (colour in play {color_letter(self.color)})"
+            )
+        if len(hand) == 1 and IS_ACTION_OR_WILD[card] and self.rules.no_action_finish:
+            return "the last card may not be an action or wild card (no_action_finish)"
+        return None
+
+    def _stack_problem(self, card: Card, top: Card) -> str | None:
+        """Why ``card`` may not answer the penalty started or raised by ``top``."""
+        rules = self.rules
+        facing = "W+4" if top == WILD_DRAW_FOUR else "+2"
+        if RANK_OF[card] == DRAW_TWO_RANK:
+            if top != WILD_DRAW_FOUR:
+                if rules.stack_draw_two:
+                    return None
+                return f"facing a +2, a +2 may answer only with stack_draw_two (then draw {self.penalty})"
+            if rules.stack_mixed and COLOR_OF[card] == self.color:
+                return None
+            if rules.stack_mixed:
+                return f"facing a W+4, only a +2 of the chosen colour {color_letter(self.color)} answers it"
+            return "facing a W+4, a +2 may answer only with stack_mixed"
+        if card == WILD_DRAW_FOUR:
+            if top == WILD_DRAW_FOUR:
+                return None if rules.stack_draw_four else "facing a W+4, a W+4 may answer only with stack_draw_four"
+            return None if rules.stack_mixed else "facing a +2, a W+4 may answer only with stack_mixed"
+        return f"facing a {facing} penalty of {self.penalty}, {card_token(card)} cannot be played"
+
+    def _variant_problem(self, action: Action) -> str | None:
+        """Why the colour, target or UNO call of a play does not fit its card."""
+        card, player = action.card, action.player
+        assert card is not None
+        token = card_token(card)
+        if card >= WILD:
+            if action.color not in (0, 1, 2, 3):
+                return f"{token} needs a colour (R, Y, G or B)"
+        elif action.color is not None:
+            return f"{token} takes no colour"
+        if RANK_OF[card] == _SEVEN and self.rules.seven_zero:
+            target = action.target
+            if not isinstance(target, int) or not 0 <= target < self.players or target == player:
+                return f"{token} needs a target: another player's seat (seven_zero)"
+        elif action.target is not None:
+            return f"{token} takes no target"
+        if action.uno and self._cards_left_after(player, card, action.target) != 1:
+            return "UNO can be called with a play only when it leaves exactly one card"
+        return None
+
+    def _catch_problem(self, player: int, target: int | None) -> str | None:
+        if not isinstance(target, int) or not 0 <= target < self.players:
+            return f"a catch needs a target seat, not {target!r}"
+        if target == player:
+            return "a player cannot catch themselves"
+        if self.uno_pending != target:
+            return f"player {target} cannot be caught now"
+        return None
+
+    def _add_play_variants(self, actions: list[Action], player: int, card: Card) -> None:
+        """Append every legal (colour, target, UNO) variant of playing ``card``."""
+        if RANK_OF[card] == _SEVEN and self.rules.seven_zero:
+            targets: Sequence[int | None] = [t for t in range(self.players) if t != player]
+        else:
+            targets = (None,)
+        colors: Sequence[int | None] = (0, 1, 2, 3) if card >= WILD else (None,)
+        for target in targets:
+            uno_open = self._cards_left_after(player, card, target) == 1
+            for color in colors:
+                actions.append(Action(player, PLAY, card, color, target, False))
+                if uno_open:
+                    actions.append(Action(player, PLAY, card, color, target, True))
+
+    def _cards_left_after(self, player: int, card: Card, target: int | None) -> int:
+        """How many cards ``player`` holds after playing ``card`` and all its effects."""
+        left = len(self.hands[player]) - 1
+        if left == 0 or not self.rules.seven_zero:
+            return left
+        rank = RANK_OF[card]
+        if rank == _SEVEN and target is not None:
+            return len(self.hands[target])
+        if rank == _ZERO:
+            return len(self.hands[(player - self.direction) % self.players])
+        return left
+
+    def _playable_on_turn(self, card: Card) -> bool:
+        """Whether a card just drawn may be played (judged as on a normal turn)."""
+        return card >= WILD or COLOR_OF[card] == self.color or RANK_OF[card] == RANK_OF[self.discard[-1]]
+
+    # ------------------------------------------------------------------ effects
+
+    def _turn_action(self) -> None:
+        """A turn action ends any UNO obligation and hides a shown hand."""
+        self.uno_pending = NO_SEAT
+        self.shown = None
+
+    def _play(self, action: Action, events: list[Event]) -> None:
+        player, card = action.player, action.card
+        assert card is not None
+        self._turn_action()
+        hand = self.hands[player]
+        hand.remove(card)
+        jump_in = player != self.current
+        facing = self.phase is Phase.PENALTY
+        previous_color = self.color
+        self.discard.append(card)
+        self.drawn = NO_SEAT
+        self.color = action.color if card >= WILD else COLOR_OF[card]  # type: ignore[assignment]
+        events.append(Played(player, card, action.color, action.target, action.uno, jump_in))
+        if not facing:
+            self.penalty = 0
+        self.challengeable = False
+        if not hand:
+            if RANK_OF[card] == DRAW_TWO_RANK or card == WILD_DRAW_FOUR:
+                self.penalty += 2 if card < WILD else 4
+                self._draw_penalty(self.next_seat(player), events)
+            self._end_round(player, events)
+            return
+        if card == WILD_DRAW_FOUR and not facing and self.rules.challenge_wild_draw_four:
+            self.challengeable = True
+            self.accused = player
+            self.accused_guilty = any(COLOR_OF[c] == previous_color for c in hand)
+        self._card_effect(player, card, action.target, events)
+        if action.uno:
+            events.append(UnoCalled(player))
+        elif len(self.hands[player]) == 1:
+            self.uno_pending = player
+
+    def _card_effect(self, player: int, card: Card, target: int | None, events: list[Event]) -> None:
+        """What ``card`` does when ``player`` plays it (or the dealer turns it up)."""
+        rank = RANK_OF[card]
+        if rank >= 10:
+            if rank == SKIP:
+                skipped = self.next_seat(player)
+                events.append(Skipped(skipped))
+                self._advance(self.next_seat(skipped), events)
+            elif rank == REVERSE:
+                self.direction = -self.direction
+                events.append(DirectionChanged(self.direction))
+                if self.players == 2:
+                    events.append(Skipped(self.next_seat(player)))
+                    self._advance(player, events)
+                else:
+                    self._advance(self.next_seat(player), events)
+            elif rank == DRAW_TWO_RANK or card == WILD_DRAW_FOUR:
+                self.penalty += 2 if card < WILD else 4
+                self.current = self.next_seat(player)
+                self.phase = Phase.PENALTY
+                events.append(PenaltyPending(self.current, self.penalty, self.challengeable))
+            else:
+                self._advance(self.next_seat(player), events)
+            return
+        if self.rules.seven_zero:
+            if rank == _SEVEN:
+                assert target is not None
+                hands = self.hands
+                hands[player], hands[target] = hands[target], hands[player]
+                events.append(HandsSwapped(player, target))
+            elif rank == _ZERO:
+                shift = self.direction
+                self.hands = [self.hands[(i - shift) % self.players] for i in range(self.players)]
+                events.append(HandsPassed(shift))
+        self._advance(self.next_seat(player), events)
+
+    def _advance(self, seat: int, events: list[Event]) -> None:
+        """Give ``seat`` a normal turn."""
+        self.current = seat
+        self.phase = Phase.TURN
+        events.append(TurnPassed(seat))
+
+    def _draw_on_turn(self, player: int, events: list[Event]) -> None:
+        hand = self.hands[player]
+        drawn: list[Card] = []
+        until_playable = self.rules.draw_until_playable
+        playable = False
+        while True:
+            card = self._take(events)
+            if card < 0:
+                break
+            drawn.append(card)
+            hand.append(card)
+            playable = self._playable_on_turn(card)
+            if playable or not until_playable:
+                break
+        events.append(Drew(player, len(drawn), tuple(drawn), "turn"))
+        if playable:
+            self.drawn = drawn[-1]
+            self.phase = Phase.DRAWN
+        else:
+            self._advance(self.next_seat(player), events)
+
+    def _draw_penalty(self, player: int, events: list[Event]) -> None:
+        """``player`` draws the whole pending penalty."""
+        amount = self.penalty
+        self.penalty = 0
+        self.challengeable = False
+        self._draw(player, amount, "penalty", events)
+
+    def _challenge(self, challenger: int, events: list[Event]) -> None:
+        accused = self.accused
+        guilty = self.accused_guilty
+        hand = tuple(self.hands[accused])
+        self.shown = (challenger, accused, hand)
+        events.append(Challenged(challenger, accused, guilty, hand))
+        self.challengeable = False
+        if guilty:
+            self.penalty = 0
+            self._draw(accused, 4, "challenge", events)
+            self._advance(challenger, events)
+        else:
+            amount = self.penalty + 2
+            self.penalty = 0
+            self._draw(challenger, amount, "challenge", events)
+            self._advance(self.next_seat(challenger), events)
+
+    def _draw(self, player: int, count: int, reason: str, events: list[Event]) -> None:
+        """``player`` draws ``count`` cards, or what is left when they run out."""
+        hand = self.hands[player]
+        drawn = []
+        for _ in range(count):
+            card = self._take(events)
+            if card < 0:
+                break
+            drawn.append(card)
+        hand.extend(drawn)
+        events.append(Drew(player, len(drawn), tuple(drawn), reason))
+
+    def _take(self, events: list[Event]) -> Card:
+        """The top card of the draw pile, reshuffling if it is empty; -1 if none is left."""
+        pile = self.pile
+        if not pile:
+            discard = self.discard
+            if len(discard) < 2:
+                return NO_SEAT
+            cards = discard[:-1]
+            del discard[:-1]
+            forced = self._forced_pile
+            if forced is None:
+                self.rng.shuffle(cards)
+                pile.extend(cards)
+            else:
+                if Counter(forced) != Counter(cards):
+                    raise DealError(
+                        "the reshuffled pile must hold exactly the discard pile less its top card: "
+                        + " ".join(card_token(c) for c in sorted(cards))
+                    )
+                pile.extend(reversed(forced))
+                self._forced_pile = None
+            events.append(Reshuffled(len(pile), tuple(reversed(pile))))
+        return pile.pop()
+
+    def _end_round(self, winner: int, events: list[Event]) -> None:
+        points = sum(POINTS[c] for seat, hand in enumerate(self.hands) if seat != winner for c in hand)
+        self.scores[winner] += points
+        self.phase = Phase.ROUND_OVER
+        self.uno_pending = NO_SEAT
+        events.append(RoundEnded(winner, points, tuple(tuple(h) for h in self.hands), tuple(self.scores)))
+        target = self.rules.target_score
+        if target == 0 or self.scores[winner] >= target:
+            self.phase = Phase.MATCH_OVER
+            self.winner = winner
+            events.append(MatchEnded(winner, tuple(self.scores)))
+
+    def _check_deal(self, deal: Deal) -> None:
+        n, size = self.players, self.rules.hand_size
+        if len(deal.hands) != n:
+            raise DealError(f"the deal has {len(deal.hands)} hands for {n} players")
+        for seat, hand in enumerate(deal.hands):
+            if len(hand) != size:
+                raise DealError(f"hand {seat} has {len(hand)} cards, not {size}")
+        if not is_full_deck([c for hand in deal.hands for c in hand] + list(deal.pile)):
+            raise DealError("the hands and the pile are not exactly the 108 cards")
+        pile = deal.pile
+        for index, order in enumerate(deal.returns):
+            if pile[0] != WILD_DRAW_FOUR:
+                raise DealError(f"return {index}: the pile's top card is {card_token(pile[0])}, not W+4")
+            if Counter(order) != Counter(pile):
+                raise DealError(f"return {index}: the new pile order is not the same cards as the pile")
+            pile = order
+        if pile[0] == WILD_DRAW_FOUR:
+            raise DealError("the starting card is W+4: the pile's new order after returning it is missing")
+
+    # ------------------------------------------------------------------ copying
+
+    def copy(self, *, history: bool = False) -> Game:
+        """A copy of the game, sharing nothing mutable; without history unless asked.
+
+        The copy shares the random source; give it another (``copy.rng = ...``) to search.
+        """
+        other = Game.__new__(Game)
+        other.rules = self.rules
+        other.players = self.players
+        other.rng = self.rng
+        other.scores = self.scores[:]
+        other.round = self.round
+        other.dealer = self.dealer
+        other.hands = [hand[:] for hand in self.hands]
+        other.pile = self.pile[:]
+        other.discard = self.discard[:]
+        other.color = self.color
+        other.direction = self.direction
+        other.current = self.current
+        other.phase = self.phase
+        other.penalty = self.penalty
+        other.challengeable = self.challengeable
+        other.accused = self.accused
+        other.accused_guilty = self.accused_guilty
+        other.drawn = self.drawn
+        other.uno_pending = self.uno_pending
+        other.shown = self.shown
+        other.winner = self.winner
+        other._forced_pile = None
+        if history and self.log is not None:
+            other.log = [RoundLog(r.dealer, r.deal, r.moves[:]) for r in self.log]
+        else:
+            other.log = None
+        return other
+
+    def _restore(self, saved: Game) -> None:
+        """Put back the state of ``saved`` (a copy), keeping this game's history."""
+        for name in Game.__slots__:
+            if name not in ("log", "_forced_pile"):
+                setattr(self, name, getattr(saved, name))
+
+    def __repr__(self) -> str:
+        top = card_token(self.discard[-1])
+        return (
+            f"<Game round={self.round} phase={self.phase.name} current={self.current}"
+            f" top={top} hands={[len(h) for h in self.hands]} scores={self.scores}>"
+        )
+
+
+assert DECK_SIZE == 108

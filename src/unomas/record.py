@@ -1,0 +1,276 @@
+"""Game records in the format ``unomas-record/1`` (RECORD.md): write, read, replay, check.
+
+A record is a JSON object holding a whole match, or the part played so far: the settings,
+every deal and shuffle, every action. :func:`to_json` writes one from a game's history at
+any moment; :func:`replay` plays one back through the engine and checks every event,
+raising :class:`~unomas.errors.RecordError` that names the round, the event index (both
+counted from 0) and the reason at the first problem.
+
+>>> from unomas.game import Game
+>>> from unomas.rules import Rules
+>>> game = Game(Rules(players=2, target_score=0), seed=7)
+>>> record = to_json(game)
+>>> replay(record).scores == game.scores
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from unomas.actions import Action, Kind
+from unomas.cards import Card, card_token, parse_card
+from unomas.errors import DealError, IllegalAction, NotationError, RecordError, SettingsError
+from unomas.events import Drew, Event, Reshuffled
+from unomas.game import Deal, Game, RoundLog
+from unomas.rules import Rules
+
+FORMAT = "unomas-record/1"
+
+__all__ = ["FORMAT", "dumps", "iter_file", "move_entries", "read_file", "replay", "round_json", "to_json"]
+
+
+def _tokens(cards: Iterable[Card]) -> list[str]:
+    return [card_token(c) for c in cards]
+
+
+def move_entries(action: Action, events: Sequence[Event]) -> list[dict[str, Any]]:
+    """The record entries of one action: a reshuffle chance event if one happened, then
+    the move (a draw lists the cards drawn)."""
+    entries: list[dict[str, Any]] = []
+    for event in events:
+        if isinstance(event, Reshuffled):
+            assert event.pile is not None
+            entries.append({"chance": "reshuffle", "pile": _tokens(event.pile)})
+    move = action.to_json()
+    if action.kind is Kind.DRAW:
+        drew = next(e for e in events if isinstance(e, Drew) and e.player == action.player)
+        assert drew.cards is not None
+        move["cards"] = _tokens(drew.cards)
+    entries.append(move)
+    return entries
+
+
+def round_json(log: RoundLog) -> dict[str, Any]:
+    """One round of a record: dealer, deal, chance events and moves, result if over."""
+    events: list[dict[str, Any]] = [{"chance": "return", "pile": _tokens(order)} for order in log.deal.returns]
+    for action, caused in log.moves:
+        events.extend(move_entries(action, caused))
+    entry: dict[str, Any] = {
+        "dealer": log.dealer,
+        "hands": [_tokens(hand) for hand in log.deal.hands],
+        "pile": _tokens(log.deal.pile),
+        "events": events,
+    }
+    result = log.result
+    if result is not None:
+        entry["result"] = {"winner": result.winner, "points": result.points}
+    return entry
+
+
+def to_json(game: Game, *, names: Sequence[str] | None = None, **extra: Any) -> dict[str, Any]:
+    """The record of ``game`` so far; ``extra`` fields are added at the top level."""
+    if game.log is None:
+        raise ValueError("this game keeps no history (created with history=False), so it has no record")
+    if names is not None and len(names) != game.players:
+        raise ValueError(f"{len(names)} names for {game.players} seats")
+    record: dict[str, Any] = {"format": FORMAT, "rules": game.rules.to_dict()}
+    if names is not None:
+        record["names"] = list(names)
+    record["rounds"] = [round_json(log) for log in game.log]
+    record["scores"] = list(game.scores)
+    record["winner"] = game.winner if game.winner >= 0 else None
+    record.update(extra)
+    return record
+
+
+def dumps(record: Mapping[str, Any]) -> str:
+    """A record as one compact line of JSON (for JSON Lines files)."""
+    return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+
+
+def iter_file(path: str | Path) -> Iterator[Any]:
+    """The records of a file: one JSON record, or JSON Lines of records.
+
+    Yields each parsed record, or a :class:`RecordError` in its place for a line that is
+    not JSON, so one bad line does not hide the others.
+    """
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        yield json.loads(text)
+        return
+    except json.JSONDecodeError:
+        pass
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError as error:
+            yield RecordError(f"line {number} is not JSON: {error.msg}", record=number - 1)
+
+
+def read_file(path: str | Path) -> list[Any]:
+    """Every record of a file (JSON or JSON Lines); raises at the first unreadable line."""
+    records = []
+    for item in iter_file(path):
+        if isinstance(item, RecordError):
+            raise item
+        records.append(item)
+    return records
+
+
+def replay(record: Any) -> Game:
+    """Replay ``record`` through the engine, checking everything; return the game.
+
+    Raises :class:`RecordError` naming the round and event (counted from 0) and the
+    reason of the first problem: a malformed field, an illegal move, a chance event that
+    does not fit, a draw's listed cards, a result or score that the replay contradicts.
+    """
+    if not isinstance(record, dict):
+        raise RecordError(f"a record must be a JSON object, not {type(record).__name__}")
+    if record.get("format") != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, not {record.get('format')!r}")
+    try:
+        rules = Rules.from_dict(record.get("rules"), complete=True)  # type: ignore[arg-type]
+    except SettingsError as error:
+        raise RecordError(f"rules: {error}") from None
+    names = record.get("names")
+    if names is not None and (
+        not isinstance(names, list) or len(names) != rules.players or not all(isinstance(n, str) for n in names)
+    ):
+        raise RecordError(f"names must be a list of {rules.players} strings")
+    rounds = record.get("rounds")
+    if not isinstance(rounds, list) or not rounds:
+        raise RecordError("rounds must be a non-empty list")
+    game: Game | None = None
+    for index, entry in enumerate(rounds):
+        try:
+            game = _replay_round(rules, game, index, entry, last=index == len(rounds) - 1)
+        except RecordError as error:
+            raise error.located(round=index) from None
+    assert game is not None
+    scores = record.get("scores")
+    if scores != game.scores:
+        raise RecordError(f"scores are {scores!r} but the replay gives {game.scores}")
+    winner = game.winner if game.winner >= 0 else None
+    if "winner" not in record or record["winner"] != winner or isinstance(record["winner"], bool):
+        raise RecordError(f"winner is {record.get('winner')!r} but the replay gives {winner}")
+    return game
+
+
+def _replay_round(rules: Rules, game: Game | None, index: int, entry: Any, *, last: bool) -> Game:
+    if not isinstance(entry, dict):
+        raise RecordError("a round must be a JSON object")
+    if game is not None and game.is_over:
+        raise RecordError("the match was already over")
+    if entry.get("dealer") != index % rules.players or isinstance(entry.get("dealer"), bool):
+        raise RecordError(f"dealer must be {index % rules.players}, not {entry.get('dealer')!r}")
+    events = entry.get("events")
+    if not isinstance(events, list):
+        raise RecordError("events must be a list")
+    returns = []
+    for event in events:
+        if isinstance(event, dict) and event.get("chance") == "return":
+            returns.append(_pile(event, "a return event"))
+        else:
+            break
+    deal = Deal(_hands(entry.get("hands"), rules), _pile(entry, "the round"), tuple(returns))
+    try:
+        if game is None:
+            game = Game(rules, rng=_NoShuffle(), deal=deal)
+        else:
+            game.start_round(deal)
+    except DealError as error:
+        raise RecordError(f"deal: {error}") from None
+    reshuffle: tuple[Card, ...] | None = None
+    for number in range(len(returns), len(events)):
+        event = events[number]
+        try:
+            reshuffle = _replay_event(game, event, reshuffle)
+        except RecordError as error:
+            raise error.located(event=number) from None
+    if reshuffle is not None:
+        raise RecordError("a reshuffle ends the round's events with no move after it", event=len(events) - 1)
+    result = entry.get("result")
+    if game.round_over:
+        ended = game.log[-1].result if game.log else None
+        assert ended is not None
+        expected = {"winner": ended.winner, "points": ended.points}
+        if result != expected:
+            raise RecordError(f"result is {result!r} but the replay gives {expected}")
+    else:
+        if result is not None or "result" in entry:
+            raise RecordError(f"result is {result!r} but the round has not ended")
+        if not last:
+            raise RecordError("the round has not ended but another round follows")
+    return game
+
+
+def _replay_event(game: Game, event: Any, reshuffle: tuple[Card, ...] | None) -> tuple[Card, ...] | None:
+    """Replay one event; return the reshuffle order waiting for the next move, if any."""
+    if not isinstance(event, dict):
+        raise RecordError("an event must be a JSON object")
+    if "chance" in event:
+        chance = event["chance"]
+        if chance == "return":
+            raise RecordError("a return event must follow the deal, before any move")
+        if chance != "reshuffle":
+            raise RecordError(f"unknown chance event {chance!r} (chance events are return, reshuffle)")
+        if reshuffle is not None:
+            raise RecordError("two reshuffles before one move (at most one per move)")
+        if (set(event) - {"chance", "pile"}) & _DEFINED:
+            raise RecordError("a reshuffle event holds only 'pile'")
+        return _pile(event, "a reshuffle event")
+    if game.round_over:
+        raise RecordError("the round is already over")
+    try:
+        action = Action.from_json(event)
+    except NotationError as error:
+        raise RecordError(str(error)) from None
+    try:
+        caused = game.apply(action, reshuffle=reshuffle)
+    except IllegalAction as error:
+        raise RecordError(f"illegal move: {error}") from None
+    except DealError as error:
+        raise RecordError(f"reshuffle: {error}") from None
+    if action.kind is Kind.DRAW and "cards" in event:
+        drew = next(e for e in caused if isinstance(e, Drew) and e.player == action.player)
+        listed = _cards(event["cards"], "the draw's cards")
+        if listed != drew.cards:
+            assert drew.cards is not None
+            raise RecordError(f"the draw lists {_tokens(listed)} but draws {_tokens(drew.cards)}")
+    return None
+
+
+_DEFINED = {"p", "a", "card", "color", "target", "uno", "cards"}
+
+
+def _cards(value: Any, what: str) -> tuple[Card, ...]:
+    if not isinstance(value, list):
+        raise RecordError(f"{what} must be a list of cards")
+    try:
+        return tuple(parse_card(token) for token in value)
+    except NotationError as error:
+        raise RecordError(f"{what}: {error}") from None
+
+
+def _pile(entry: dict[str, Any], what: str) -> tuple[Card, ...]:
+    return _cards(entry.get("pile"), f"the pile of {what}")
+
+
+def _hands(value: Any, rules: Rules) -> tuple[tuple[Card, ...], ...]:
+    if not isinstance(value, list) or len(value) != rules.players:
+        raise RecordError(f"hands must be a list of {rules.players} hands")
+    return tuple(_cards(hand, f"hand {seat}") for seat, hand in enumerate(value))
+
+
+class _NoShuffle:
+    """The random source of a replay: every chance outcome must come from the record."""
+
+    def shuffle(self, cards: list[Card]) -> None:
+        raise DealError("a reshuffle happened but the record has none before this move")
+

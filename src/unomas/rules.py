@@ -1,0 +1,139 @@
+"""The settings of a game (every house rule is a switch), presets and validation.
+
+>>> Rules.preset("all").stack_mixed
+True
+>>> Rules().with_settings(["jump_in=true", "players=3"]).players
+3
+>>> Rules(players=11)
+Traceback (most recent call last):
+...
+unomas.errors.SettingsError: players must be 2 to 10, not 11
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from unomas.cards import DECK_SIZE
+from unomas.errors import SettingsError
+
+SETTING_HELP: dict[str, str] = {
+    "players": "2 to 10 seats, numbered 0…n-1 clockwise",
+    "hand_size": "cards dealt to each; players × hand_size ≤ 99",
+    "target_score": "the match ends after the round in which someone reaches it; 0 = a single round",
+    "challenge_wild_draw_four": "Wild Draw Four restriction and challenge (official rule)",
+    "stack_draw_two": "+2 on +2",
+    "stack_draw_four": "+4 on +4",
+    "stack_mixed": "+4 answers +2, and +2 (of the chosen colour) answers +4",
+    "seven_zero": "7 swaps hands with a chosen player, 0 passes all hands on",
+    "jump_in": "play an identical card out of turn",
+    "force_play_drawn": "a playable drawn card must be played",
+    "draw_until_playable": "keep drawing until a playable card comes",
+    "no_action_finish": "the last card may not be an action or wild card",
+}
+"""One line per setting, in the order of RULES.md."""
+
+PRESETS = ("official", "all")
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The settings of RULES.md; defaults are the official rules.
+
+    Constructing one validates it: a bad value raises :class:`SettingsError` naming it.
+    """
+
+    players: int = 4
+    hand_size: int = 7
+    target_score: int = 500
+    challenge_wild_draw_four: bool = True
+    stack_draw_two: bool = False
+    stack_draw_four: bool = False
+    stack_mixed: bool = False
+    seven_zero: bool = False
+    jump_in: bool = False
+    force_play_drawn: bool = False
+    draw_until_playable: bool = False
+    no_action_finish: bool = False
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if field.type == "bool":
+                if not isinstance(value, bool):
+                    raise SettingsError(f"{field.name} must be true or false, not {value!r}")
+            elif not isinstance(value, int) or isinstance(value, bool):
+                raise SettingsError(f"{field.name} must be a whole number, not {value!r}")
+        if not 2 <= self.players <= 10:
+            raise SettingsError(f"players must be 2 to 10, not {self.players}")
+        if self.hand_size < 1:
+            raise SettingsError(f"hand_size must be at least 1, not {self.hand_size}")
+        if self.players * self.hand_size > DECK_SIZE - 9:
+            raise SettingsError(
+                f"players × hand_size must be at most 99, not {self.players} × {self.hand_size}"
+                f" = {self.players * self.hand_size}"
+            )
+        if self.target_score < 0:
+            raise SettingsError(f"target_score must be 0 or more, not {self.target_score}")
+
+    @classmethod
+    def preset(cls, name: str, **overrides: Any) -> Rules:
+        """``official`` (the defaults) or ``all`` (every house rule on), with overrides."""
+        if name == "official":
+            return cls(**overrides)
+        if name == "all":
+            switches = {n: True for n in SETTING_HELP if n not in ("players", "hand_size", "target_score")}
+            return cls(**(switches | overrides))
+        raise SettingsError(f"unknown preset {name!r} (presets are {', '.join(PRESETS)})")
+
+    @classmethod
+    def from_dict(cls, settings: Mapping[str, Any], *, complete: bool = False) -> Rules:
+        """Rules from a mapping of setting names; ``complete`` requires every setting."""
+        if not isinstance(settings, Mapping):
+            raise SettingsError(f"settings must be an object, not {type(settings).__name__}")
+        unknown = sorted(set(settings) - set(SETTING_HELP))
+        if unknown:
+            raise SettingsError(f"unknown setting {unknown[0]!r} (settings are {', '.join(SETTING_HELP)})")
+        if complete:
+            missing = [name for name in SETTING_HELP if name not in settings]
+            if missing:
+                raise SettingsError(f"setting {missing[0]!r} is missing")
+        return cls(**settings)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every setting by name, in the order of RULES.md."""
+        return {name: getattr(self, name) for name in SETTING_HELP}
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some settings changed (validated)."""
+        return self.from_dict(self.to_dict() | changes)
+
+    def with_settings(self, assignments: Iterable[str]) -> Rules:
+        """A copy with ``NAME=VALUE`` strings applied (``"stack_mixed=true"``)."""
+        changes: dict[str, Any] = {}
+        for assignment in assignments:
+            name, sep, text = assignment.partition("=")
+            name, text = name.strip(), text.strip()
+            if not sep or not name:
+                raise SettingsError(f"expected NAME=VALUE, not {assignment!r}")
+            if name not in SETTING_HELP:
+                raise SettingsError(f"unknown setting {name!r} (settings are {', '.join(SETTING_HELP)})")
+            changes[name] = _parse_value(name, text, bool_setting=isinstance(getattr(self, name), bool))
+        return self.replace(**changes)
+
+
+def _parse_value(name: str, text: str, *, bool_setting: bool) -> bool | int:
+    if bool_setting:
+        lowered = text.lower()
+        if lowered in ("true", "yes", "on", "1"):
+            return True
+        if lowered in ("false", "no", "off", "0"):
+            return False
+        raise SettingsError(f"{name} must be true or false, not {text!r}")
+    try:
+        return int(text)
+    except ValueError:
+        raise SettingsError(f"{name} must be a whole number, not {text!r}") from None

@@ -1,0 +1,113 @@
+"""What one seat may know: the only way hidden state leaves the engine toward a player.
+
+A :class:`View` holds the seat's own hand, everyone's card counts, the public table (top
+card, colour, direction, discard pile, pending penalty, who may be caught, scores) and
+the seat's legal actions — never another hand or the draw pile's order. A spectator's
+view (seat ``None``) holds no hand at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from unomas.actions import Action
+from unomas.cards import COLOR_LETTERS, Card, card_token
+
+if TYPE_CHECKING:
+    from unomas.game import Game, Phase
+    from unomas.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's knowledge of the game at one moment."""
+
+    seat: int | None
+    rules: Rules
+    round: int
+    dealer: int
+    phase: Phase
+    current: int
+    """The seat on turn (the dealer while choosing a starting colour)."""
+    hand: tuple[Card, ...]
+    """This seat's cards (empty for a spectator)."""
+    hand_sizes: tuple[int, ...]
+    top: Card
+    color: int | None
+    """The colour in play; None while the dealer has not chosen one."""
+    direction: int
+    pile_size: int
+    discard: tuple[Card, ...]
+    """The discard pile, bottom first: every card played since the last reshuffle."""
+    penalty: int
+    """The draw penalty the player on turn faces (0 if none)."""
+    challengeable: bool
+    """Whether that penalty comes from a W+4 that may be challenged."""
+    drawn: Card | None
+    """The playable card this seat just drew and may play (None otherwise)."""
+    uno_pending: int | None
+    """The seat that must call UNO and may be caught until the next turn action."""
+    shown_hand: tuple[int, tuple[Card, ...]] | None
+    """After this seat challenged: the challenged seat and the hand it showed."""
+    scores: tuple[int, ...]
+    winner: int | None
+    """The match winner, once the match is over."""
+    legal_actions: tuple[Action, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The view with cards as tokens, for protocols and front ends."""
+        return {
+            "seat": self.seat,
+            "rules": self.rules.to_dict(),
+            "round": self.round,
+            "dealer": self.dealer,
+            "phase": self.phase.name.lower(),
+            "current": self.current,
+            "hand": [card_token(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "top": card_token(self.top),
+            "color": None if self.color is None else COLOR_LETTERS[self.color],
+            "direction": self.direction,
+            "pile_size": self.pile_size,
+            "discard": [card_token(c) for c in self.discard],
+            "penalty": self.penalty,
+            "challengeable": self.challengeable,
+            "drawn": None if self.drawn is None else card_token(self.drawn),
+            "uno_pending": self.uno_pending,
+            "shown_hand": None
+            if self.shown_hand is None
+            else {"seat": self.shown_hand[0], "hand": [card_token(c) for c in self.shown_hand[1]]},
+            "scores": list(self.scores),
+            "winner": self.winner,
+            "legal_actions": [a.to_json() for a in self.legal_actions],
+        }
+
+
+def make_view(game: Game, seat: int | None) -> View:
+    """The view of ``game`` for ``seat`` (``None``: a spectator)."""
+    own = seat is not None and 0 <= seat < game.players
+    shown = game.shown
+    return View(
+        seat=seat,
+        rules=game.rules,
+        round=game.round,
+        dealer=game.dealer,
+        phase=game.phase,
+        current=game.current,
+        hand=tuple(game.hands[seat]) if own and seat is not None else (),
+        hand_sizes=tuple(len(h) for h in game.hands),
+        top=game.discard[-1],
+        color=None if game.color < 0 else game.color,
+        direction=game.direction,
+        pile_size=len(game.pile),
+        discard=tuple(game.discard),
+        penalty=game.penalty,
+        challengeable=game.challengeable,
+        drawn=game.drawn if own and seat == game.current and game.drawn >= 0 else None,
+        uno_pending=None if game.uno_pending < 0 else game.uno_pending,
+        shown_hand=(shown[1], shown[2]) if shown is not None and shown[0] == seat else None,
+        scores=tuple(game.scores),
+        winner=None if game.winner < 0 else game.winner,
+        legal_actions=tuple(game.legal_actions(seat)) if own and seat is not None else (),
+    )
