@@ -27,6 +27,7 @@ from unomas.cards import (
 )
 from unomas.errors import NotationError
 
+
 class Kind(StrEnum):
     """The kinds of action, named as in records."""
 
@@ -136,7 +137,7 @@ class Action(NamedTuple):
         if not isinstance(player, int) or isinstance(player, bool):
             raise NotationError(f"move field 'p' must be a seat number, not {player!r}")
         try:
-            kind = Kind(move.get("a"))
+            kind = Kind(str(move.get("a")))
         except ValueError:
             raise NotationError(
                 f"unknown move {move.get('a')!r} (moves are {', '.join(k.value for k in Kind)})"

@@ -46,13 +46,11 @@ def card(color: Color, rank: int) -> Card:
     return 13 * color + rank
 
 
-COLOR_OF: tuple[int, ...] = tuple(k // 13 for k in range(52)) + (-1, -1)
+COLOR_OF: tuple[int, ...] = (*tuple(k // 13 for k in range(52)), -1, -1)
 """Colour of each kind; -1 for the wild cards."""
-RANK_OF: tuple[int, ...] = tuple(k % 13 for k in range(52)) + (WILD_RANK, WILD_DRAW_FOUR_RANK)
-POINTS: tuple[int, ...] = tuple(r if r < 10 else 20 for r in RANK_OF[:52]) + (50, 50)
-TOKENS: tuple[str, ...] = tuple(
-    COLOR_LETTERS[k // 13] + _RANK_SYMBOLS[k % 13] for k in range(52)
-) + ("W", "W+4")
+RANK_OF: tuple[int, ...] = (*tuple(k % 13 for k in range(52)), WILD_RANK, WILD_DRAW_FOUR_RANK)
+POINTS: tuple[int, ...] = (*tuple(r if r < 10 else 20 for r in RANK_OF[:52]), 50, 50)
+TOKENS: tuple[str, ...] = (*tuple(COLOR_LETTERS[k // 13] + _RANK_SYMBOLS[k % 13] for k in range(52)), "W", "W+4")
 _BY_TOKEN = {token: kind for kind, token in enumerate(TOKENS)}
 
 IS_WILD: tuple[bool, ...] = tuple(k >= 52 for k in range(KINDS))
@@ -60,9 +58,7 @@ IS_ACTION_OR_WILD: tuple[bool, ...] = tuple(RANK_OF[k] >= 10 for k in range(KIND
 """Skip, Reverse, Draw Two, Wild and Wild Draw Four: the cards ``no_action_finish`` bars."""
 IS_DRAW_CARD: tuple[bool, ...] = tuple(k == WILD_DRAW_FOUR or RANK_OF[k] == DRAW_TWO for k in range(KINDS))
 
-COPIES: tuple[int, ...] = tuple(
-    4 if k >= 52 else (1 if k % 13 == 0 else 2) for k in range(KINDS)
-)
+COPIES: tuple[int, ...] = tuple(4 if k >= 52 else (1 if k % 13 == 0 else 2) for k in range(KINDS))
 """How many cards of each kind the deck holds."""
 
 DECK: tuple[Card, ...] = tuple(k for k in range(KINDS) for _ in range(COPIES[k]))

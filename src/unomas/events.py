@@ -43,10 +43,10 @@ class Played(NamedTuple):
 
 
 class Drew(NamedTuple):
-    """``player`` drew ``count`` cards (``cards`` is None where they are secret)."""
+    """``player`` drew ``amount`` cards (``cards`` is None where they are secret)."""
 
     player: int
-    count: int
+    amount: int
     cards: tuple[Card, ...] | None
     reason: str
     """``turn``, ``penalty``, ``challenge`` (the loser of a challenge) or ``caught``."""
@@ -116,14 +116,8 @@ class HandsPassed(NamedTuple):
 class Reshuffled(NamedTuple):
     """The discard pile less its top card became the draw pile (``pile`` top first)."""
 
-    count: int
+    size: int
     pile: tuple[Card, ...] | None
-
-
-class TurnPassed(NamedTuple):
-    """It is now ``player``'s turn (a normal turn or facing a penalty)."""
-
-    player: int
 
 
 class RoundEnded(NamedTuple):
@@ -157,7 +151,6 @@ Event = (
     | HandsSwapped
     | HandsPassed
     | Reshuffled
-    | TurnPassed
     | RoundEnded
     | MatchEnded
 )

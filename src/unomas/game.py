@@ -30,6 +30,7 @@ which is how records replay and tests set up positions.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -44,6 +45,7 @@ from unomas.cards import (
     DECK,
     DECK_SIZE,
     IS_ACTION_OR_WILD,
+    IS_DRAW_CARD,
     POINTS,
     RANK_OF,
     REVERSE,
@@ -76,7 +78,6 @@ from unomas.events import (
     Skipped,
     StartingCard,
     StartingCardReturned,
-    TurnPassed,
     UnoCalled,
 )
 from unomas.events import Passed as PassedEvent
@@ -90,6 +91,35 @@ __all__ = ["Deal", "Game", "Phase", "RandomSource", "RoundLog"]
 PLAY, DRAW, PASS, COLOR, CHALLENGE, UNO, CATCH = Kind
 NO_SEAT = -1
 _SEVEN, _ZERO = 7, 0
+
+
+_PlayGroup = tuple[int | None, tuple[Action, ...], tuple[Action, ...]]
+
+
+@functools.cache
+def _play_table(players: int, seven_zero: bool) -> tuple[tuple[tuple[_PlayGroup, ...], ...], ...]:
+    """Every play variant, built once: ``[player][card]`` gives groups of
+    ``(target, variants without an UNO call, variants with and without it)``."""
+
+    def variants(player: int, card: Card, target: int | None, uno: bool) -> tuple[Action, ...]:
+        colors: tuple[int | None, ...] = (0, 1, 2, 3) if card >= WILD else (None,)
+        calls = (False, True) if uno else (False,)
+        return tuple(Action(player, PLAY, card, color, target, call) for color in colors for call in calls)
+
+    table = []
+    for player in range(players):
+        row = []
+        for card in range(len(RANK_OF)):
+            takes_target = seven_zero and RANK_OF[card] == _SEVEN
+            targets = [t for t in range(players) if t != player] if takes_target else [None]
+            row.append(tuple((t, variants(player, card, t, False), variants(player, card, t, True)) for t in targets))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+@functools.cache
+def _color_actions(players: int) -> tuple[tuple[Action, ...], ...]:
+    return tuple(tuple(Action(player, COLOR, None, color) for color in range(4)) for player in range(players))
 
 
 class RandomSource(Protocol):
@@ -174,29 +204,30 @@ class Game:
     """
 
     __slots__ = (
-        "rules",
-        "players",
-        "rng",
-        "scores",
-        "round",
-        "dealer",
-        "hands",
-        "pile",
-        "discard",
-        "color",
-        "direction",
-        "current",
-        "phase",
-        "penalty",
-        "challengeable",
+        "_forced_pile",
+        "_plays",
         "accused",
         "accused_guilty",
+        "challengeable",
+        "color",
+        "current",
+        "dealer",
+        "direction",
+        "discard",
         "drawn",
-        "uno_pending",
-        "shown",
-        "winner",
+        "hands",
         "log",
-        "_forced_pile",
+        "penalty",
+        "phase",
+        "pile",
+        "players",
+        "rng",
+        "round",
+        "rules",
+        "scores",
+        "shown",
+        "uno_pending",
+        "winner",
     )
 
     rules: Rules
@@ -247,6 +278,7 @@ class Game:
         self.winner = NO_SEAT
         self.log = [] if history else None
         self._forced_pile: list[Card] | None = None
+        self._plays = _play_table(self.players, self.rules.seven_zero)
         self.phase = Phase.ROUND_OVER
         self.start_round(deal)
 
@@ -274,6 +306,7 @@ class Game:
     def legal_actions(self, player: int) -> list[Action]:
         """Every action open to seat ``player`` now, out-of-turn ones included.
 
+        This is where legality is decided: :meth:`problem` accepts exactly these.
         Plays come in every variant the rules distinguish: each colour for a wild card,
         each target for a 7 under ``seven_zero``, and with and without the UNO call when
         the play leaves exactly one card.
@@ -281,9 +314,8 @@ class Game:
         phase = self.phase
         if phase >= Phase.ROUND_OVER or not 0 <= player < self.players:
             return []
-        on_turn = player == self.current
         if phase is Phase.COLOR:
-            return [Action(player, COLOR, None, c) for c in range(4)] if on_turn else []
+            return list(_color_actions(self.players)[player]) if player == self.current else []
         actions: list[Action] = []
         pending = self.uno_pending
         if pending >= 0:
@@ -291,101 +323,74 @@ class Game:
                 actions.append(Action(player, UNO))
             else:
                 actions.append(Action(player, CATCH, None, None, pending))
-        candidates: Sequence[Card]
-        if on_turn:
-            if phase is Phase.DRAWN:
-                candidates = (self.drawn,)
+        hand = self.hands[player]
+        top = self.discard[-1]
+        cards: list[Card]
+        if player == self.current:
+            if phase is Phase.TURN:
+                actions.append(Action(player, DRAW))
+                playable = self._playable_on_turn
+                cards = [c for c in set(hand) if playable(c)]
+            elif phase is Phase.DRAWN:
                 if not self.rules.force_play_drawn:
                     actions.append(Action(player, PASS))
+                cards = [self.drawn]
             else:
-                candidates = set(self.hands[player])
                 actions.append(Action(player, DRAW))
                 if self.challengeable:
                     actions.append(Action(player, CHALLENGE))
-        elif self.rules.jump_in and self.discard[-1] < WILD and self.discard[-1] in self.hands[player]:
-            candidates = (self.discard[-1],)
+                cards = [c for c in set(hand) if self._answers_penalty(c)]
+        elif (
+            self.rules.jump_in
+            and top < WILD
+            and top in hand
+            and (phase is not Phase.PENALTY or self._answers_penalty(top))
+        ):
+            cards = [top]
         else:
             return actions
-        for card in candidates:
-            if self._play_problem(player, card) is None:
-                self._add_play_variants(actions, player, card)
+        if len(hand) == 1 and self.rules.no_action_finish:
+            cards = [c for c in cards if not IS_ACTION_OR_WILD[c]]
+        plays = self._plays[player]
+        left = len(hand) - 1
+        for card in cards:
+            for target, plain, with_uno in plays[card]:
+                after = left if target is None and left != 1 else self._cards_left_after(player, card, target)
+                actions.extend(with_uno if after == 1 else plain)
         return actions
 
     def out_of_turn_seats(self) -> list[int]:
         """The seats other than the one on turn that have an action open now."""
-        if self.phase >= Phase.ROUND_OVER or self.phase is Phase.COLOR:
+        phase = self.phase
+        if phase >= Phase.ROUND_OVER or phase is Phase.COLOR:
             return []
-        seats = []
-        current, pending = self.current, self.uno_pending
-        jump = self.rules.jump_in and self.discard[-1] < WILD
-        for seat in range(self.players):
-            if seat == current:
-                continue
-            if pending >= 0 or (jump and self.legal_actions(seat)):
-                seats.append(seat)
-        return seats
+        current = self.current
+        if self.uno_pending >= 0:
+            return [seat for seat in range(self.players) if seat != current]
+        top = self.discard[-1]
+        if not self.rules.jump_in or top >= WILD:
+            return []
+        return [
+            seat
+            for seat in range(self.players)
+            if seat != current and top in self.hands[seat] and self.legal_actions(seat)
+        ]
 
     def problem(self, action: Action) -> str | None:
-        """Why ``action`` is illegal now, or None if it is legal."""
-        phase = self.phase
-        if phase is Phase.MATCH_OVER:
-            return "the match is over"
-        if phase is Phase.ROUND_OVER:
-            return "the round is over; the next round must be dealt first"
-        player = action.player
-        if not isinstance(player, int) or not 0 <= player < self.players:
-            return f"there is no seat {player!r}"
-        kind = action.kind
+        """Why ``action`` is illegal now, or None if it is legal (one of :meth:`legal_actions`)."""
+        if not isinstance(action, Action):
+            return f"not an action: {action!r}"
+        player, kind, card, color, target, uno = action
         if not isinstance(kind, Kind):
             return f"unknown action kind {kind!r}"
-        if kind is PLAY:
-            card = action.card
-            if not isinstance(card, int) or not 0 <= card < len(RANK_OF):
-                return "a play needs a card"
-            return self._play_problem(player, card) or self._variant_problem(action)
-        if action.card is not None or action.uno:
-            return f"a {kind} takes no card and no UNO call"
-        if kind is CATCH:
-            if action.color is not None:
-                return "a catch takes no colour"
-            return self._catch_problem(player, action.target)
-        if action.target is not None:
-            return f"a {kind} takes no target"
-        if kind is UNO:
-            if action.color is not None:
-                return "an UNO call takes no colour"
-            if self.uno_pending != player:
-                return f"player {player} has no UNO to call"
+        for name, value in (("player", player), ("card", card), ("color", color), ("target", target)):
+            if value is not None and type(value) is not int:
+                return f"{name} must be a whole number, not {value!r}"
+        if type(uno) is not bool:
+            return f"uno must be true or false, not {uno!r}"
+        if type(player) is int and 0 <= player < self.players and action in self.legal_actions(player):
             return None
-        if kind is COLOR:
-            if phase is not Phase.COLOR or player != self.current:
-                return "only the dealer chooses a colour, and only for a starting Wild"
-            if action.color not in (0, 1, 2, 3):
-                return "a colour must be R, Y, G or B"
-            return None
-        if action.color is not None:
-            return f"a {kind} takes no colour"
-        if player != self.current:
-            return f"it is player {self.current}'s turn"
-        if phase is Phase.COLOR:
-            return "the dealer must first choose the colour of the starting Wild"
-        if kind is DRAW:
-            if phase is Phase.DRAWN:
-                return "after drawing a playable card, play it or pass"
-            return None
-        if kind is PASS:
-            if phase is not Phase.DRAWN:
-                return "passing is only allowed after drawing a playable card"
-            if self.rules.force_play_drawn:
-                return "a playable drawn card must be played (force_play_drawn)"
-            return None
-        if kind is CHALLENGE:
-            if not self.challengeable:
-                if not self.rules.challenge_wild_draw_four:
-                    return "challenging is off (challenge_wild_draw_four)"
-                return "there is no Wild Draw Four to challenge"
-            return None
-        return f"unknown action kind {kind!r}"  # pragma: no cover - every Kind is handled above
+        return self._explain(action)
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` is legal now."""
@@ -529,6 +534,55 @@ class Game:
 
     # ------------------------------------------------------------------ rules
 
+    def _explain(self, action: Action) -> str:
+        """The reason an action that is not among the legal ones is refused."""
+        phase = self.phase
+        if phase is Phase.MATCH_OVER:
+            return "the match is over"
+        if phase is Phase.ROUND_OVER:
+            return "the round is over; the next round must be dealt first"
+        player, kind = action.player, action.kind
+        if not 0 <= player < self.players:
+            return f"there is no seat {player}"
+        if kind is PLAY:
+            if action.card is None or not 0 <= action.card < len(RANK_OF):
+                return "a play needs a card"
+            return self._play_problem(player, action.card) or self._variant_problem(action) or "not a legal action now"
+        if action.card is not None or action.uno:
+            return f"a {kind} takes no card and no UNO call"
+        if kind is CATCH:
+            if action.color is not None:
+                return "a catch takes no colour"
+            target = action.target
+            if target is None or not 0 <= target < self.players:
+                return f"a catch needs a target seat, not {target!r}"
+            if target == player:
+                return "a player cannot catch themselves"
+            return f"player {target} cannot be caught now"
+        if action.target is not None:
+            return f"a {kind} takes no target"
+        if kind is UNO:
+            return "an UNO call takes no colour" if action.color is not None else f"player {player} has no UNO to call"
+        if kind is COLOR:
+            if phase is not Phase.COLOR or player != self.current:
+                return "only the dealer chooses a colour, and only for a starting Wild"
+            return "a colour must be R, Y, G or B"
+        if action.color is not None:
+            return f"a {kind} takes no colour"
+        if player != self.current:
+            return f"it is player {self.current}'s turn"
+        if phase is Phase.COLOR:
+            return "the dealer must first choose the colour of the starting Wild"
+        if kind is DRAW:
+            return "after drawing a playable card, play it or pass"
+        if kind is PASS:
+            if phase is not Phase.DRAWN:
+                return "passing is only allowed after drawing a playable card"
+            return "a playable drawn card must be played (force_play_drawn)"
+        if not self.rules.challenge_wild_draw_four:
+            return "challenging is off (challenge_wild_draw_four)"
+        return "there is no Wild Draw Four to challenge"
+
     def _play_problem(self, player: int, card: Card) -> str | None:
         """Why ``player`` may not play ``card`` now (ignoring colour, target and UNO)."""
         hand = self.hands[player]
@@ -545,14 +599,12 @@ class Game:
                 return f"it is player {self.current}'s turn; a jump-in needs a card identical to {card_token(top)}"
         elif phase is Phase.COLOR:
             return "the dealer must first choose the colour of the starting Wild"
-        elif phase is Phase.DRAWN:
-            if card != self.drawn:
-                return f"after drawing, only the drawn card ({card_token(self.drawn)}) may be played"
+        elif phase is Phase.DRAWN and card != self.drawn:
+            return f"after drawing, only the drawn card ({card_token(self.drawn)}) may be played"
         if phase is Phase.PENALTY:
-            problem = self._stack_problem(card, top)
-            if problem is not None:
-                return problem
-        elif card < WILD and COLOR_OF[card] != self.color and RANK_OF[card] != RANK_OF[top]:
+            if not self._answers_penalty(card):
+                return self._stack_refusal(card)
+        elif not self._playable_on_turn(card):
             return (
                 f"{card_token(card)} does not match the top card {card_token(top)}"
                 f" (colour in play {color_letter(self.color)})"
@@ -561,25 +613,22 @@ class Game:
             return "the last card may not be an action or wild card (no_action_finish)"
         return None
 
-    def _stack_problem(self, card: Card, top: Card) -> str | None:
-        """Why ``card`` may not answer the penalty started or raised by ``top``."""
-        rules = self.rules
+    def _stack_refusal(self, card: Card) -> str:
+        """Why ``card`` does not answer the pending penalty."""
+        top = self.discard[-1]
         facing = "W+4" if top == WILD_DRAW_FOUR else "+2"
-        if RANK_OF[card] == DRAW_TWO_RANK:
-            if top != WILD_DRAW_FOUR:
-                if rules.stack_draw_two:
-                    return None
-                return f"facing a +2, a +2 may answer only with stack_draw_two (then draw {self.penalty})"
-            if rules.stack_mixed and COLOR_OF[card] == self.color:
-                return None
-            if rules.stack_mixed:
-                return f"facing a W+4, only a +2 of the chosen colour {color_letter(self.color)} answers it"
-            return "facing a W+4, a +2 may answer only with stack_mixed"
-        if card == WILD_DRAW_FOUR:
-            if top == WILD_DRAW_FOUR:
-                return None if rules.stack_draw_four else "facing a W+4, a W+4 may answer only with stack_draw_four"
-            return None if rules.stack_mixed else "facing a +2, a W+4 may answer only with stack_mixed"
-        return f"facing a {facing} penalty of {self.penalty}, {card_token(card)} cannot be played"
+        if RANK_OF[card] == DRAW_TWO_RANK and top == WILD_DRAW_FOUR and self.rules.stack_mixed:
+            return f"facing a W+4, only a +2 of the chosen colour {color_letter(self.color)} answers it"
+        if IS_DRAW_CARD[card]:
+            switch = (
+                "stack_draw_two"
+                if card != WILD_DRAW_FOUR and top != WILD_DRAW_FOUR
+                else "stack_draw_four"
+                if card == top
+                else "stack_mixed"
+            )
+            return f"facing a {facing}, {card_token(card)} may answer it only with {switch}"
+        return f"facing a {facing} penalty of {self.penalty}, {card_token(card)} cannot be played (draw it)"
 
     def _variant_problem(self, action: Action) -> str | None:
         """Why the colour, target or UNO call of a play does not fit its card."""
@@ -601,28 +650,16 @@ class Game:
             return "UNO can be called with a play only when it leaves exactly one card"
         return None
 
-    def _catch_problem(self, player: int, target: int | None) -> str | None:
-        if not isinstance(target, int) or not 0 <= target < self.players:
-            return f"a catch needs a target seat, not {target!r}"
-        if target == player:
-            return "a player cannot catch themselves"
-        if self.uno_pending != target:
-            return f"player {target} cannot be caught now"
-        return None
-
-    def _add_play_variants(self, actions: list[Action], player: int, card: Card) -> None:
-        """Append every legal (colour, target, UNO) variant of playing ``card``."""
-        if RANK_OF[card] == _SEVEN and self.rules.seven_zero:
-            targets: Sequence[int | None] = [t for t in range(self.players) if t != player]
-        else:
-            targets = (None,)
-        colors: Sequence[int | None] = (0, 1, 2, 3) if card >= WILD else (None,)
-        for target in targets:
-            uno_open = self._cards_left_after(player, card, target) == 1
-            for color in colors:
-                actions.append(Action(player, PLAY, card, color, target, False))
-                if uno_open:
-                    actions.append(Action(player, PLAY, card, color, target, True))
+    def _answers_penalty(self, card: Card) -> bool:
+        """Whether ``card`` may answer the pending penalty (the stacking switches)."""
+        rules = self.rules
+        if self.discard[-1] == WILD_DRAW_FOUR:
+            if card == WILD_DRAW_FOUR:
+                return rules.stack_draw_four
+            return rules.stack_mixed and RANK_OF[card] == DRAW_TWO_RANK and COLOR_OF[card] == self.color
+        if card == WILD_DRAW_FOUR:
+            return rules.stack_mixed
+        return rules.stack_draw_two and RANK_OF[card] == DRAW_TWO_RANK
 
     def _cards_left_after(self, player: int, card: Card, target: int | None) -> int:
         """How many cards ``player`` holds after playing ``card`` and all its effects."""
@@ -719,7 +756,6 @@ class Game:
         """Give ``seat`` a normal turn."""
         self.current = seat
         self.phase = Phase.TURN
-        events.append(TurnPassed(seat))
 
     def _draw_on_turn(self, player: int, events: list[Event]) -> None:
         hand = self.hands[player]
@@ -863,6 +899,7 @@ class Game:
         other.shown = self.shown
         other.winner = self.winner
         other._forced_pile = None
+        other._plays = self._plays
         if history and self.log is not None:
             other.log = [RoundLog(r.dealer, r.deal, r.moves[:]) for r in self.log]
         else:
@@ -872,7 +909,7 @@ class Game:
     def _restore(self, saved: Game) -> None:
         """Put back the state of ``saved`` (a copy), keeping this game's history."""
         for name in Game.__slots__:
-            if name not in ("log", "_forced_pile"):
+            if name not in ("log", "_forced_pile", "_plays"):
                 setattr(self, name, getattr(saved, name))
 
     def __repr__(self) -> str:

@@ -273,4 +273,3 @@ class _NoShuffle:
 
     def shuffle(self, cards: list[Card]) -> None:
         raise DealError("a reshuffle happened but the record has none before this move")
-

@@ -6,9 +6,10 @@ forgotten and caught, W+4 bluffed and challenged, jump-ins taken, stacks answere
 ``playfirst``
     On its turn, plays a uniformly chosen playable card when it has one (a random colour
     for a wild, a random target for a 7), plays a playable drawn card, and draws only
-    otherwise (and chooses a random starting colour); facing a penalty it stacks when it can, else challenges a challengeable
-    W+4 half of the time, else draws. It calls UNO with the play 9 times in 10. Out of
-    turn, each chance (a late UNO call, a catch, a jump-in) is taken half of the time.
+    otherwise; as dealer it picks a random starting colour. Facing a penalty it stacks
+    when it can, else challenges a challengeable W+4 half of the time, else draws. It
+    calls UNO with the play 9 times in 10. Out of turn, each chance (a late UNO call,
+    a catch, a jump-in) is taken half of the time.
 ``uniform``
     Picks uniformly among all legal actions of its turn, voluntary draws included; out
     of turn, takes one of its actions, uniformly chosen, half of the time.

@@ -1,0 +1,510 @@
+"""Properties of the engine over random settings and random play.
+
+Each example draws a full set of rules (any combination of the switches, 2 to 10 players,
+any hand size the rules allow, a small target score) and a seed; the game is then driven by
+a seeded random choice among the legal actions of the player on turn and, now and then, of
+a seat that may act out of turn. Rounds are dealt on as they end, and every example stops
+after a fixed number of actions so the whole file stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from unomas import record
+from unomas.actions import Action, Kind
+from unomas.cards import KINDS, POINTS, WILD, WILD_DRAW_FOUR, is_full_deck, parse_card
+from unomas.errors import IllegalAction
+from unomas.events import (
+    Challenged,
+    Dealt,
+    Drew,
+    Event,
+    Played,
+    Reshuffled,
+    RoundEnded,
+    StartingCardReturned,
+    redact,
+)
+from unomas.game import Game, Phase
+from unomas.rules import Rules
+
+SWITCHES = (
+    "challenge_wild_draw_four",
+    "stack_draw_two",
+    "stack_draw_four",
+    "stack_mixed",
+    "seven_zero",
+    "jump_in",
+    "force_play_drawn",
+    "draw_until_playable",
+    "no_action_finish",
+)
+
+INDEX_BUG = "bug: an out-of-range card or colour makes apply raise IndexError (str(action)), not IllegalAction"
+
+FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# ---------------------------------------------------------------- strategies and drivers
+
+
+@st.composite
+def any_rules(draw: st.DrawFn) -> Rules:
+    """Any valid settings: every switch free, 2–10 players, an allowed hand size, a small target."""
+    players = draw(st.integers(2, 10))
+    most = 99 // players
+    hand_size = draw(st.one_of(st.integers(1, min(7, most)), st.integers(1, most)))
+    target_score = draw(st.one_of(st.sampled_from([0, 1, 50]), st.integers(0, 150)))
+    switches = {name: draw(st.booleans()) for name in SWITCHES}
+    return Rules(players=players, hand_size=hand_size, target_score=target_score, **switches)
+
+
+seeds = st.integers(0, 2**32 - 1)
+
+
+def choose(game: Game, rng: random.Random) -> Action:
+    """A random legal action: sometimes an out-of-turn one, more often a play than not."""
+    if rng.random() < 0.3:
+        seats = game.out_of_turn_seats()
+        if seats:
+            options = game.legal_actions(rng.choice(seats))
+            if options:
+                return rng.choice(options)
+    options = game.legal_actions(game.current)
+    assert options, f"the player on turn has nothing to do: {game!r}"
+    plays = [a for a in options if a.kind is Kind.PLAY]
+    if plays and rng.random() < 0.7:
+        return rng.choice(plays)
+    return rng.choice(options)
+
+
+def walk(game: Game, rng: random.Random, steps: int) -> Iterator[list[Event]]:
+    """Play at most ``steps`` actions (or deals), yielding the events of each."""
+    for _ in range(steps):
+        if game.round_over:
+            if game.is_over:
+                return
+            yield game.start_round()
+            continue
+        yield game.apply(choose(game, rng))
+
+
+def snapshot(game: Game) -> tuple[Any, ...]:
+    """The whole state of a game, its log length included."""
+    log = game.log
+    return (
+        tuple(tuple(hand) for hand in game.hands),
+        tuple(game.pile),
+        tuple(game.discard),
+        game.color,
+        game.direction,
+        game.current,
+        game.phase,
+        game.penalty,
+        game.challengeable,
+        game.drawn,
+        game.uno_pending,
+        game.shown,
+        tuple(game.scores),
+        game.winner,
+        game.round,
+        game.dealer,
+        None if log is None else (len(log), tuple(len(r.moves) for r in log)),
+    )
+
+
+def all_cards(game: Game) -> list[int]:
+    return [c for hand in game.hands for c in hand] + game.pile + game.discard
+
+
+# ---------------------------------------------------------------- (a) conservation
+
+
+@FAST
+@given(any_rules(), seeds)
+def test_cards_are_conserved(rules: Rules, seed: int) -> None:
+    game = Game(rules, seed=seed)
+    assert is_full_deck(all_cards(game))
+    assert all(len(hand) == rules.hand_size for hand in game.hands)
+    for _ in walk(game, random.Random(seed), 300):
+        assert is_full_deck(all_cards(game))
+        assert game.discard, "the discard pile is never empty"
+
+
+@FAST
+@given(any_rules(), seeds)
+def test_state_invariants(rules: Rules, seed: int) -> None:
+    """What must hold between any two actions, whatever the settings."""
+    game = Game(rules, seed=seed)
+    scores = list(game.scores)
+    for events in walk(game, random.Random(seed), 300):
+        if not game.round_over:
+            assert all(game.hands), "a round goes on only while every seat holds cards"
+            assert 0 <= game.current < rules.players
+            assert game.color in (0, 1, 2, 3) or game.phase is Phase.COLOR
+        assert game.direction in (1, -1)
+        if game.phase is Phase.PENALTY:
+            assert game.penalty > 0
+        if game.challengeable:
+            assert rules.challenge_wild_draw_four
+            assert game.phase is Phase.PENALTY and game.discard[-1] == WILD_DRAW_FOUR
+        if game.phase is Phase.DRAWN:
+            assert game.drawn in game.hands[game.current]
+        for event in events:
+            if isinstance(event, Played) and not game.round_over and event.player != game.uno_pending:
+                # a play leaving one card without the call leaves its player open to a catch
+                # (unless that player, the one on turn, has already moved on)
+                assert event.uno or len(game.hands[event.player]) != 1 or game.current == event.player
+            if isinstance(event, RoundEnded):
+                assert game.round_over
+                assert not game.hands[event.winner]
+                left = sum(POINTS[c] for s, hand in enumerate(game.hands) if s != event.winner for c in hand)
+                assert event.points == left
+                scores[event.winner] += left
+                assert game.scores == scores
+        if game.is_over:
+            assert game.winner >= 0
+            assert game.scores[game.winner] == max(game.scores)
+            assert rules.target_score == 0 or game.scores[game.winner] >= rules.target_score
+
+
+# ---------------------------------------------------------------- (b) legal actions apply
+
+
+@FAST
+@given(any_rules(), seeds)
+def test_every_legal_action_applies(rules: Rules, seed: int) -> None:
+    game = Game(rules, seed=seed)
+    for _ in walk(game, random.Random(seed), 120):
+        if game.round_over:
+            assert all(game.legal_actions(s) == [] for s in range(rules.players))
+            assert game.out_of_turn_seats() == []
+            continue
+        assert game.legal_actions(game.current), "the player on turn always has an action"
+        open_seats = {s for s in range(rules.players) if s != game.current and game.legal_actions(s)}
+        assert set(game.out_of_turn_seats()) == open_seats
+        for seat in range(rules.players):
+            actions = game.legal_actions(seat)
+            assert len(set(actions)) == len(actions), "no action is listed twice"
+            for action in actions:
+                assert action.player == seat
+                assert game.problem(action) is None
+                twin = game.copy()
+                twin.rng = random.Random(seed)
+                twin.apply(action)
+                assert is_full_deck(all_cards(twin))
+
+
+# ---------------------------------------------------------------- (c) problem() and illegal actions
+
+
+def candidate(game: Game, rng: random.Random) -> Action:
+    """A random action: a legal one with one field changed, or any combination of fields.
+
+    Seats and targets range beyond the table; cards and colours stay valid values (out of
+    range ones are the subject of :func:`test_out_of_range_values_are_refused`).
+    """
+    n = game.players
+    cards_held = [c for hand in game.hands for c in hand]
+    card_pool: list[int | None] = [None, *range(KINDS), *cards_held]
+    color_pool: list[int | None] = [None, 0, 1, 2, 3]
+    target_pool: list[int | None] = [None, -1, n, *range(n)]
+    seat_pool = [-1, n, *range(n)]
+    if rng.random() < 0.5:
+        legal = [a for s in range(n) for a in game.legal_actions(s)]
+        if legal:
+            base = rng.choice(legal)
+            which = rng.randrange(7)
+            if which == 0:
+                return base._replace(player=rng.choice(seat_pool))
+            if which == 1:
+                return base._replace(kind=rng.choice(list(Kind)))
+            if which == 2:
+                return base._replace(card=rng.choice(card_pool))
+            if which == 3:
+                return base._replace(color=rng.choice(color_pool))
+            if which == 4:
+                return base._replace(target=rng.choice(target_pool))
+            if which == 5:
+                return base._replace(uno=not base.uno)
+            return base
+    return Action(
+        rng.choice(seat_pool),
+        rng.choice(list(Kind)),
+        rng.choice(card_pool),
+        rng.choice(color_pool),
+        rng.choice(target_pool),
+        rng.random() < 0.3,
+    )
+
+
+@FAST
+@given(any_rules(), seeds)
+def test_problem_agrees_with_legal_actions(rules: Rules, seed: int) -> None:
+    game = Game(rules, seed=seed)
+    rng = random.Random(seed ^ 0x5EED)
+    checked_illegal = 0
+    for _ in walk(game, random.Random(seed), 150):
+        for _ in range(6):
+            action = candidate(game, rng)
+            legal = action in game.legal_actions(action.player)
+            reason = game.problem(action)
+            assert (reason is None) == legal, (action, reason)
+            assert game.is_legal(action) == legal
+            if legal:
+                continue
+            assert isinstance(reason, str) and reason
+            before = snapshot(game)
+            with pytest.raises(IllegalAction):
+                game.apply(action)
+            assert snapshot(game) == before
+            checked_illegal += 1
+    assert checked_illegal > 0
+
+
+def some_wild_game() -> Game:
+    """A game where seat 1 is on turn holding a W (and the dealer chose a starting colour)."""
+    from unomas.game import Deal
+
+    deal = Deal.from_tokens([["R1", "R2"], ["W", "G5"]], ["R9", "B7"])
+    return Game(Rules(players=2, hand_size=2, target_score=0), deal=deal, seed=0)
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        pytest.param(Action(1, Kind.PLAY, -1), id="card-1"),
+        pytest.param(
+            Action(1, Kind.PLAY, KINDS), id="card54", marks=pytest.mark.xfail(strict=True, reason=INDEX_BUG)
+        ),
+        pytest.param(Action(1, Kind.PLAY, WILD, -1), id="wild-colour-1"),
+        pytest.param(
+            Action(1, Kind.PLAY, WILD, 4), id="wild-colour4", marks=pytest.mark.xfail(strict=True, reason=INDEX_BUG)
+        ),
+        pytest.param(
+            Action(1, Kind.COLOR, None, 4), id="choose-colour4", marks=pytest.mark.xfail(strict=True, reason=INDEX_BUG)
+        ),
+        pytest.param(
+            Action(1, Kind.DRAW, None, 7), id="draw-colour7", marks=pytest.mark.xfail(strict=True, reason=INDEX_BUG)
+        ),
+        pytest.param(Action(1, Kind.CATCH, None, None, 5), id="catch-seat5"),
+        pytest.param(Action(7, Kind.DRAW), id="seat7"),
+    ],
+)
+def test_out_of_range_values_are_refused(action: Action) -> None:
+    """RULES.md, Illegal input: refused with a reason, nothing changed — whatever the values."""
+    game = some_wild_game()
+    before = snapshot(game)
+    assert game.problem(action) is not None
+    with pytest.raises(IllegalAction):
+        game.apply(action)
+    assert snapshot(game) == before
+
+
+# ---------------------------------------------------------------- (d) records replay
+
+
+def replays_to_same_state(game: Game) -> None:
+    written = json.loads(record.dumps(record.to_json(game)))
+    replayed = record.replay(written)
+    assert written["scores"] == game.scores == replayed.scores
+    assert written["winner"] == (game.winner if game.winner >= 0 else None)
+    assert replayed.winner == game.winner
+    assert replayed.hands == game.hands
+    assert snapshot(replayed) == snapshot(game)
+
+
+@FAST
+@given(any_rules(), seeds, st.integers(1, 400))
+def test_records_replay_to_the_same_game(rules: Rules, seed: int, steps: int) -> None:
+    game = Game(rules, seed=seed)
+    for _ in walk(game, random.Random(seed), steps):
+        pass
+    replays_to_same_state(game)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(2, 6),
+    st.integers(1, 7),
+    st.sampled_from(["official", "all"]),
+    st.sampled_from(["playfirst", "uniform"]),
+    seeds,
+)
+def test_simulated_matches_replay(players: int, hand_size: int, preset: str, policy: str, seed: int) -> None:
+    from unomas.simulate import POLICIES, play_match
+
+    rules = Rules.preset(preset, players=players, hand_size=hand_size, target_score=40)
+    result = play_match(
+        rules,
+        POLICIES[policy],
+        game_rng=random.Random(seed),
+        player_rng=random.Random(seed + 1),
+        history=True,
+    )
+    game = result.game
+    if not result.abandoned:
+        assert game.is_over and game.winner >= 0
+        assert max(game.scores) == game.scores[game.winner] >= 40
+    replays_to_same_state(game)
+
+
+def test_records_with_reshuffles_replay() -> None:
+    """Crowded tables with tiny draw piles: reshuffles of every kind come up and replay."""
+    reshuffles = 0
+    for seed in range(12):
+        rules = Rules.preset("all" if seed % 2 else "official", players=10, hand_size=9, target_score=60)
+        game = Game(rules, seed=seed)
+        for events in walk(game, random.Random(seed), 600):
+            reshuffles += sum(isinstance(e, Reshuffled) for e in events)
+        replays_to_same_state(game)
+    assert reshuffles > 0
+
+
+# ---------------------------------------------------------------- (e) views and redaction
+
+
+def scrambled(game: Game, seat: int | None, rng: random.Random) -> Game:
+    """A copy in which every card ``seat`` cannot see (other hands, the pile) is redealt."""
+    other = game.copy()
+    hidden = [c for s, hand in enumerate(other.hands) if s != seat for c in hand] + other.pile
+    rng.shuffle(hidden)
+    cards = iter(hidden)
+    for s, hand in enumerate(other.hands):
+        if s != seat:
+            other.hands[s] = [next(cards) for _ in hand]
+    other.pile = list(cards)
+    return other
+
+
+def check_view(game: Game, seat: int | None, rng: random.Random) -> None:
+    view = game.view(seat)
+    own: tuple[int, ...] = () if seat is None else tuple(game.hands[seat])
+    assert view.seat == seat
+    assert view.hand == own
+    assert view.hand_sizes == tuple(len(h) for h in game.hands)
+    assert view.pile_size == len(game.pile)
+    assert view.discard == tuple(game.discard)
+    assert view.top == game.discard[-1]
+    if view.drawn is not None:
+        assert seat == game.current and view.drawn in own
+    for action in view.legal_actions:
+        assert action.player == seat
+        assert action.card is None or action.card in own
+    if view.shown_hand is not None:
+        assert game.shown is not None and game.shown[0] == seat
+        assert view.shown_hand == (game.shown[1], game.shown[2])
+    if seat is None:
+        assert view.legal_actions == () and view.drawn is None and view.shown_hand is None
+    as_json = view.to_json()
+    assert "pile" not in as_json and "hands" not in as_json
+    # What the seat sees depends on nothing it may not know: redeal the hidden cards and
+    # the view stays exactly the same.
+    assert scrambled(game, seat, rng).view(seat) == view
+
+
+def check_redaction(event: Event, seat: int | None) -> None:
+    seen = redact(event, seat)
+    assert type(seen) is type(event)
+    if isinstance(event, Drew):
+        assert isinstance(seen, Drew)
+        if seat == event.player:
+            assert seen == event
+        else:
+            assert seen.cards is None
+            assert seen._replace(cards=event.cards) == event
+    elif isinstance(event, Dealt):
+        assert isinstance(seen, Dealt)
+        assert seen.pile is None
+        assert (seen.round, seen.dealer) == (event.round, event.dealer)
+        assert len(seen.hands) == len(event.hands)
+        for s, hand in enumerate(seen.hands):
+            assert hand == (event.hands[s] if s == seat else None)
+    elif isinstance(event, StartingCardReturned | Reshuffled):
+        assert isinstance(seen, StartingCardReturned | Reshuffled)
+        assert seen.pile is None
+        assert seen._replace(pile=event.pile) == event
+    elif isinstance(event, Challenged):
+        assert isinstance(seen, Challenged)
+        assert seen._replace(hand=event.hand) == event
+        if seat == event.challenger:
+            assert seen.hand == event.hand, "the challenger is shown the challenged hand"
+        elif seat != event.challenged:
+            assert seen.hand is None
+    else:
+        assert seen == event
+
+
+@FAST
+@given(any_rules(), seeds)
+def test_views_leak_nothing(rules: Rules, seed: int) -> None:
+    game = Game(rules, seed=seed)
+    rng = random.Random(~seed)
+    seats: list[int | None] = [*range(rules.players), None]
+    assert game.log is not None
+    first = game.log[0]
+    check_redaction(Dealt(0, first.dealer, first.deal.hands, first.deal.pile), 0)
+    for seat in seats:
+        check_view(game, seat, rng)
+    for events in walk(game, random.Random(seed), 120):
+        for seat in seats:
+            check_view(game, seat, rng)
+            for event in events:
+                check_redaction(event, seat)
+
+
+def test_redact_by_event_kind() -> None:
+    r1, g5, b7 = parse_card("R1"), parse_card("G5"), parse_card("B7")
+    drew = Drew(1, 2, (r1, g5), "turn")
+    assert redact(drew, 1) == drew
+    assert redact(drew, 0) == Drew(1, 2, None, "turn")
+    assert redact(drew, None) == Drew(1, 2, None, "turn")
+
+    dealt = Dealt(0, 0, ((r1,), (g5,), (b7,)), (WILD, WILD_DRAW_FOUR))
+    assert redact(dealt, 1) == Dealt(0, 0, (None, (g5,), None), None)
+    assert redact(dealt, None) == Dealt(0, 0, (None, None, None), None)
+
+    assert redact(StartingCardReturned((WILD, r1)), 0) == StartingCardReturned(None)
+    assert redact(Reshuffled(2, (WILD, r1)), 2) == Reshuffled(2, None)
+
+    challenged = Challenged(1, 0, True, (r1, g5))
+    assert redact(challenged, 1) == challenged
+    assert redact(challenged, 2).hand is None  # type: ignore[union-attr]
+    assert redact(challenged, None).hand is None  # type: ignore[union-attr]
+
+
+
+# ---------------------------------------------------------------- (f) copies
+
+
+@FAST
+@given(any_rules(), seeds, st.integers(0, 150), st.booleans())
+def test_copy_is_independent(rules: Rules, seed: int, prefix: int, history: bool) -> None:
+    game = Game(rules, seed=seed)
+    for _ in walk(game, random.Random(seed), prefix):
+        pass
+    before = snapshot(game)
+    twin = game.copy(history=history)
+    assert snapshot(twin)[:-1] == before[:-1]
+    assert (twin.log is not None) == history
+    twin.rng = random.Random(seed + 1)
+    for _ in walk(twin, random.Random(seed + 2), 80):
+        pass
+    if twin.hands[0]:
+        twin.hands[0].pop()
+    twin.scores[0] += 1
+    twin.pile.append(WILD)
+    twin.discard.append(WILD)
+    assert snapshot(game) == before
+    # The original plays on, and its record is still its own.
+    for _ in walk(game, random.Random(seed + 3), 40):
+        pass
+    replays_to_same_state(game)
