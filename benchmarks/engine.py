@@ -93,19 +93,24 @@ def main() -> None:
         for _ in range(slices):
             for name, interpreter in python.items():
                 command = [interpreter, __file__, "--slice", name, str(players), str(args.seconds / slices)]
-                rounds, actions, elapsed = json.loads(subprocess.run(command, check=True, capture_output=True,
-                                                                     text=True).stdout)
+                rounds, actions, elapsed = json.loads(
+                    subprocess.run(command, check=True, capture_output=True, text=True).stdout
+                )
                 totals[name][0] += rounds
                 totals[name][1] += actions
                 totals[name][2] += elapsed
         rates = {}
         for name, (rounds, actions, elapsed) in totals.items():
             rates[name] = (rounds / elapsed, actions / elapsed)
-            print(f"{players:>7} {name:>8} {rounds / elapsed:>10,.0f} {actions / elapsed:>11,.0f}"
-                  f" {actions / rounds:>14.1f}")
+            print(
+                f"{players:>7} {name:>8} {rounds / elapsed:>10,.0f} {actions / elapsed:>11,.0f}"
+                f" {actions / rounds:>14.1f}"
+            )
         ratio_rounds = rates["unomas"][0] / rates["rlcard"][0]
         ratio_actions = rates["unomas"][1] / rates["rlcard"][1]
-        print(f"{players:>7} {'ratio':>8} {ratio_rounds:>9.2f}x {ratio_actions:>10.2f}x   (unomas / RLCard; target ≥ 5x rounds/s)")
+        print(
+            f"{players:>7} {'ratio':>8} {ratio_rounds:>9.2f}x {ratio_actions:>10.2f}x   (unomas / RLCard; target ≥ 5x rounds/s)"
+        )
 
 
 if __name__ == "__main__":

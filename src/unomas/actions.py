@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 from unomas.cards import (
     COLOR_LETTERS,
+    KINDS,
     Card,
     Color,
     card_token,
@@ -99,11 +100,11 @@ class Action(NamedTuple):
         return cls(player, Kind.CATCH, target=target)
 
     def __str__(self) -> str:
-        parts = [str(self.player), self.kind.value]
+        parts = [str(self.player), str(self.kind)]
         if self.card is not None:
-            parts.append(card_token(self.card))
+            parts.append(card_token(self.card) if self.card in range(KINDS) else repr(self.card))
         if self.color is not None:
-            parts.append(COLOR_LETTERS[self.color])
+            parts.append(COLOR_LETTERS[self.color] if self.color in range(4) else repr(self.color))
         if self.target is not None:
             parts.append(f"@{self.target}")
         if self.uno:

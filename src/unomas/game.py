@@ -307,9 +307,7 @@ class Game:
         """Every action open to seat ``player`` now, out-of-turn ones included.
 
         This is where legality is decided: :meth:`problem` accepts exactly these.
-        Plays come in every variant the rules distinguish: each colour for a wild card,
-        each target for a 7 under ``seven_zero``, and with and without the UNO call when
-        the play leaves exactly one card.
+        Plays come in every variant the rules distinguish (see :meth:`play_variants`).
         """
         phase = self.phase
         if phase >= Phase.ROUND_OVER or not 0 <= player < self.players:
@@ -323,41 +321,60 @@ class Game:
                 actions.append(Action(player, UNO))
             else:
                 actions.append(Action(player, CATCH, None, None, pending))
-        hand = self.hands[player]
-        top = self.discard[-1]
-        cards: list[Card]
         if player == self.current:
-            if phase is Phase.TURN:
-                actions.append(Action(player, DRAW))
-                playable = self._playable_on_turn
-                cards = [c for c in set(hand) if playable(c)]
-            elif phase is Phase.DRAWN:
+            if phase is Phase.DRAWN:
                 if not self.rules.force_play_drawn:
                     actions.append(Action(player, PASS))
-                cards = [self.drawn]
             else:
                 actions.append(Action(player, DRAW))
                 if self.challengeable:
                     actions.append(Action(player, CHALLENGE))
-                cards = [c for c in set(hand) if self._answers_penalty(c)]
-        elif (
-            self.rules.jump_in
-            and top < WILD
-            and top in hand
-            and (phase is not Phase.PENALTY or self._answers_penalty(top))
-        ):
-            cards = [top]
-        else:
-            return actions
-        if len(hand) == 1 and self.rules.no_action_finish:
-            cards = [c for c in cards if not IS_ACTION_OR_WILD[c]]
-        plays = self._plays[player]
-        left = len(hand) - 1
-        for card in cards:
-            for target, plain, with_uno in plays[card]:
-                after = left if target is None and left != 1 else self._cards_left_after(player, card, target)
-                actions.extend(with_uno if after == 1 else plain)
+        for card in self.playable_cards(player):
+            actions.extend(self.play_variants(player, card))
         return actions
+
+    def playable_cards(self, player: int) -> list[Card]:
+        """The distinct cards seat ``player`` may play now, on turn or as a jump-in."""
+        phase = self.phase
+        if phase >= Phase.ROUND_OVER or phase is Phase.COLOR or not 0 <= player < self.players:
+            return []
+        hand = self.hands[player]
+        cards: list[Card]
+        if player == self.current:
+            if phase is Phase.TURN:
+                playable = self._playable_on_turn
+                cards = [c for c in set(hand) if playable(c)]
+            elif phase is Phase.DRAWN:
+                cards = [self.drawn]
+            else:
+                answers = self._answers_penalty
+                cards = [c for c in set(hand) if answers(c)]
+        else:
+            top = self.discard[-1]
+            if not (
+                self.rules.jump_in
+                and top < WILD
+                and top in hand
+                and (phase is not Phase.PENALTY or self._answers_penalty(top))
+            ):
+                return []
+            cards = [top]
+        if len(hand) == 1 and self.rules.no_action_finish:
+            return [c for c in cards if not IS_ACTION_OR_WILD[c]]
+        return cards
+
+    def play_variants(self, player: int, card: Card) -> list[Action]:
+        """Every legal way for ``player`` to play ``card``, one of :meth:`playable_cards`:
+        each colour for a wild card, each target for a 7 under ``seven_zero``, and with
+        and without the UNO call when the play leaves exactly one card."""
+        groups = self._plays[player][card]
+        left = len(self.hands[player]) - 1
+        if len(groups) == 1 and groups[0][0] is None and left != 1 and not self.rules.seven_zero:
+            return list(groups[0][1])
+        variants: list[Action] = []
+        for target, plain, with_uno in groups:
+            variants.extend(with_uno if self._cards_left_after(player, card, target) == 1 else plain)
+        return variants
 
     def out_of_turn_seats(self) -> list[int]:
         """The seats other than the one on turn that have an action open now."""
@@ -383,12 +400,18 @@ class Game:
         player, kind, card, color, target, uno = action
         if not isinstance(kind, Kind):
             return f"unknown action kind {kind!r}"
-        for name, value in (("player", player), ("card", card), ("color", color), ("target", target)):
-            if value is not None and type(value) is not int:
-                return f"{name} must be a whole number, not {value!r}"
+        if type(player) is not int or not 0 <= player < self.players:
+            return f"there is no seat {player!r} (seats are 0 to {self.players - 1})"
+        for name, value, limit in (
+            ("card", card, len(RANK_OF)),
+            ("color", color, 4),
+            ("target", target, self.players),
+        ):
+            if value is not None and (type(value) is not int or not 0 <= value < limit):
+                return f"{name} must be a whole number from 0 to {limit - 1}, not {value!r}"
         if type(uno) is not bool:
             return f"uno must be true or false, not {uno!r}"
-        if type(player) is int and 0 <= player < self.players and action in self.legal_actions(player):
+        if action in self.legal_actions(player):
             return None
         return self._explain(action)
 
@@ -542,10 +565,8 @@ class Game:
         if phase is Phase.ROUND_OVER:
             return "the round is over; the next round must be dealt first"
         player, kind = action.player, action.kind
-        if not 0 <= player < self.players:
-            return f"there is no seat {player}"
         if kind is PLAY:
-            if action.card is None or not 0 <= action.card < len(RANK_OF):
+            if action.card is None:
                 return "a play needs a card"
             return self._play_problem(player, action.card) or self._variant_problem(action) or "not a legal action now"
         if action.card is not None or action.uno:

@@ -187,20 +187,25 @@ def _replay_round(rules: Rules, game: Game | None, index: int, entry: Any, *, la
     except DealError as error:
         raise RecordError(f"deal: {error}") from None
     reshuffle: tuple[Card, ...] | None = None
+    reshuffle_at = -1
     for number in range(len(returns), len(events)):
         event = events[number]
         try:
+            if reshuffle is None and isinstance(event, dict) and event.get("chance") == "reshuffle":
+                reshuffle_at = number
             reshuffle = _replay_event(game, event, reshuffle)
+        except _UnfitReshuffle as error:
+            raise RecordError(str(error), event=reshuffle_at) from None
         except RecordError as error:
             raise error.located(event=number) from None
     if reshuffle is not None:
-        raise RecordError("a reshuffle ends the round's events with no move after it", event=len(events) - 1)
+        raise RecordError("a reshuffle ends the round's events with no move after it", event=reshuffle_at)
     result = entry.get("result")
     if game.round_over:
         ended = game.log[-1].result if game.log else None
         assert ended is not None
         expected = {"winner": ended.winner, "points": ended.points}
-        if result != expected:
+        if not isinstance(result, dict) or {key: result.get(key) for key in expected} != expected:
             raise RecordError(f"result is {result!r} but the replay gives {expected}")
     else:
         if result is not None or "result" in entry:
@@ -236,7 +241,9 @@ def _replay_event(game: Game, event: Any, reshuffle: tuple[Card, ...] | None) ->
     except IllegalAction as error:
         raise RecordError(f"illegal move: {error}") from None
     except DealError as error:
-        raise RecordError(f"reshuffle: {error}") from None
+        if reshuffle is None:
+            raise RecordError(f"reshuffle: {error}") from None
+        raise _UnfitReshuffle(f"the reshuffle does not fit the move after it: {error}") from None
     if action.kind is Kind.DRAW and "cards" in event:
         drew = next(e for e in caused if isinstance(e, Drew) and e.player == action.player)
         listed = _cards(event["cards"], "the draw's cards")
@@ -244,6 +251,10 @@ def _replay_event(game: Game, event: Any, reshuffle: tuple[Card, ...] | None) ->
             assert drew.cards is not None
             raise RecordError(f"the draw lists {_tokens(listed)} but draws {_tokens(drew.cards)}")
     return None
+
+
+class _UnfitReshuffle(RecordError):
+    """A reshuffle chance event that the move after it contradicts (reported at its index)."""
 
 
 _DEFINED = {"p", "a", "card", "color", "target", "uno", "cards"}

@@ -26,31 +26,31 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from unomas.actions import Action, Kind
-from unomas.game import Game
+from unomas.game import Game, Phase
 from unomas.rules import Rules
 
 PLAY, DRAW, PASS, COLOR, CHALLENGE, UNO, CATCH = Kind
 
-Policy = Callable[[Game, int, list[Action], random.Random], Action]
-"""Chooses a turn action for the seat on turn among its legal actions."""
+Policy = Callable[[Game, int, random.Random], Action]
+"""Chooses a legal turn action for the seat on turn."""
 
 MAX_ACTIONS_PER_ROUND = 100_000
 """A round still running after this many actions is abandoned (every card can end up in
 hands with nothing playable, and then the round would never end)."""
 
 
-def playfirst(game: Game, seat: int, actions: list[Action], rng: random.Random) -> Action:
+def playfirst(game: Game, seat: int, rng: random.Random) -> Action:
     """Play a uniformly chosen playable card if any, else challenge half the time, else draw."""
-    plays = [a for a in actions if a.kind is PLAY]
-    if plays:
-        cards = sorted({a.card for a in plays})  # type: ignore[type-var]
-        chosen = cards[int(rng.random() * len(cards))] if len(cards) > 1 else cards[0]
-        variants = [a for a in plays if a.card == chosen]
+    cards = game.playable_cards(seat)
+    if cards:
+        card = cards[int(rng.random() * len(cards))] if len(cards) > 1 else cards[0]
+        variants = game.play_variants(seat, card)
         if len(variants) > 1:
             call = rng.random() < 0.9
             variants = [a for a in variants if a.uno == call] or variants
             return variants[int(rng.random() * len(variants))]
         return variants[0]
+    actions = game.legal_actions(seat)
     for action in actions:
         if action.kind is CHALLENGE and rng.random() < 0.5:
             return action
@@ -58,14 +58,12 @@ def playfirst(game: Game, seat: int, actions: list[Action], rng: random.Random) 
         if action.kind is DRAW or action.kind is PASS:
             return action
     colors = [a for a in actions if a.kind is COLOR]
-    if colors:
-        return colors[int(rng.random() * len(colors))]
-    raise AssertionError(f"no turn action among {actions}")  # pragma: no cover
+    return colors[int(rng.random() * len(colors))]
 
 
-def uniform(game: Game, seat: int, actions: list[Action], rng: random.Random) -> Action:
+def uniform(game: Game, seat: int, rng: random.Random) -> Action:
     """Any legal turn action, uniformly."""
-    turn = [a for a in actions if a.kind is not UNO and a.kind is not CATCH]
+    turn = [a for a in game.legal_actions(seat) if a.kind is not UNO and a.kind is not CATCH]
     return turn[int(rng.random() * len(turn))]
 
 
@@ -97,7 +95,7 @@ def play_match(
     round_start = 0
     chance = player_rng.random
     while True:
-        if game.round_over:
+        if game.phase >= Phase.ROUND_OVER:
             if game.is_over:
                 return MatchResult(game, rounds, actions, abandoned=False)
             game.start_round()
@@ -116,7 +114,7 @@ def play_match(
             if game.round_over:
                 continue
         seat = game.current
-        game.push(policy(game, seat, game.legal_actions(seat), player_rng))
+        game.push(policy(game, seat, player_rng))
         actions += 1
 
 

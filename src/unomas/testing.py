@@ -75,9 +75,7 @@ def make_game(hands: Sequence[Sequence[str]], pile_top: Sequence[str], **setting
     return Game(rules, deal=Deal.from_tokens(hands, pile_top), seed=0)
 
 
-def make_full_game(
-    players: int, pile: Sequence[str], fixed: Sequence[Sequence[str]] = (), **settings: Any
-) -> Game:
+def make_full_game(players: int, pile: Sequence[str], fixed: Sequence[Sequence[str]] = (), **settings: Any) -> Game:
     """A match whose draw pile is exactly ``pile`` (top first, starting card included).
 
     The other cards are dealt evenly: seat ``i`` gets ``fixed[i]`` first, then the rest
