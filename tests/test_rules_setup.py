@@ -372,3 +372,29 @@ def test_starting_skip_event() -> None:
     _finish_round(game, 1, "R2")
     events = game.start_round(Deal.from_tokens(hands, ["GS"]))
     assert Skipped(2) in events and game.current == 0
+
+
+def test_pile_order_after_a_returned_wild_draw_four() -> None:
+    deal = deal_with_returns([["G1"], ["G2"], ["G3"]], ["W+4", "R5", "B7"])
+    game = Game(Rules(players=3, hand_size=1), deal=deal)
+    assert [card_token(c) for c in reversed(game.pile)] == [card_token(c) for c in deal.returns[-1][1:]]
+    assert card_token(game.pile[-1]) == "B7"
+
+
+def test_deal_hands_must_have_hand_size_cards() -> None:
+    from unomas import DealError
+
+    with pytest.raises(DealError, match="hand"):
+        Game(Rules(players=2, hand_size=2), deal=Deal.from_tokens([["G1", "G2"], ["G3"]], ["R9"]))
+
+
+def test_starting_wild_in_a_later_round_is_the_new_dealers_choice() -> None:
+    hands = [["R1"], ["R2"], ["R3"]]
+    game = make_game(hands, ["R9"], target_score=1000)
+    _finish_round(game, 1, "R2")
+    game.start_round(Deal.from_tokens(hands, ["W"]))
+    assert (game.phase, game.current, game.dealer) == (Phase.COLOR, 1, 1)
+    with pytest.raises(IllegalAction):
+        game.apply(Action.choose_color(0, 0))
+    game.apply(Action.choose_color(1, 2))
+    assert (game.current, game.color) == (2, 2)

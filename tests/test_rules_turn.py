@@ -508,3 +508,10 @@ def test_colour_after_penalty_is_the_draw_cards() -> None:
     assert game.problem(Action.play(0, C("B2"))) is None
     assert game.problem(Action.play(0, C("G1"))) is not None
     assert COLOR_OF[C("B2")] == game.color
+
+
+def test_draw_until_playable_on_first_card_playable() -> None:
+    game = make_game([["G2", "G3"], ["B1", "Y5"], ["G5", "G6"]], ["R7", "R3", "B3"], draw_until_playable=True)
+    events = draw(game, 1)
+    assert Drew(1, 1, (C("R3"),), "turn") in events
+    assert game.phase is Phase.DRAWN

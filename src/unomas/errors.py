@@ -20,7 +20,14 @@ class IllegalAction(UnoError):
 
 
 class DealError(UnoError):
-    """A given deal, pile order or shuffle that is not a permutation of the right cards."""
+    """A given deal, pile order or shuffle that is not a permutation of the right cards.
+
+    ``returns_index`` names the faulty pile order after a starting W+4, if that is the fault.
+    """
+
+    def __init__(self, reason: str, *, returns_index: int | None = None) -> None:
+        super().__init__(reason)
+        self.returns_index = returns_index
 
 
 class RecordError(UnoError):

@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from unomas.actions import Action, Kind
 from unomas.cards import (
@@ -144,6 +144,15 @@ class Phase(IntEnum):
     MATCH_OVER = 5
 
 
+_COLOR: Final = 0
+_TURN: Final = 1
+_DRAWN: Final = 2
+_PENALTY: Final = 3
+_ROUND_OVER: Final = 4
+_MATCH_OVER: Final = 5
+_PHASES: Final = tuple(Phase)
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """A round's chance outcomes at the start: the hands, the pile, and any W+4 returns.
@@ -205,6 +214,7 @@ class Game:
 
     __slots__ = (
         "_forced_pile",
+        "_phase",
         "_plays",
         "accused",
         "accused_guilty",
@@ -218,7 +228,6 @@ class Game:
         "hands",
         "log",
         "penalty",
-        "phase",
         "pile",
         "players",
         "rng",
@@ -242,7 +251,7 @@ class Game:
     direction: int
     current: int
     """The seat on turn (the dealer while choosing the starting colour)."""
-    phase: Phase
+    _phase: int
     penalty: int
     challengeable: bool
     accused: int
@@ -279,10 +288,15 @@ class Game:
         self.log = [] if history else None
         self._forced_pile: list[Card] | None = None
         self._plays = _play_table(self.players, self.rules.seven_zero)
-        self.phase = Phase.ROUND_OVER
+        self._phase = _ROUND_OVER
         self.start_round(deal)
 
     # ------------------------------------------------------------------ queries
+
+    @property
+    def phase(self) -> Phase:
+        """What the game waits for."""
+        return _PHASES[self._phase]
 
     @property
     def top(self) -> Card:
@@ -292,12 +306,12 @@ class Game:
     @property
     def is_over(self) -> bool:
         """Whether the match is over."""
-        return self.phase is Phase.MATCH_OVER
+        return self._phase == _MATCH_OVER
 
     @property
     def round_over(self) -> bool:
         """Whether the current round has ended (the match may be over too)."""
-        return self.phase >= Phase.ROUND_OVER
+        return self._phase >= _ROUND_OVER
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
         """The seat ``steps`` places after ``seat`` in the current direction."""
@@ -309,10 +323,10 @@ class Game:
         This is where legality is decided: :meth:`problem` accepts exactly these.
         Plays come in every variant the rules distinguish (see :meth:`play_variants`).
         """
-        phase = self.phase
-        if phase >= Phase.ROUND_OVER or not 0 <= player < self.players:
+        phase = self._phase
+        if phase >= _ROUND_OVER or not 0 <= player < self.players:
             return []
-        if phase is Phase.COLOR:
+        if phase == _COLOR:
             return list(_color_actions(self.players)[player]) if player == self.current else []
         actions: list[Action] = []
         pending = self.uno_pending
@@ -322,7 +336,7 @@ class Game:
             else:
                 actions.append(Action(player, CATCH, None, None, pending))
         if player == self.current:
-            if phase is Phase.DRAWN:
+            if phase == _DRAWN:
                 if not self.rules.force_play_drawn:
                     actions.append(Action(player, PASS))
             else:
@@ -335,16 +349,16 @@ class Game:
 
     def playable_cards(self, player: int) -> list[Card]:
         """The distinct cards seat ``player`` may play now, on turn or as a jump-in."""
-        phase = self.phase
-        if phase >= Phase.ROUND_OVER or phase is Phase.COLOR or not 0 <= player < self.players:
+        phase = self._phase
+        if phase >= _ROUND_OVER or phase == _COLOR or not 0 <= player < self.players:
             return []
         hand = self.hands[player]
         cards: list[Card]
         if player == self.current:
-            if phase is Phase.TURN:
+            if phase == _TURN:
                 playable = self._playable_on_turn
                 cards = [c for c in set(hand) if playable(c)]
-            elif phase is Phase.DRAWN:
+            elif phase == _DRAWN:
                 cards = [self.drawn]
             else:
                 answers = self._answers_penalty
@@ -352,10 +366,7 @@ class Game:
         else:
             top = self.discard[-1]
             if not (
-                self.rules.jump_in
-                and top < WILD
-                and top in hand
-                and (phase is not Phase.PENALTY or self._answers_penalty(top))
+                self.rules.jump_in and top < WILD and top in hand and (phase != _PENALTY or self._answers_penalty(top))
             ):
                 return []
             cards = [top]
@@ -378,8 +389,8 @@ class Game:
 
     def out_of_turn_seats(self) -> list[int]:
         """The seats other than the one on turn that have an action open now."""
-        phase = self.phase
-        if phase >= Phase.ROUND_OVER or phase is Phase.COLOR:
+        phase = self._phase
+        if phase >= _ROUND_OVER or phase == _COLOR:
             return []
         current = self.current
         if self.uno_pending >= 0:
@@ -404,7 +415,7 @@ class Game:
             return f"there is no seat {player!r} (seats are 0 to {self.players - 1})"
         for name, value, limit in (
             ("card", card, len(RANK_OF)),
-            ("color", color, 4),
+            ("colour", color, 4),
             ("target", target, self.players),
         ):
             if value is not None and (type(value) is not int or not 0 <= value < limit):
@@ -473,7 +484,7 @@ class Game:
             self._play(action, events)
         elif kind is DRAW:
             self._turn_action()
-            if self.phase is Phase.PENALTY:
+            if self._phase == _PENALTY:
                 self._draw_penalty(player, events)
                 self._advance(self.next_seat(player), events)
             else:
@@ -508,7 +519,7 @@ class Game:
 
         Called by the constructor for the first round; afterwards, once a round is over.
         """
-        if self.phase is not Phase.ROUND_OVER:
+        if self._phase != _ROUND_OVER:
             raise IllegalAction("a new round can only be dealt once the round in play is over")
         n, size = self.players, self.rules.hand_size
         if deal is None:
@@ -546,7 +557,7 @@ class Game:
         if start == WILD:
             self.color = -1
             self.current = self.dealer
-            self.phase = Phase.COLOR
+            self._phase = _COLOR
         else:
             self.color = COLOR_OF[start]
             if IS_ACTION_OR_WILD[start]:
@@ -559,10 +570,10 @@ class Game:
 
     def _explain(self, action: Action) -> str:
         """The reason an action that is not among the legal ones is refused."""
-        phase = self.phase
-        if phase is Phase.MATCH_OVER:
+        phase = self._phase
+        if phase == _MATCH_OVER:
             return "the match is over"
-        if phase is Phase.ROUND_OVER:
+        if phase == _ROUND_OVER:
             return "the round is over; the next round must be dealt first"
         player, kind = action.player, action.kind
         if kind is PLAY:
@@ -585,19 +596,19 @@ class Game:
         if kind is UNO:
             return "an UNO call takes no colour" if action.color is not None else f"player {player} has no UNO to call"
         if kind is COLOR:
-            if phase is not Phase.COLOR or player != self.current:
+            if phase != _COLOR or player != self.current:
                 return "only the dealer chooses a colour, and only for a starting Wild"
             return "a colour must be R, Y, G or B"
         if action.color is not None:
             return f"a {kind} takes no colour"
         if player != self.current:
             return f"it is player {self.current}'s turn"
-        if phase is Phase.COLOR:
+        if phase == _COLOR:
             return "the dealer must first choose the colour of the starting Wild"
         if kind is DRAW:
             return "after drawing a playable card, play it or pass"
         if kind is PASS:
-            if phase is not Phase.DRAWN:
+            if phase != _DRAWN:
                 return "passing is only allowed after drawing a playable card"
             return "a playable drawn card must be played (force_play_drawn)"
         if not self.rules.challenge_wild_draw_four:
@@ -609,20 +620,20 @@ class Game:
         hand = self.hands[player]
         if card not in hand:
             return f"player {player} holds no {card_token(card)}"
-        phase = self.phase
+        phase = self._phase
         top = self.discard[-1]
         if player != self.current:
             if not self.rules.jump_in:
                 return f"it is player {self.current}'s turn"
-            if phase is Phase.COLOR:
+            if phase == _COLOR:
                 return "the dealer must first choose the colour of the starting Wild"
             if card != top or card >= WILD:
                 return f"it is player {self.current}'s turn; a jump-in needs a card identical to {card_token(top)}"
-        elif phase is Phase.COLOR:
+        elif phase == _COLOR:
             return "the dealer must first choose the colour of the starting Wild"
-        elif phase is Phase.DRAWN and card != self.drawn:
+        elif phase == _DRAWN and card != self.drawn:
             return f"after drawing, only the drawn card ({card_token(self.drawn)}) may be played"
-        if phase is Phase.PENALTY:
+        if phase == _PENALTY:
             if not self._answers_penalty(card):
                 return self._stack_refusal(card)
         elif not self._playable_on_turn(card):
@@ -712,7 +723,7 @@ class Game:
         hand = self.hands[player]
         hand.remove(card)
         jump_in = player != self.current
-        facing = self.phase is Phase.PENALTY
+        facing = self._phase == _PENALTY
         previous_color = self.color
         self.discard.append(card)
         self.drawn = NO_SEAT
@@ -756,7 +767,7 @@ class Game:
             elif rank == DRAW_TWO_RANK or card == WILD_DRAW_FOUR:
                 self.penalty += 2 if card < WILD else 4
                 self.current = self.next_seat(player)
-                self.phase = Phase.PENALTY
+                self._phase = _PENALTY
                 events.append(PenaltyPending(self.current, self.penalty, self.challengeable))
             else:
                 self._advance(self.next_seat(player), events)
@@ -776,7 +787,7 @@ class Game:
     def _advance(self, seat: int, events: list[Event]) -> None:
         """Give ``seat`` a normal turn."""
         self.current = seat
-        self.phase = Phase.TURN
+        self._phase = _TURN
 
     def _draw_on_turn(self, player: int, events: list[Event]) -> None:
         hand = self.hands[player]
@@ -795,7 +806,7 @@ class Game:
         events.append(Drew(player, len(drawn), tuple(drawn), "turn"))
         if playable:
             self.drawn = drawn[-1]
-            self.phase = Phase.DRAWN
+            self._phase = _DRAWN
         else:
             self._advance(self.next_seat(player), events)
 
@@ -862,12 +873,12 @@ class Game:
     def _end_round(self, winner: int, events: list[Event]) -> None:
         points = sum(POINTS[c] for seat, hand in enumerate(self.hands) if seat != winner for c in hand)
         self.scores[winner] += points
-        self.phase = Phase.ROUND_OVER
+        self._phase = _ROUND_OVER
         self.uno_pending = NO_SEAT
         events.append(RoundEnded(winner, points, tuple(tuple(h) for h in self.hands), tuple(self.scores)))
         target = self.rules.target_score
         if target == 0 or self.scores[winner] >= target:
-            self.phase = Phase.MATCH_OVER
+            self._phase = _MATCH_OVER
             self.winner = winner
             events.append(MatchEnded(winner, tuple(self.scores)))
 
@@ -883,9 +894,13 @@ class Game:
         pile = deal.pile
         for index, order in enumerate(deal.returns):
             if pile[0] != WILD_DRAW_FOUR:
-                raise DealError(f"return {index}: the pile's top card is {card_token(pile[0])}, not W+4")
+                raise DealError(
+                    f"return {index}: the pile's top card is {card_token(pile[0])}, not W+4", returns_index=index
+                )
             if Counter(order) != Counter(pile):
-                raise DealError(f"return {index}: the new pile order is not the same cards as the pile")
+                raise DealError(
+                    f"return {index}: the new pile order is not the same cards as the pile", returns_index=index
+                )
             pile = order
         if pile[0] == WILD_DRAW_FOUR:
             raise DealError("the starting card is W+4: the pile's new order after returning it is missing")
@@ -901,6 +916,17 @@ class Game:
         other.rules = self.rules
         other.players = self.players
         other.rng = self.rng
+        other._plays = self._plays
+        other._forced_pile = None
+        self._copy_state_into(other)
+        if history and self.log is not None:
+            other.log = [RoundLog(r.dealer, r.deal, r.moves[:]) for r in self.log]
+        else:
+            other.log = None
+        return other
+
+    def _copy_state_into(self, other: Game) -> None:
+        """Copy everything that changes during play into ``other``."""
         other.scores = self.scores[:]
         other.round = self.round
         other.dealer = self.dealer
@@ -910,7 +936,7 @@ class Game:
         other.color = self.color
         other.direction = self.direction
         other.current = self.current
-        other.phase = self.phase
+        other._phase = self._phase
         other.penalty = self.penalty
         other.challengeable = self.challengeable
         other.accused = self.accused
@@ -919,19 +945,10 @@ class Game:
         other.uno_pending = self.uno_pending
         other.shown = self.shown
         other.winner = self.winner
-        other._forced_pile = None
-        other._plays = self._plays
-        if history and self.log is not None:
-            other.log = [RoundLog(r.dealer, r.deal, r.moves[:]) for r in self.log]
-        else:
-            other.log = None
-        return other
 
     def _restore(self, saved: Game) -> None:
         """Put back the state of ``saved`` (a copy), keeping this game's history."""
-        for name in Game.__slots__:
-            if name not in ("log", "_forced_pile", "_plays"):
-                setattr(self, name, getattr(saved, name))
+        saved._copy_state_into(self)
 
     def __repr__(self) -> str:
         top = card_token(self.discard[-1])

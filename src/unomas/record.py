@@ -185,7 +185,7 @@ def _replay_round(rules: Rules, game: Game | None, index: int, entry: Any, *, la
         else:
             game.start_round(deal)
     except DealError as error:
-        raise RecordError(f"deal: {error}") from None
+        raise RecordError(f"deal: {error}", event=error.returns_index) from None
     reshuffle: tuple[Card, ...] | None = None
     reshuffle_at = -1
     for number in range(len(returns), len(events)):

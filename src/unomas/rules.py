@@ -62,7 +62,7 @@ class Rules:
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
-            if field.type == "bool":
+            if isinstance(field.default, bool):
                 if not isinstance(value, bool):
                     raise SettingsError(f"{field.name} must be true or false, not {value!r}")
             elif not isinstance(value, int) or isinstance(value, bool):

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from unomas.actions import Action, Kind
-from unomas.game import Game, Phase
+from unomas.game import Game
 from unomas.rules import Rules
 
 PLAY, DRAW, PASS, COLOR, CHALLENGE, UNO, CATCH = Kind
@@ -95,7 +95,7 @@ def play_match(
     round_start = 0
     chance = player_rng.random
     while True:
-        if game.phase >= Phase.ROUND_OVER:
+        if game.round_over:
             if game.is_over:
                 return MatchResult(game, rounds, actions, abandoned=False)
             game.start_round()

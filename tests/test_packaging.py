@@ -1,0 +1,72 @@
+"""The engine core stays light: importing it pulls in no front end and no heavy library."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import unomas
+
+HEAVY = ("typer", "rich", "textual", "starlette", "numpy", "click")
+ENGINE = ("cards", "rules", "actions", "events", "game", "view", "record", "errors")
+OUTER = ("cli", "bots", "tui", "server", "rl")
+PACKAGE = Path(unomas.__file__).resolve().parent
+
+
+def loaded_after(statement: str) -> list[str]:
+    """The names in ``sys.modules`` after running ``statement`` in a fresh interpreter."""
+    code = f"import sys, json\n{statement}\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    names: list[str] = json.loads(done.stdout.splitlines()[-1])
+    return names
+
+
+def test_import_unomas_loads_nothing_heavy() -> None:
+    modules = loaded_after("import unomas")
+    assert "unomas" in modules
+    heavy = sorted(m for m in modules if m.split(".")[0] in HEAVY)
+    assert heavy == []
+    outer = sorted(m for m in modules if m.split(".")[:2] in [["unomas", o] for o in OUTER])
+    assert outer == []
+
+
+@pytest.mark.parametrize("module", ENGINE)
+def test_engine_module_imports_no_outer_layer(module: str) -> None:
+    modules = loaded_after(f"import unomas.{module}")
+    assert f"unomas.{module}" in modules
+    outer = sorted(
+        m for m in modules if m.split(".")[0] == "unomas" and len(m.split(".")) > 1 and m.split(".")[1] in OUTER
+    )
+    assert outer == []
+    assert sorted(m for m in modules if m.split(".")[0] in HEAVY) == []
+
+
+def imported_names(path: Path) -> set[str]:
+    """Every module named by an import statement in ``path`` (lazy imports included)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module is not None and node.level == 0:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+@pytest.mark.parametrize("module", ENGINE)
+def test_engine_source_imports_only_the_standard_library_and_the_core(module: str) -> None:
+    path = PACKAGE / f"{module}.py"
+    assert path.is_file()
+    for name in imported_names(path):
+        top = name.split(".")[0]
+        if top == "unomas":
+            parts = name.split(".")
+            assert len(parts) < 2 or parts[1] not in OUTER, f"{module} imports {name}"
+        else:
+            assert top in sys.stdlib_module_names or top == "__future__", f"{module} imports {name}"
