@@ -9,6 +9,7 @@ after a fixed number of actions so the whole file stays fast.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Iterator
@@ -590,7 +591,7 @@ def check_redaction(event: Event, seat: int | None) -> None:
             assert seen == event
         else:
             assert seen.cards is None
-            assert seen._replace(cards=event.cards) == event
+            assert dataclasses.replace(seen, cards=event.cards) == event
     elif isinstance(event, Dealt):
         assert isinstance(seen, Dealt)
         assert seen.pile is None
@@ -601,10 +602,10 @@ def check_redaction(event: Event, seat: int | None) -> None:
     elif isinstance(event, StartingCardReturned | Reshuffled):
         assert isinstance(seen, StartingCardReturned | Reshuffled)
         assert seen.pile is None
-        assert seen._replace(pile=event.pile) == event
+        assert dataclasses.replace(seen, pile=event.pile) == event
     elif isinstance(event, Challenged):
         assert isinstance(seen, Challenged)
-        assert seen._replace(hand=event.hand) == event
+        assert dataclasses.replace(seen, hand=event.hand) == event
         if seat == event.challenger:
             assert seen.hand == event.hand, "the challenger is shown the challenged hand"
         elif seat != event.challenged:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from unomas import Action, IllegalAction, Phase
@@ -137,7 +139,7 @@ def test_shown_hand_in_the_challengers_view_only() -> None:
     assert game.view(0).shown_hand is None
     assert game.view(None).shown_hand is None
     challenged = next(e for e in events if isinstance(e, Challenged))
-    assert redact(challenged, 0) == challenged._replace(hand=None)
+    assert redact(challenged, 0) == dataclasses.replace(challenged, hand=None)
     assert redact(challenged, 2) == challenged
     # the hand is shown until the next turn action
     play(game, 2, "B8")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import Final
 
 from unomas.errors import NotationError
 
@@ -26,17 +27,23 @@ Card = int
 Color = int
 """A colour, 0–3: red, yellow, green, blue."""
 
-RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
-COLORS: tuple[Color, ...] = (RED, YELLOW, GREEN, BLUE)
-COLOR_LETTERS = "RYGB"
+RED: Final = 0
+YELLOW: Final = 1
+GREEN: Final = 2
+BLUE: Final = 3
+COLORS: Final[tuple[Color, ...]] = (RED, YELLOW, GREEN, BLUE)
+COLOR_LETTERS: Final = "RYGB"
 
-SKIP, REVERSE, DRAW_TWO = 10, 11, 12
+SKIP: Final = 10
+REVERSE: Final = 11
+DRAW_TWO: Final = 12
 """Ranks of the action cards; ranks 0–9 are the numbers."""
-WILD_RANK, WILD_DRAW_FOUR_RANK = 13, 14
+WILD_RANK: Final = 13
+WILD_DRAW_FOUR_RANK: Final = 14
 
-WILD: Card = 52
-WILD_DRAW_FOUR: Card = 53
-KINDS = 54
+WILD: Final = 52
+WILD_DRAW_FOUR: Final = 53
+KINDS: Final = 54
 
 _RANK_SYMBOLS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "+2")
 
@@ -46,24 +53,24 @@ def card(color: Color, rank: int) -> Card:
     return 13 * color + rank
 
 
-COLOR_OF: tuple[int, ...] = (*tuple(k // 13 for k in range(52)), -1, -1)
+COLOR_OF: Final[tuple[int, ...]] = (*tuple(k // 13 for k in range(52)), -1, -1)
 """Colour of each kind; -1 for the wild cards."""
-RANK_OF: tuple[int, ...] = (*tuple(k % 13 for k in range(52)), WILD_RANK, WILD_DRAW_FOUR_RANK)
-POINTS: tuple[int, ...] = (*tuple(r if r < 10 else 20 for r in RANK_OF[:52]), 50, 50)
-TOKENS: tuple[str, ...] = (*tuple(COLOR_LETTERS[k // 13] + _RANK_SYMBOLS[k % 13] for k in range(52)), "W", "W+4")
+RANK_OF: Final[tuple[int, ...]] = (*tuple(k % 13 for k in range(52)), WILD_RANK, WILD_DRAW_FOUR_RANK)
+POINTS: Final[tuple[int, ...]] = (*tuple(r if r < 10 else 20 for r in RANK_OF[:52]), 50, 50)
+TOKENS: Final[tuple[str, ...]] = (*tuple(COLOR_LETTERS[k // 13] + _RANK_SYMBOLS[k % 13] for k in range(52)), "W", "W+4")
 _BY_TOKEN = {token: kind for kind, token in enumerate(TOKENS)}
 
-IS_WILD: tuple[bool, ...] = tuple(k >= 52 for k in range(KINDS))
-IS_ACTION_OR_WILD: tuple[bool, ...] = tuple(RANK_OF[k] >= 10 for k in range(KINDS))
+IS_WILD: Final[tuple[bool, ...]] = tuple(k >= 52 for k in range(KINDS))
+IS_ACTION_OR_WILD: Final[tuple[bool, ...]] = tuple(RANK_OF[k] >= 10 for k in range(KINDS))
 """Skip, Reverse, Draw Two, Wild and Wild Draw Four: the cards ``no_action_finish`` bars."""
-IS_DRAW_CARD: tuple[bool, ...] = tuple(k == WILD_DRAW_FOUR or RANK_OF[k] == DRAW_TWO for k in range(KINDS))
+IS_DRAW_CARD: Final[tuple[bool, ...]] = tuple(k == WILD_DRAW_FOUR or RANK_OF[k] == DRAW_TWO for k in range(KINDS))
 
-COPIES: tuple[int, ...] = tuple(4 if k >= 52 else (1 if k % 13 == 0 else 2) for k in range(KINDS))
+COPIES: Final[tuple[int, ...]] = tuple(4 if k >= 52 else (1 if k % 13 == 0 else 2) for k in range(KINDS))
 """How many cards of each kind the deck holds."""
 
-DECK: tuple[Card, ...] = tuple(k for k in range(KINDS) for _ in range(COPIES[k]))
+DECK: Final[tuple[Card, ...]] = tuple(k for k in range(KINDS) for _ in range(COPIES[k]))
 """The 108 cards, in kind order."""
-DECK_SIZE = len(DECK)
+DECK_SIZE: Final = 108
 
 
 def card_token(kind: Card) -> str:

@@ -2,17 +2,18 @@
 
 Events carry everything, secrets included (drawn cards, pile orders, a shown hand); the
 only way they leave toward a player is :func:`redact`, which removes what that seat may
-not know.
+not know. Events are values: nothing changes them once made.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass, replace
 
 from unomas.cards import Card, Color
 
 
-class Dealt(NamedTuple):
+@dataclass(slots=True)
+class Dealt:
     """A round was dealt: each seat's hand and the draw pile (top first)."""
 
     round: int
@@ -21,19 +22,22 @@ class Dealt(NamedTuple):
     pile: tuple[Card, ...] | None
 
 
-class StartingCardReturned(NamedTuple):
+@dataclass(slots=True)
+class StartingCardReturned:
     """The turned-up card was a W+4: it went back and the pile (top first) was shuffled."""
 
     pile: tuple[Card, ...] | None
 
 
-class StartingCard(NamedTuple):
+@dataclass(slots=True)
+class StartingCard:
     """The card turned up to start the discard pile."""
 
     card: Card
 
 
-class Played(NamedTuple):
+@dataclass(slots=True)
+class Played:
     player: int
     card: Card
     color: Color | None
@@ -42,7 +46,8 @@ class Played(NamedTuple):
     jump_in: bool
 
 
-class Drew(NamedTuple):
+@dataclass(slots=True)
+class Drew:
     """``player`` drew ``amount`` cards (``cards`` is None where they are secret)."""
 
     player: int
@@ -52,38 +57,45 @@ class Drew(NamedTuple):
     """``turn``, ``penalty``, ``challenge`` (the loser of a challenge) or ``caught``."""
 
 
-class Passed(NamedTuple):
+@dataclass(slots=True)
+class Passed:
     player: int
 
 
-class ColorChosen(NamedTuple):
+@dataclass(slots=True)
+class ColorChosen:
     """The dealer chose the colour for a starting Wild."""
 
     player: int
     color: Color
 
 
-class UnoCalled(NamedTuple):
+@dataclass(slots=True)
+class UnoCalled:
     player: int
 
 
-class Caught(NamedTuple):
+@dataclass(slots=True)
+class Caught:
     """``catcher`` caught ``target``, who had not called UNO (the 2 cards follow as Drew)."""
 
     catcher: int
     target: int
 
 
-class Skipped(NamedTuple):
+@dataclass(slots=True)
+class Skipped:
     player: int
 
 
-class DirectionChanged(NamedTuple):
+@dataclass(slots=True)
+class DirectionChanged:
     direction: int
     """1 clockwise, -1 counter-clockwise."""
 
 
-class PenaltyPending(NamedTuple):
+@dataclass(slots=True)
+class PenaltyPending:
     """``player`` now faces a draw penalty of ``amount`` cards."""
 
     player: int
@@ -91,7 +103,8 @@ class PenaltyPending(NamedTuple):
     challengeable: bool
 
 
-class Challenged(NamedTuple):
+@dataclass(slots=True)
+class Challenged:
     """``challenger`` challenged ``challenged``'s W+4; ``hand`` is shown to the challenger."""
 
     challenger: int
@@ -100,27 +113,31 @@ class Challenged(NamedTuple):
     hand: tuple[Card, ...] | None
 
 
-class HandsSwapped(NamedTuple):
+@dataclass(slots=True)
+class HandsSwapped:
     """A 7: ``player`` and ``target`` swapped hands."""
 
     player: int
     target: int
 
 
-class HandsPassed(NamedTuple):
+@dataclass(slots=True)
+class HandsPassed:
     """A 0: every hand moved to the next player in ``direction``."""
 
     direction: int
 
 
-class Reshuffled(NamedTuple):
+@dataclass(slots=True)
+class Reshuffled:
     """The discard pile less its top card became the draw pile (``pile`` top first)."""
 
     size: int
     pile: tuple[Card, ...] | None
 
 
-class RoundEnded(NamedTuple):
+@dataclass(slots=True)
+class RoundEnded:
     """``winner`` emptied their hand and scored ``points``; ``hands`` are shown to all."""
 
     winner: int
@@ -129,7 +146,8 @@ class RoundEnded(NamedTuple):
     scores: tuple[int, ...]
 
 
-class MatchEnded(NamedTuple):
+@dataclass(slots=True)
+class MatchEnded:
     winner: int
     scores: tuple[int, ...]
 
@@ -159,12 +177,12 @@ Event = (
 def redact(event: Event, seat: int | None) -> Event:
     """The event as ``seat`` may see it (``None``: a spectator, who sees no hidden card)."""
     if isinstance(event, Drew):
-        return event if seat == event.player else event._replace(cards=None)
+        return event if seat == event.player else replace(event, cards=None)
     if isinstance(event, Dealt):
         hands = tuple(hand if i == seat else None for i, hand in enumerate(event.hands))
-        return event._replace(hands=hands, pile=None)
+        return replace(event, hands=hands, pile=None)
     if isinstance(event, StartingCardReturned | Reshuffled):
-        return event._replace(pile=None)
+        return replace(event, pile=None)
     if isinstance(event, Challenged):
-        return event if seat in (event.challenger, event.challenged) else event._replace(hand=None)
+        return event if seat in (event.challenger, event.challenged) else replace(event, hand=None)
     return event

@@ -36,14 +36,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from unomas.actions import Action, Kind
 from unomas.cards import (
     COLOR_OF,
     COPIES,
     DECK,
-    DECK_SIZE,
     IS_ACTION_OR_WILD,
     IS_DRAW_CARD,
     POINTS,
@@ -88,9 +87,16 @@ if TYPE_CHECKING:
 
 __all__ = ["Deal", "Game", "Phase", "RandomSource", "RoundLog"]
 
-PLAY, DRAW, PASS, COLOR, CHALLENGE, UNO, CATCH = Kind
-NO_SEAT = -1
-_SEVEN, _ZERO = 7, 0
+PLAY: Final = Kind.PLAY
+DRAW: Final = Kind.DRAW
+PASS: Final = Kind.PASS
+COLOR: Final = Kind.COLOR
+CHALLENGE: Final = Kind.CHALLENGE
+UNO: Final = Kind.UNO
+CATCH: Final = Kind.CATCH
+NO_SEAT: Final = -1
+_SEVEN: Final = 7
+_ZERO: Final = 0
 
 
 _PlayGroup = tuple[int | None, tuple[Action, ...], tuple[Action, ...]]
@@ -117,15 +123,41 @@ def _play_table(players: int, seven_zero: bool) -> tuple[tuple[tuple[_PlayGroup,
     return tuple(table)
 
 
+class _SeatActions:
+    """One seat's actions other than plays, built once (see :func:`_seat_actions`)."""
+
+    __slots__ = ("catches", "challenge", "colors", "draw", "pass_", "uno")
+
+    def __init__(self, player: int, players: int) -> None:
+        self.draw = Action(player, DRAW)
+        self.pass_ = Action(player, PASS)
+        self.challenge = Action(player, CHALLENGE)
+        self.uno = Action(player, UNO)
+        self.catches = tuple(Action(player, CATCH, None, None, target) for target in range(players))
+        self.colors = tuple(Action(player, COLOR, None, color) for color in range(4))
+
+
 @functools.cache
-def _color_actions(players: int) -> tuple[tuple[Action, ...], ...]:
-    return tuple(tuple(Action(player, COLOR, None, color) for color in range(4)) for player in range(players))
+def _seat_actions(players: int) -> tuple[_SeatActions, ...]:
+    return tuple(_SeatActions(player, players) for player in range(players))
 
 
 class RandomSource(Protocol):
     """Where shuffles come from: ``random.Random`` and ``random.SystemRandom`` fit."""
 
-    def shuffle(self, x: list[Any], /) -> None: ...
+    def random(self) -> float: ...
+
+
+def shuffle(rng: RandomSource, cards: list[Card]) -> None:
+    """Shuffle ``cards`` in place (Fisher–Yates), each draw taken from ``rng.random()``.
+
+    The one shuffle of the engine: deals, a starting W+4's return, reshuffles. Its bias,
+    from rounding a 53-bit float, is below 2**-46 for any deck size here.
+    """
+    random_ = rng.random
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(random_() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 class Phase(IntEnum):
@@ -216,6 +248,7 @@ class Game:
         "_forced_pile",
         "_phase",
         "_plays",
+        "_seats",
         "accused",
         "accused_guilty",
         "challengeable",
@@ -276,18 +309,23 @@ class Game:
         rng: RandomSource | None = None,
         deal: Deal | None = None,
         history: bool = True,
+        _copy_of: Game | None = None,
     ) -> None:
         self.rules = rules if rules is not None else Rules()
         self.players = self.rules.players
         if rng is None:
             rng = random.SystemRandom() if seed is None else random.Random(seed)
         self.rng = rng
-        self.scores = [0] * self.players
-        self.round = -1
-        self.winner = NO_SEAT
         self.log = [] if history else None
         self._forced_pile: list[Card] | None = None
         self._plays = _play_table(self.players, self.rules.seven_zero)
+        self._seats = _seat_actions(self.players)
+        if _copy_of is not None:  # copy(): the state comes from another game, no deal
+            _copy_of._copy_state_into(self)
+            return
+        self.scores = [0] * self.players
+        self.round = -1
+        self.winner = NO_SEAT
         self._phase = _ROUND_OVER
         self.start_round(deal)
 
@@ -327,22 +365,20 @@ class Game:
         if phase >= _ROUND_OVER or not 0 <= player < self.players:
             return []
         if phase == _COLOR:
-            return list(_color_actions(self.players)[player]) if player == self.current else []
+            return list(self._seats[player].colors) if player == self.current else []
+        own = self._seats[player]
         actions: list[Action] = []
         pending = self.uno_pending
         if pending >= 0:
-            if pending == player:
-                actions.append(Action(player, UNO))
-            else:
-                actions.append(Action(player, CATCH, None, None, pending))
+            actions.append(own.uno if pending == player else own.catches[pending])
         if player == self.current:
             if phase == _DRAWN:
                 if not self.rules.force_play_drawn:
-                    actions.append(Action(player, PASS))
+                    actions.append(own.pass_)
             else:
-                actions.append(Action(player, DRAW))
+                actions.append(own.draw)
                 if self.challengeable:
-                    actions.append(Action(player, CHALLENGE))
+                    actions.append(own.challenge)
         for card in self.playable_cards(player):
             actions.extend(self.play_variants(player, card))
         return actions
@@ -355,14 +391,17 @@ class Game:
         hand = self.hands[player]
         cards: list[Card]
         if player == self.current:
+            cards = []
             if phase == _TURN:
-                playable = self._playable_on_turn
-                cards = [c for c in set(hand) if playable(c)]
+                for card in hand:
+                    if self._playable_on_turn(card) and card not in cards:
+                        cards.append(card)
             elif phase == _DRAWN:
-                cards = [self.drawn]
+                cards.append(self.drawn)
             else:
-                answers = self._answers_penalty
-                cards = [c for c in set(hand) if answers(c)]
+                for card in hand:
+                    if self._answers_penalty(card) and card not in cards:
+                        cards.append(card)
         else:
             top = self.discard[-1]
             if not (
@@ -524,12 +563,12 @@ class Game:
         n, size = self.players, self.rules.hand_size
         if deal is None:
             deck = list(DECK)
-            self.rng.shuffle(deck)
+            shuffle(self.rng, deck)
             pile = deck[n * size :]
             returns: list[tuple[Card, ...]] = []
             while pile[0] == WILD_DRAW_FOUR:
                 pile = pile[:]
-                self.rng.shuffle(pile)
+                shuffle(self.rng, pile)
                 returns.append(tuple(pile))
             hands = tuple(tuple(deck[i * size : (i + 1) * size]) for i in range(n))
             deal = Deal(hands, tuple(deck[n * size :]), tuple(returns))
@@ -857,7 +896,7 @@ class Game:
             del discard[:-1]
             forced = self._forced_pile
             if forced is None:
-                self.rng.shuffle(cards)
+                shuffle(self.rng, cards)
                 pile.extend(cards)
             else:
                 if Counter(forced) != Counter(cards):
@@ -912,17 +951,9 @@ class Game:
 
         The copy shares the random source; give it another (``copy.rng = ...``) to search.
         """
-        other = Game.__new__(Game)
-        other.rules = self.rules
-        other.players = self.players
-        other.rng = self.rng
-        other._plays = self._plays
-        other._forced_pile = None
-        self._copy_state_into(other)
+        other = Game(self.rules, rng=self.rng, history=False, _copy_of=self)
         if history and self.log is not None:
             other.log = [RoundLog(r.dealer, r.deal, r.moves[:]) for r in self.log]
-        else:
-            other.log = None
         return other
 
     def _copy_state_into(self, other: Game) -> None:
@@ -956,6 +987,3 @@ class Game:
             f"<Game round={self.round} phase={self.phase.name} current={self.current}"
             f" top={top} hands={[len(h) for h in self.hands]} scores={self.scores}>"
         )
-
-
-assert DECK_SIZE == 108

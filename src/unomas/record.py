@@ -282,5 +282,5 @@ def _hands(value: Any, rules: Rules) -> tuple[tuple[Card, ...], ...]:
 class _NoShuffle:
     """The random source of a replay: every chance outcome must come from the record."""
 
-    def shuffle(self, cards: list[Card]) -> None:
+    def random(self) -> float:
         raise DealError("a reshuffle happened but the record has none before this move")
