@@ -1,7 +1,8 @@
 """Engine speed: single rounds/s and actions/s, unomas beside RLCard's UNO, in one run.
 
 unomas plays with the ``playfirst`` policy of ``unomas simulate`` (official rules,
-single rounds: ``target_score=0``). RLCard 1.2.0's ``UnoGame`` is driven directly with
+single rounds: ``target_score=0``), both as installed (compiled with mypyc unless built
+with ``UNOMAS_PURE=1``) and as pure Python from ``src/``. RLCard 1.2.0's ``UnoGame`` is driven directly with
 uniformly random legal actions (it likewise draws only when nothing is playable). RLCard
 runs in its own virtual environment (created in ``benchmarks/.venv-rlcard`` on first use,
 or given with ``--rlcard-python``), never as a dependency of unomas. The two alternate
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import subprocess
 import sys
@@ -36,7 +38,7 @@ def unomas_slice(players: int, seconds: float, seed: int) -> tuple[int, int, flo
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         for _ in range(50):
-            result = play_match(rules, playfirst, game_rng=random.Random(rng.random()), player_rng=rng)
+            result = play_match(rules, playfirst, game_rng=rng, player_rng=rng)
             rounds += result.rounds
             actions += result.actions
     return rounds, actions, time.perf_counter() - start
@@ -85,32 +87,40 @@ def main() -> None:
         measure = unomas_slice if engine == "unomas" else rlcard_slice
         print(json.dumps(measure(players, seconds, seed=players)))
         return
-    python = {"unomas": sys.executable, "rlcard": rlcard_python(args.rlcard_python)}
+    engines = {
+        "unomas": ([sys.executable], {}),
+        "pure": ([sys.executable], {"PYTHONPATH": str(HERE.parent / "src")}),
+        "rlcard": ([rlcard_python(args.rlcard_python)], {}),
+    }
+    print(f"unomas as installed: {build_of_installed()}; 'pure' runs the same source uncompiled")
+    print(f"{'players':>7} {'engine':>8} {'rounds/s':>10} {'actions/s':>11} {'actions/round':>14} {'vs RLCard':>10}")
     slices = 5
-    print(f"{'players':>7} {'engine':>8} {'rounds/s':>10} {'actions/s':>11} {'actions/round':>14}")
     for players in args.players:
-        totals = {name: [0, 0, 0.0] for name in python}
+        totals = {name: [0, 0, 0.0] for name in engines}
         for _ in range(slices):
-            for name, interpreter in python.items():
-                command = [interpreter, __file__, "--slice", name, str(players), str(args.seconds / slices)]
-                rounds, actions, elapsed = json.loads(
-                    subprocess.run(command, check=True, capture_output=True, text=True).stdout
-                )
+            for name, (command, env) in engines.items():
+                engine = "rlcard" if name == "rlcard" else "unomas"
+                run = [*command, __file__, "--slice", engine, str(players), str(args.seconds / slices)]
+                output = subprocess.run(run, check=True, capture_output=True, text=True, env=os.environ | env).stdout
+                rounds, actions, elapsed = json.loads(output)
                 totals[name][0] += rounds
                 totals[name][1] += actions
                 totals[name][2] += elapsed
-        rates = {}
+        reference = totals["rlcard"][0] / totals["rlcard"][2]
         for name, (rounds, actions, elapsed) in totals.items():
-            rates[name] = (rounds / elapsed, actions / elapsed)
+            rate = rounds / elapsed
             print(
-                f"{players:>7} {name:>8} {rounds / elapsed:>10,.0f} {actions / elapsed:>11,.0f}"
-                f" {actions / rounds:>14.1f}"
+                f"{players:>7} {name:>8} {rate:>10,.0f} {actions / elapsed:>11,.0f}"
+                f" {actions / rounds:>14.1f} {rate / reference:>9.2f}x"
             )
-        ratio_rounds = rates["unomas"][0] / rates["rlcard"][0]
-        ratio_actions = rates["unomas"][1] / rates["rlcard"][1]
-        print(
-            f"{players:>7} {'ratio':>8} {ratio_rounds:>9.2f}x {ratio_actions:>10.2f}x   (unomas / RLCard; target ≥ 5x rounds/s)"
-        )
+    print("target: unomas ≥ 5x RLCard's rounds/s")
+
+
+def build_of_installed() -> str:
+    """Whether the unomas this interpreter imports is the mypyc-compiled build."""
+    import unomas.game
+
+    return "compiled (mypyc)" if not unomas.game.__file__.endswith(".py") else "pure Python"
 
 
 if __name__ == "__main__":

@@ -36,8 +36,10 @@ class StartingCard:
     card: Card
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Played:
+    """``player`` played ``card`` (``jump_in``: out of turn)."""
+
     player: int
     card: Card
     color: Color | None
@@ -45,8 +47,20 @@ class Played:
     uno: bool
     jump_in: bool
 
+    # Written out (as in Drew) because a compiled build makes a hand-written __init__
+    # several times faster than the generated one, and these two come with nearly every move.
+    def __init__(
+        self, player: int, card: Card, color: Color | None, target: int | None, uno: bool, jump_in: bool
+    ) -> None:
+        self.player = player
+        self.card = card
+        self.color = color
+        self.target = target
+        self.uno = uno
+        self.jump_in = jump_in
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class Drew:
     """``player`` drew ``amount`` cards (``cards`` is None where they are secret)."""
 
@@ -55,6 +69,12 @@ class Drew:
     cards: tuple[Card, ...] | None
     reason: str
     """``turn``, ``penalty``, ``challenge`` (the loser of a challenge) or ``caught``."""
+
+    def __init__(self, player: int, amount: int, cards: tuple[Card, ...] | None, reason: str) -> None:
+        self.player = player
+        self.amount = amount
+        self.cards = cards
+        self.reason = reason
 
 
 @dataclass(slots=True)

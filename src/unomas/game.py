@@ -300,6 +300,7 @@ class Game:
     """The match winner once the match is over (-1 before)."""
     log: list[RoundLog] | None
     rng: RandomSource
+    _forced_pile: list[Card] | None
 
     def __init__(
         self,
@@ -317,7 +318,7 @@ class Game:
             rng = random.SystemRandom() if seed is None else random.Random(seed)
         self.rng = rng
         self.log = [] if history else None
-        self._forced_pile: list[Card] | None = None
+        self._forced_pile = None
         self._plays = _play_table(self.players, self.rules.seven_zero)
         self._seats = _seat_actions(self.players)
         if _copy_of is not None:  # copy(): the state comes from another game, no deal
@@ -413,14 +414,14 @@ class Game:
             return [c for c in cards if not IS_ACTION_OR_WILD[c]]
         return cards
 
-    def play_variants(self, player: int, card: Card) -> list[Action]:
+    def play_variants(self, player: int, card: Card) -> Sequence[Action]:
         """Every legal way for ``player`` to play ``card``, one of :meth:`playable_cards`:
         each colour for a wild card, each target for a 7 under ``seven_zero``, and with
         and without the UNO call when the play leaves exactly one card."""
         groups = self._plays[player][card]
-        left = len(self.hands[player]) - 1
-        if len(groups) == 1 and groups[0][0] is None and left != 1 and not self.rules.seven_zero:
-            return list(groups[0][1])
+        if len(groups) == 1:
+            target, plain, with_uno = groups[0]
+            return with_uno if self._cards_left_after(player, card, target) == 1 else plain
         variants: list[Action] = []
         for target, plain, with_uno in groups:
             variants.extend(with_uno if self._cards_left_after(player, card, target) == 1 else plain)
@@ -494,7 +495,7 @@ class Game:
         self._forced_pile = list(reshuffle)
         try:
             events = self._push(action)
-            if self._forced_pile is not None:
+            if self._reshuffle_unused():
                 raise DealError("a reshuffle was given but the action drew from no empty pile")
         except DealError:
             self._restore(saved)
@@ -504,6 +505,11 @@ class Game:
         if self.log is not None:
             self.log[-1].moves.append((action, events))
         return events
+
+    def _reshuffle_unused(self) -> bool:
+        """Whether a dictated reshuffle is still waiting (a method: the check must read the
+        attribute afresh after the move, not a narrowed copy of it)."""
+        return self._forced_pile is not None
 
     def push(self, action: Action) -> list[Event]:
         """Play ``action`` without checking it: the fast path for legal actions only.
@@ -517,37 +523,36 @@ class Game:
 
     def _push(self, action: Action) -> list[Event]:
         events: list[Event] = []
-        kind = action.kind
-        player = action.player
+        player, kind, card, color, target, uno = action
         if kind is PLAY:
-            self._play(action, events)
+            assert card is not None
+            self._play(player, card, color, target, uno, events)
         elif kind is DRAW:
             self._turn_action()
             if self._phase == _PENALTY:
                 self._draw_penalty(player, events)
-                self._advance(self.next_seat(player), events)
+                self._advance(self.next_seat(player))
             else:
                 self._draw_on_turn(player, events)
         elif kind is PASS:
             self._turn_action()
             events.append(PassedEvent(player))
             self.drawn = NO_SEAT
-            self._advance(self.next_seat(player), events)
+            self._advance(self.next_seat(player))
         elif kind is UNO:
             self.uno_pending = NO_SEAT
             events.append(UnoCalled(player))
         elif kind is CATCH:
-            target = action.target
             assert target is not None
             self.uno_pending = NO_SEAT
             events.append(Caught(player, target))
             self._draw(target, 2, "caught", events)
         elif kind is COLOR:
             self._turn_action()
-            assert action.color is not None
-            self.color = action.color
-            events.append(ColorChosen(player, action.color))
-            self._advance(self.next_seat(player), events)
+            assert color is not None
+            self.color = color
+            events.append(ColorChosen(player, color))
+            self._advance(self.next_seat(player))
         elif kind is CHALLENGE:
             self._turn_action()
             self._challenge(player, events)
@@ -602,7 +607,7 @@ class Game:
             if IS_ACTION_OR_WILD[start]:
                 self._card_effect(self.dealer, start, None, events)
             else:  # number cards have no effect, 7 and 0 included
-                self._advance(self.next_seat(self.dealer), events)
+                self._advance(self.next_seat(self.dealer))
         return events
 
     # ------------------------------------------------------------------ rules
@@ -755,9 +760,9 @@ class Game:
         self.uno_pending = NO_SEAT
         self.shown = None
 
-    def _play(self, action: Action, events: list[Event]) -> None:
-        player, card = action.player, action.card
-        assert card is not None
+    def _play(
+        self, player: int, card: Card, color: int | None, target: int | None, uno: bool, events: list[Event]
+    ) -> None:
         self._turn_action()
         hand = self.hands[player]
         hand.remove(card)
@@ -766,8 +771,8 @@ class Game:
         previous_color = self.color
         self.discard.append(card)
         self.drawn = NO_SEAT
-        self.color = action.color if card >= WILD else COLOR_OF[card]  # type: ignore[assignment]
-        events.append(Played(player, card, action.color, action.target, action.uno, jump_in))
+        self.color = color if color is not None else COLOR_OF[card]
+        events.append(Played(player, card, color, target, uno, jump_in))
         if not facing:
             self.penalty = 0
         self.challengeable = False
@@ -781,8 +786,8 @@ class Game:
             self.challengeable = True
             self.accused = player
             self.accused_guilty = any(COLOR_OF[c] == previous_color for c in hand)
-        self._card_effect(player, card, action.target, events)
-        if action.uno:
+        self._card_effect(player, card, target, events)
+        if uno:
             events.append(UnoCalled(player))
         elif len(self.hands[player]) == 1:
             self.uno_pending = player
@@ -794,22 +799,22 @@ class Game:
             if rank == SKIP:
                 skipped = self.next_seat(player)
                 events.append(Skipped(skipped))
-                self._advance(self.next_seat(skipped), events)
+                self._advance(self.next_seat(skipped))
             elif rank == REVERSE:
                 self.direction = -self.direction
                 events.append(DirectionChanged(self.direction))
                 if self.players == 2:
                     events.append(Skipped(self.next_seat(player)))
-                    self._advance(player, events)
+                    self._advance(player)
                 else:
-                    self._advance(self.next_seat(player), events)
+                    self._advance(self.next_seat(player))
             elif rank == DRAW_TWO_RANK or card == WILD_DRAW_FOUR:
                 self.penalty += 2 if card < WILD else 4
                 self.current = self.next_seat(player)
                 self._phase = _PENALTY
                 events.append(PenaltyPending(self.current, self.penalty, self.challengeable))
             else:
-                self._advance(self.next_seat(player), events)
+                self._advance(self.next_seat(player))
             return
         if self.rules.seven_zero:
             if rank == _SEVEN:
@@ -821,9 +826,9 @@ class Game:
                 shift = self.direction
                 self.hands = [self.hands[(i - shift) % self.players] for i in range(self.players)]
                 events.append(HandsPassed(shift))
-        self._advance(self.next_seat(player), events)
+        self._advance(self.next_seat(player))
 
-    def _advance(self, seat: int, events: list[Event]) -> None:
+    def _advance(self, seat: int) -> None:
         """Give ``seat`` a normal turn."""
         self.current = seat
         self._phase = _TURN
@@ -847,7 +852,7 @@ class Game:
             self.drawn = drawn[-1]
             self._phase = _DRAWN
         else:
-            self._advance(self.next_seat(player), events)
+            self._advance(self.next_seat(player))
 
     def _draw_penalty(self, player: int, events: list[Event]) -> None:
         """``player`` draws the whole pending penalty."""
@@ -866,12 +871,12 @@ class Game:
         if guilty:
             self.penalty = 0
             self._draw(accused, 4, "challenge", events)
-            self._advance(challenger, events)
+            self._advance(challenger)
         else:
             amount = self.penalty + 2
             self.penalty = 0
             self._draw(challenger, amount, "challenge", events)
-            self._advance(self.next_seat(challenger), events)
+            self._advance(self.next_seat(challenger))
 
     def _draw(self, player: int, count: int, reason: str, events: list[Event]) -> None:
         """``player`` draws ``count`` cards, or what is left when they run out."""
