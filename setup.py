@@ -1,11 +1,13 @@
 """Build hook: compile the engine's hot modules with mypyc, from the same Python source.
 
-The compiled engine plays the same game several times faster. ``UNOMAS_PURE=1`` builds a
-pure-Python package instead (what the test suite measures coverage on); a machine without
-a C compiler falls back to pure Python too, since the extensions are optional.
+The compiled engine plays the same game several times faster. An editable install
+(``pip install -e .``, for development: edits take effect at once, and the tests measure
+coverage) stays pure Python, and so does any build with ``UNOMAS_PURE=1``; a machine
+without a C compiler falls back to pure Python too, since the extensions are optional.
 """
 
 import os
+import sys
 
 from setuptools import Extension, setup
 
@@ -13,7 +15,7 @@ COMPILED = ["cards", "actions", "events", "game", "simulate"]
 
 
 def engine_extensions() -> list[Extension]:
-    if os.environ.get("UNOMAS_PURE", "0") not in ("", "0"):
+    if os.environ.get("UNOMAS_PURE", "0") not in ("", "0") or "editable_wheel" in sys.argv:
         return []
     from mypyc.build import mypycify
 
