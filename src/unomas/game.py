@@ -265,6 +265,7 @@ class Game:
         "players",
         "rng",
         "round",
+        "round_start_events",
         "rules",
         "scores",
         "shown",
@@ -301,6 +302,9 @@ class Game:
     log: list[RoundLog] | None
     rng: RandomSource
     _forced_pile: list[Card] | None
+    round_start_events: list[Event]
+    """The events of the current round's deal and starting card (the first round is dealt
+    by the constructor, so this is how an interface narrates it)."""
 
     def __init__(
         self,
@@ -311,6 +315,7 @@ class Game:
         deal: Deal | None = None,
         history: bool = True,
         _copy_of: Game | None = None,
+        _empty: bool = False,
     ) -> None:
         self.rules = rules if rules is not None else Rules()
         self.players = self.rules.players
@@ -323,6 +328,8 @@ class Game:
         self._seats = _seat_actions(self.players)
         if _copy_of is not None:  # copy(): the state comes from another game, no deal
             _copy_of._copy_state_into(self)
+            return
+        if _empty:  # from_position() fills the state in
             return
         self.scores = [0] * self.players
         self.round = -1
@@ -597,6 +604,7 @@ class Game:
         events: list[Event] = [Dealt(self.round, self.dealer, deal.hands, deal.pile)]
         events.extend(StartingCardReturned(order) for order in deal.returns)
         start = self.discard[-1]
+        self.round_start_events = events
         events.append(StartingCard(start))
         if start == WILD:
             self.color = -1
@@ -949,6 +957,61 @@ class Game:
         if pile[0] == WILD_DRAW_FOUR:
             raise DealError("the starting card is W+4: the pile's new order after returning it is missing")
 
+    # ------------------------------------------------------------------ positions
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        *,
+        hands: Sequence[Sequence[Card]],
+        pile: Sequence[Card],
+        discard: Sequence[Card],
+        color: int,
+        current: int,
+        phase: Phase = Phase.TURN,
+        direction: int = 1,
+        penalty: int = 0,
+        challengeable: bool = False,
+        accused: int = NO_SEAT,
+        accused_guilty: bool = False,
+        drawn: Card = NO_SEAT,
+        uno_pending: int = NO_SEAT,
+        scores: Sequence[int] | None = None,
+        round: int = 0,
+        rng: RandomSource | None = None,
+    ) -> Game:
+        """A game in a given position, with no history: for search over sampled worlds.
+
+        ``pile`` is the draw pile top first, ``discard`` the discard pile top last. The cards
+        must be exactly the 108; the rest is the caller's to keep consistent.
+        """
+        if len(hands) != rules.players:
+            raise DealError(f"{len(hands)} hands for {rules.players} players")
+        if not is_full_deck([c for hand in hands for c in hand] + list(pile) + list(discard)) or not discard:
+            raise DealError("the hands, the pile and the discard pile are not exactly the 108 cards")
+        game = cls(rules, rng=rng if rng is not None else random.Random(), history=False, _copy_of=None, _empty=True)
+        game.scores = list(scores) if scores is not None else [0] * rules.players
+        game.round = round
+        game.dealer = round % rules.players
+        game.hands = [list(hand) for hand in hands]
+        game.pile = list(reversed(pile))
+        game.discard = list(discard)
+        game.color = color
+        game.direction = direction
+        game.current = current
+        game._phase = int(phase)
+        game.penalty = penalty
+        game.challengeable = challengeable
+        game.accused = accused
+        game.accused_guilty = accused_guilty
+        game.drawn = drawn
+        game.uno_pending = uno_pending
+        game.shown = None
+        game.winner = NO_SEAT
+        game.round_start_events = []
+        return game
+
     # ------------------------------------------------------------------ copying
 
     def copy(self, *, history: bool = False) -> Game:
@@ -981,6 +1044,7 @@ class Game:
         other.uno_pending = self.uno_pending
         other.shown = self.shown
         other.winner = self.winner
+        other.round_start_events = self.round_start_events
 
     def _restore(self, saved: Game) -> None:
         """Put back the state of ``saved`` (a copy), keeping this game's history."""

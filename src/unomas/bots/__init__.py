@@ -1,0 +1,92 @@
+"""Bots: players that see only their own seat's view.
+
+A bot is named by a spec: ``random``, ``playfirst``, ``heuristic``, ``ismcts``, with
+options after colons (``ismcts:iterations=2000``, ``ismcts:seconds=0.5:exploration=0.9``),
+``cmd:COMMAND`` for a program speaking the JSON-lines bot protocol (docs/bot-protocol.md),
+or the name of a bot another package registers under the entry-point group
+``unomas.bots`` (the entry point is a :class:`Bot` subclass).
+
+>>> make_bot("ismcts:iterations=50").iterations
+50
+>>> make_bot("nobody")
+Traceback (most recent call last):
+...
+unomas.errors.SettingsError: unknown bot 'nobody' (bots are random, playfirst, heuristic, ismcts, cmd:COMMAND)
+"""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from importlib.metadata import entry_points
+
+from unomas.bots.base import Bot
+from unomas.bots.basic import PlayFirstBot, RandomBot
+from unomas.bots.heuristic import HeuristicBot
+from unomas.bots.ismcts import IsmctsBot
+from unomas.errors import SettingsError
+
+__all__ = ["BUILTIN_BOTS", "Bot", "HeuristicBot", "IsmctsBot", "PlayFirstBot", "RandomBot", "bot_names", "make_bot"]
+
+ENTRY_POINT_GROUP = "unomas.bots"
+
+BUILTIN_BOTS: dict[str, type[Bot]] = {
+    "random": RandomBot,
+    "playfirst": PlayFirstBot,
+    "heuristic": HeuristicBot,
+    "ismcts": IsmctsBot,
+}
+
+
+def bot_names() -> list[str]:
+    """The names of every bot available: built in, then registered by entry point."""
+    return list(BUILTIN_BOTS) + sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP))
+
+
+def make_bot(spec: str) -> Bot:
+    """A new bot from a spec (see the module's documentation); bad specs raise SettingsError."""
+    if spec.startswith("cmd:"):
+        from unomas.bots.process import ProcessBot
+
+        return ProcessBot(spec[len("cmd:") :])
+    name, *options = spec.split(":")
+    cls = BUILTIN_BOTS.get(name) or _registered(name)
+    if cls is None:
+        raise SettingsError(f"unknown bot {name!r} (bots are {', '.join([*bot_names(), 'cmd:COMMAND'])})")
+    return cls(**_options(cls, name, options))
+
+
+def _registered(name: str) -> type[Bot] | None:
+    for entry in entry_points(group=ENTRY_POINT_GROUP, name=name):
+        loaded = entry.load()
+        if not (isinstance(loaded, type) and issubclass(loaded, Bot)):
+            raise SettingsError(f"the bot registered as {name!r} is not a unomas Bot class")
+        return loaded
+    return None
+
+
+def _options(cls: type[Bot], name: str, options: list[str]) -> dict[str, object]:
+    """Keyword arguments for ``cls`` from ``NAME=VALUE`` strings, typed by its constructor."""
+    parameters = inspect.signature(cls.__init__).parameters
+    hints = typing.get_type_hints(cls.__init__)
+    values: dict[str, object] = {}
+    for option in options:
+        key, sep, text = option.partition("=")
+        if not sep or key not in parameters or key == "self":
+            known = ", ".join(p for p in parameters if p != "self") or "none"
+            raise SettingsError(f"bot {name!r} has no option {option!r} (options: {known})")
+        kind = hints.get(key, str)
+        try:
+            if kind is bool or kind == bool | None:
+                if text.lower() not in ("true", "false"):
+                    raise ValueError
+                values[key] = text.lower() == "true"
+            elif kind is int or kind == int | None:
+                values[key] = int(text)
+            elif kind is float or kind == float | None:
+                values[key] = float(text)
+            else:
+                values[key] = text
+        except ValueError:
+            raise SettingsError(f"bot {name!r}: option {key} takes a {getattr(kind, '__name__', kind)}, not {text!r}")
+    return values

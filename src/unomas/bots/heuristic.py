@@ -1,0 +1,181 @@
+"""``heuristic``: a rule-based player that counts cards.
+
+Its policy, in order:
+
+* **Facing a penalty**: stack with a +2 if it can, else with a W+4; otherwise challenge a
+  challengeable W+4 when the cards it has not seen make a bluff likely (the chance that
+  the W+4 player held a card of the colour in play before it, from the unseen cards and
+  that player's hand size, is above ``challenge_at``, 0.3 by default: a right challenge
+  swings 8 cards, a wrong one costs 2); otherwise draw.
+* **On its turn**: always plays when it can, scoring each playable card:
+  number and action cards of the colour it holds most of come first; wild cards are kept
+  for when nothing else plays or the hand is nearly out; a W+4 is played only when it is
+  legal (no card of the colour in play), unless the next player is about to go out;
+  Skip, Draw Two (and Reverse with two players) are saved for the player about to win and
+  played at once against them; when any opponent holds two cards or fewer, high-point
+  cards go first so that less is left to score against it.
+* **Choices**: a wild's colour is the colour it holds most of; a 7 under ``seven_zero``
+  swaps with the opponent holding the fewest cards.
+* **A drawn card** that can be played is played.
+* **Out of turn**: always calls UNO (with the play, or late if it must), always catches an
+  opponent who forgot, always jumps in when it can.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from math import comb
+
+from unomas.actions import Action, Kind
+from unomas.bots.base import Bot, first_of, plays
+from unomas.cards import (
+    COLOR_OF,
+    DECK,
+    DRAW_TWO,
+    POINTS,
+    RANK_OF,
+    REVERSE,
+    SKIP,
+    WILD,
+    WILD_DRAW_FOUR,
+    Card,
+)
+from unomas.events import ColorChosen, Event, Played, StartingCard
+from unomas.game import Phase
+from unomas.view import View
+
+
+def guilt_probability(unseen: Counter[Card], color: int, hand_size: int) -> float:
+    """The chance that a hand of ``hand_size`` cards drawn from ``unseen`` holds ``color``."""
+    total = sum(unseen.values())
+    of_color = sum(count for card, count in unseen.items() if COLOR_OF[card] == color)
+    if hand_size <= 0 or total <= 0:
+        return 0.0
+    hand_size = min(hand_size, total)
+    return 1.0 - comb(total - of_color, hand_size) / comb(total, hand_size)
+
+
+class HeuristicBot(Bot):
+    """A strong rule-based player (see the module's documentation for its policy)."""
+
+    name = "heuristic"
+
+    def __init__(self, challenge_at: float = 0.3) -> None:
+        super().__init__()
+        self.challenge_at = challenge_at
+        self.color_in_play = -1
+        self.color_before_wild_draw_four = -1
+
+    # ------------------------------------------------------------------ knowledge
+
+    def observe(self, events: Sequence[Event]) -> None:
+        """Follow the colour in play, to know the one a W+4 was played on."""
+        for event in events:
+            if isinstance(event, Played):
+                if event.card == WILD_DRAW_FOUR:
+                    self.color_before_wild_draw_four = self.color_in_play
+                self.color_in_play = event.color if event.color is not None else COLOR_OF[event.card]
+            elif isinstance(event, ColorChosen):
+                self.color_in_play = event.color
+            elif isinstance(event, StartingCard):
+                self.color_in_play = COLOR_OF[event.card]
+
+    def unseen(self, view: View) -> Counter[Card]:
+        """Cards this seat has not seen: not in its hand nor in the discard pile."""
+        left = Counter(DECK)
+        left.subtract(view.hand)
+        left.subtract(view.discard)
+        return +left
+
+    # ------------------------------------------------------------------ decisions
+
+    def act(self, view: View) -> Action:
+        actions = view.legal_actions
+        options = plays(actions)
+        if view.phase is Phase.COLOR:
+            best = self.best_color(view.hand)
+            return next(a for a in actions if a.color == best)
+        if view.phase is Phase.PENALTY:
+            return self.answer_penalty(view, options, actions)
+        if options:
+            return self.best_play(view, options)
+        for kind in (Kind.DRAW, Kind.PASS):
+            action = first_of(actions, kind)
+            if action is not None:
+                return action
+        uno = first_of(actions, Kind.UNO)
+        assert uno is not None, f"no action among {actions}"
+        return uno
+
+    def react(self, view: View) -> Action | None:
+        actions = view.legal_actions
+        for kind in (Kind.UNO, Kind.CATCH):
+            action = first_of(actions, kind)
+            if action is not None:
+                return action
+        options = plays(actions)
+        return self.best_play(view, options) if options else None
+
+    def answer_penalty(self, view: View, options: list[Action], actions: Sequence[Action]) -> Action:
+        for card_kind in ("+2", "W+4"):
+            stacks = [a for a in options if (a.card == WILD_DRAW_FOUR) == (card_kind == "W+4")]
+            if stacks:
+                return self.best_play(view, stacks)
+        challenge = first_of(actions, Kind.CHALLENGE)
+        if challenge is not None and self.should_challenge(view):
+            return challenge
+        draw = first_of(actions, Kind.DRAW)
+        assert draw is not None
+        return draw
+
+    def should_challenge(self, view: View) -> bool:
+        accused = (view.current - view.direction) % view.rules.players
+        color = self.color_before_wild_draw_four
+        if color < 0:
+            return False
+        chance = guilt_probability(self.unseen(view), color, view.hand_sizes[accused])
+        return chance > self.challenge_at
+
+    def best_play(self, view: View, options: list[Action]) -> Action:
+        """The best of some play actions, by the policy's scores, with its best variant."""
+        best_card = max({a.card for a in options if a.card is not None}, key=lambda c: self.card_score(view, c))
+        variants = [a for a in options if a.card == best_card]
+        calling = [a for a in variants if a.uno]
+        variants = calling or variants
+        if best_card >= WILD:
+            color = self.best_color([c for c in view.hand if c != best_card])
+            variants = [a for a in variants if a.color == color] or variants
+        targets = [a for a in variants if a.target is not None]
+        if targets:
+            return min(targets, key=lambda a: (view.hand_sizes[a.target or 0], a.target))
+        return variants[0]
+
+    def card_score(self, view: View, card: Card) -> float:
+        seat, players = self.seat, view.rules.players
+        sizes = view.hand_sizes
+        next_size = sizes[(seat + view.direction) % players]
+        danger = min(size for other, size in enumerate(sizes) if other != seat)
+        hand = view.hand
+        if card >= WILD:
+            if card == WILD_DRAW_FOUR:
+                legal = not any(COLOR_OF[c] == view.color for c in hand if c < WILD)
+                if next_size <= 2:
+                    return 60.0
+                return (-20.0 if legal else -80.0) + (30.0 if len(hand) <= 2 else 0.0)
+            return -30.0 + (30.0 if len(hand) <= 2 else 0.0)
+        score = 4.0 * sum(1 for c in hand if c != card and COLOR_OF[c] == COLOR_OF[card])
+        rank = RANK_OF[card]
+        hurts_next = rank in (SKIP, DRAW_TWO) or (rank == REVERSE and players == 2)
+        if hurts_next:
+            score += 40.0 if next_size <= 2 else -3.0
+        if danger <= 2:
+            score += POINTS[card]
+        else:
+            score += POINTS[card] / 10.0
+        return score
+
+    @staticmethod
+    def best_color(hand: Sequence[Card]) -> int:
+        counts = Counter(COLOR_OF[c] for c in hand if c < WILD)
+        return max(range(4), key=lambda color: (counts[color], -color))

@@ -1,0 +1,184 @@
+"""A headless table: seats played by bots, the turn loop, out-of-turn chances, the record.
+
+The table is the only judge: it asks each bot with that seat's view alone, applies the
+answer through :meth:`Game.apply` (so a bot's illegal action is refused and changes
+nothing) and tells every bot what it may see of the events. The command line, the
+terminal game and the server share it.
+
+>>> from unomas.bots import make_bot
+>>> from unomas.rules import Rules
+>>> table = Table(Rules(players=2, target_score=0), [make_bot("playfirst"), make_bot("heuristic")], seed=1)
+>>> outcome = table.play()
+>>> outcome.winner in (0, 1)
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from unomas.actions import Action
+from unomas.bots.base import Bot
+from unomas.errors import IllegalAction, UnoError
+from unomas.events import Event, RoundEnded, redact
+from unomas.game import Game
+from unomas.rules import Rules
+
+MAX_ACTIONS_PER_ROUND = 100_000
+"""A round still running after this many actions is abandoned (see the simulation's note)."""
+
+
+class BotError(UnoError):
+    """A bot failed: it answered an illegal action, timed out, or crashed."""
+
+    def __init__(self, seat: int, bot: str, reason: str) -> None:
+        self.seat = seat
+        self.bot = bot
+        self.reason = reason
+        super().__init__(f"seat {seat} ({bot}): {reason}")
+
+
+@dataclass(slots=True)
+class SeatStats:
+    """What one seat did in a match."""
+
+    decisions: int = 0
+    thinking: float = 0.0
+    """Seconds spent in the bot's act/react calls."""
+
+
+@dataclass(slots=True)
+class Outcome:
+    """How a match ended."""
+
+    game: Game
+    winner: int
+    """The match winner, or -1 if the match was abandoned."""
+    scores: list[int]
+    round_winners: list[int]
+    round_points: list[int]
+    seats: list[SeatStats] = field(default_factory=list)
+    abandoned: bool = False
+
+
+class Table:
+    """A match between ``bots`` (one per seat, in seat order) under ``rules``.
+
+    ``seed`` fixes the shuffles and every bot's random source; without it all are
+    unpredictable. ``on_events`` is called with the events of every action, unredacted
+    (for a narrator or a store that has the right to see them).
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        bots: Sequence[Bot],
+        *,
+        seed: int | str | None = None,
+        on_events: Callable[[Action | None, list[Event]], None] | None = None,
+        history: bool = True,
+    ) -> None:
+        if len(bots) != rules.players:
+            raise ValueError(f"{len(bots)} bots for {rules.players} seats")
+        self.rules = rules
+        self.bots = list(bots)
+        self.on_events = on_events
+        if seed is None:
+            self.game = Game(rules, history=history)
+            rngs = [random.Random() for _ in bots]
+        else:
+            self.game = Game(rules, seed=f"{seed}/deal", history=history)
+            rngs = [random.Random(f"{seed}/seat {seat}") for seat in range(len(bots))]
+        self.stats = [SeatStats() for _ in bots]
+        for seat, (bot, rng) in enumerate(zip(self.bots, rngs, strict=True)):
+            bot.start(seat, rules, rng)
+        self.round_winners: list[int] = []
+        self.round_points: list[int] = []
+        self._tell(None, self.game.round_start_events)
+
+    def play(self) -> Outcome:
+        """Play the match to its end and return the outcome."""
+        game = self.game
+        actions_this_round = 0
+        abandoned = False
+        try:
+            while not game.is_over:
+                if game.round_over:
+                    events = game.start_round()
+                    actions_this_round = 0
+                    self._tell(None, events)
+                    continue
+                if actions_this_round >= MAX_ACTIONS_PER_ROUND:
+                    abandoned = True
+                    break
+                actions_this_round += 1
+                if self._offer_out_of_turn():
+                    continue
+                seat = game.current
+                self._apply(seat, self._ask(seat, react=False))
+        finally:
+            for bot in self.bots:
+                bot.close()
+        return self._outcome(abandoned)
+
+    def _offer_out_of_turn(self) -> bool:
+        """Offer each seat with an out-of-turn action its chance; True if one was taken."""
+        for seat in self.game.out_of_turn_seats():
+            action = self._ask(seat, react=True)
+            if action is not None:
+                self._apply(seat, action)
+                return True
+        return False
+
+    def _ask(self, seat: int, *, react: bool) -> Action | None:
+        bot = self.bots[seat]
+        view = self.game.view(seat)
+        started = time.perf_counter()
+        try:
+            action = bot.react(view) if react else bot.act(view)
+        except UnoError:
+            raise
+        except Exception as error:
+            raise BotError(seat, bot.name, f"crashed: {type(error).__name__}: {error}") from error
+        finally:
+            stats = self.stats[seat]
+            stats.decisions += 1
+            stats.thinking += time.perf_counter() - started
+        if action is None and not react:
+            raise BotError(seat, bot.name, "gave no action on its turn")
+        return action
+
+    def _apply(self, seat: int, action: Action | None) -> None:
+        assert action is not None
+        if not isinstance(action, Action) or action.player != seat:
+            raise BotError(seat, self.bots[seat].name, f"answered {action!r}, not an action of its own seat")
+        try:
+            events = self.game.apply(action)
+        except IllegalAction as error:
+            raise BotError(seat, self.bots[seat].name, f"illegal action: {error}") from None
+        self._tell(action, events)
+
+    def _tell(self, action: Action | None, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, RoundEnded):
+                self.round_winners.append(event.winner)
+                self.round_points.append(event.points)
+        if self.on_events is not None:
+            self.on_events(action, events)
+        for seat, bot in enumerate(self.bots):
+            bot.observe([redact(event, seat) for event in events])
+
+    def _outcome(self, abandoned: bool) -> Outcome:
+        game = self.game
+        return Outcome(
+            game=game,
+            winner=game.winner,
+            scores=list(game.scores),
+            round_winners=self.round_winners,
+            round_points=self.round_points,
+            seats=self.stats,
+            abandoned=abandoned,
+        )
