@@ -88,5 +88,7 @@ def _options(cls: type[Bot], name: str, options: list[str]) -> dict[str, object]
             else:
                 values[key] = text
         except ValueError:
-            raise SettingsError(f"bot {name!r}: option {key} takes a {getattr(kind, '__name__', kind)}, not {text!r}")
+            raise SettingsError(
+                f"bot {name!r}: option {key} takes a {getattr(kind, '__name__', kind)}, not {text!r}"
+            ) from None
     return values
