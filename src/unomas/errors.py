@@ -19,6 +19,16 @@ class IllegalAction(UnoError):
     """An action the rules do not allow now; the game is left exactly as it was."""
 
 
+class BotError(UnoError):
+    """A bot failed: it answered an illegal action, timed out, or crashed."""
+
+    def __init__(self, seat: int, bot: str, reason: str) -> None:
+        self.seat = seat
+        self.bot = bot
+        self.reason = reason
+        super().__init__(f"seat {seat} ({bot}): {reason}")
+
+
 class DealError(UnoError):
     """A given deal, pile order or shuffle that is not a permutation of the right cards.
 

@@ -7,9 +7,10 @@ not know. Events are values: nothing changes them once made.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
-from unomas.cards import Card, Color
+from unomas.cards import COLOR_LETTERS, Card, Color, card_token
 
 
 @dataclass(slots=True)
@@ -206,3 +207,37 @@ def redact(event: Event, seat: int | None) -> Event:
     if isinstance(event, Challenged):
         return event if seat in (event.challenger, event.challenged) else replace(event, hand=None)
     return event
+
+
+def to_json(event: Event) -> dict[str, Any]:
+    """The event as JSON, cards as tokens and colours as letters, for protocols.
+
+    ``event`` names its kind in snake case (``played``, ``penalty_pending``), the other
+    keys are the dataclass's fields; secret parts hidden by :func:`redact` are ``null``.
+
+    >>> from unomas.cards import parse_card
+    >>> to_json(Played(1, parse_card("W"), 3, None, False, False))
+    {'event': 'played', 'player': 1, 'card': 'W', 'color': 'B', 'target': None, 'uno': False, 'jump_in': False}
+    >>> to_json(redact(Drew(0, 2, (parse_card("R7"), parse_card("W+4")), "penalty"), 1))
+    {'event': 'drew', 'player': 0, 'amount': 2, 'cards': None, 'reason': 'penalty'}
+    """
+    name = type(event).__name__
+    out: dict[str, Any] = {"event": "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")}
+    for item in fields(event):
+        key = item.name
+        value = getattr(event, key)
+        if value is None:
+            out[key] = None
+        elif key == "card":
+            out[key] = card_token(value)
+        elif key == "color":
+            out[key] = COLOR_LETTERS[value]
+        elif key in ("cards", "pile", "hand"):
+            out[key] = [card_token(c) for c in value]
+        elif key == "hands":
+            out[key] = [None if hand is None else [card_token(c) for c in hand] for hand in value]
+        elif isinstance(value, tuple):
+            out[key] = list(value)
+        else:
+            out[key] = value
+    return out

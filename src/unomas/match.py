@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from unomas.actions import Action
 from unomas.bots.base import Bot
+from unomas.errors import BotError as BotError
 from unomas.errors import IllegalAction, UnoError
 from unomas.events import Event, RoundEnded, redact
 from unomas.game import Game
@@ -29,16 +30,6 @@ from unomas.rules import Rules
 
 MAX_ACTIONS_PER_ROUND = 100_000
 """A round still running after this many actions is abandoned (see the simulation's note)."""
-
-
-class BotError(UnoError):
-    """A bot failed: it answered an illegal action, timed out, or crashed."""
-
-    def __init__(self, seat: int, bot: str, reason: str) -> None:
-        self.seat = seat
-        self.bot = bot
-        self.reason = reason
-        super().__init__(f"seat {seat} ({bot}): {reason}")
 
 
 @dataclass(slots=True)

@@ -11,11 +11,19 @@ Its policy, in order:
   number and action cards of the colour it holds most of come first; wild cards are kept
   for when nothing else plays or the hand is nearly out; a W+4 is played only when it is
   legal (no card of the colour in play), unless the next player is about to go out;
-  Skip, Draw Two (and Reverse with two players) are saved for the player about to win and
-  played at once against them; when any opponent holds two cards or fewer, high-point
-  cards go first so that less is left to score against it.
-* **Choices**: a wild's colour is the colour it holds most of; a 7 under ``seven_zero``
-  swaps with the opponent holding the fewest cards.
+  Skip and Draw Two (and Reverse, with two players) are played at once against the player
+  about to win, and with two players at any time (a free extra turn), otherwise kept;
+  when any opponent holds two cards or fewer, high-point cards go first so that less is
+  left to score against it. Under ``seven_zero`` a 7 or 0 is worth playing by how many
+  cards the hand it would get is smaller than its own; under ``no_action_finish`` action
+  cards go early, so that a number card is left to finish with.
+* **Card counting**: an opponent that draws on its turn lacks the colour in play (until it
+  draws again); cards of a colour the next player lacks score higher.
+* **Choices**: a wild's colour is the colour it holds most of (a colour the next player
+  lacks counts a card and a half more); a 7 under ``seven_zero`` swaps with the opponent
+  holding the fewest cards.
+* **Hoarding wilds**: when only wild cards can be played, it draws instead while it holds
+  ``hoard`` cards or more (4 by default; 0 never) and no opponent holds three or fewer.
 * **A drawn card** that can be played is played.
 * **Out of turn**: always calls UNO (with the play, or late if it must), always catches an
   opponent who forgot, always jumps in when it can.
@@ -41,7 +49,7 @@ from unomas.cards import (
     WILD_DRAW_FOUR,
     Card,
 )
-from unomas.events import ColorChosen, Event, Played, StartingCard
+from unomas.events import ColorChosen, Dealt, Drew, Event, HandsPassed, HandsSwapped, Played, StartingCard
 from unomas.game import Phase
 from unomas.view import View
 
@@ -61,17 +69,28 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    def __init__(self, challenge_at: float = 0.3) -> None:
+    def __init__(self, challenge_at: float = 0.3, hoard: int = 4) -> None:
         super().__init__()
         self.challenge_at = challenge_at
+        self.hoard = hoard
         self.color_in_play = -1
         self.color_before_wild_draw_four = -1
+        self.voids: dict[int, set[int]] = {}
+        """Colours each opponent is known to lack: it drew on them and has drawn no more since."""
 
     # ------------------------------------------------------------------ knowledge
 
     def observe(self, events: Sequence[Event]) -> None:
-        """Follow the colour in play, to know the one a W+4 was played on."""
+        """Follow the colour in play (to know the one a W+4 was played on) and which
+        colours each opponent lacks (it drew on them)."""
         for event in events:
+            if isinstance(event, Drew) and event.player != self.seat:
+                if event.reason == "turn" and self.color_in_play >= 0:
+                    self.voids.setdefault(event.player, set()).add(self.color_in_play)
+                else:
+                    self.voids.pop(event.player, None)
+            elif isinstance(event, Dealt | HandsSwapped | HandsPassed):
+                self.voids.clear()
             if isinstance(event, Played):
                 if event.card == WILD_DRAW_FOUR:
                     self.color_before_wild_draw_four = self.color_in_play
@@ -99,7 +118,11 @@ class HeuristicBot(Bot):
         if view.phase is Phase.PENALTY:
             return self.answer_penalty(view, options, actions)
         if options:
-            return self.best_play(view, options)
+            only_wilds = all(a.card is not None and a.card >= WILD for a in options)
+            draw = first_of(actions, Kind.DRAW)
+            danger = min(size for other, size in enumerate(view.hand_sizes) if other != self.seat)
+            if not (self.hoard and only_wilds and draw and len(view.hand) >= self.hoard and danger > 3):
+                return self.best_play(view, options)
         for kind in (Kind.DRAW, Kind.PASS):
             action = first_of(actions, kind)
             if action is not None:
@@ -144,7 +167,8 @@ class HeuristicBot(Bot):
         calling = [a for a in variants if a.uno]
         variants = calling or variants
         if best_card >= WILD:
-            color = self.best_color([c for c in view.hand if c != best_card])
+            next_seat = (self.seat + view.direction) % view.rules.players
+            color = self.best_color([c for c in view.hand if c != best_card], self.voids.get(next_seat, set()))
             variants = [a for a in variants if a.color == color] or variants
         targets = [a for a in variants if a.target is not None]
         if targets:
@@ -152,9 +176,11 @@ class HeuristicBot(Bot):
         return variants[0]
 
     def card_score(self, view: View, card: Card) -> float:
-        seat, players = self.seat, view.rules.players
+        seat, rules = self.seat, view.rules
+        players = rules.players
         sizes = view.hand_sizes
-        next_size = sizes[(seat + view.direction) % players]
+        next_seat = (seat + view.direction) % players
+        next_size = sizes[next_seat]
         danger = min(size for other, size in enumerate(sizes) if other != seat)
         hand = view.hand
         if card >= WILD:
@@ -165,10 +191,20 @@ class HeuristicBot(Bot):
                 return (-20.0 if legal else -80.0) + (30.0 if len(hand) <= 2 else 0.0)
             return -30.0 + (30.0 if len(hand) <= 2 else 0.0)
         score = 4.0 * sum(1 for c in hand if c != card and COLOR_OF[c] == COLOR_OF[card])
+        if COLOR_OF[card] in self.voids.get(next_seat, ()):
+            score += 15.0  # the next player is known to lack this colour
         rank = RANK_OF[card]
-        hurts_next = rank in (SKIP, DRAW_TWO) or (rank == REVERSE and players == 2)
-        if hurts_next:
-            score += 40.0 if next_size <= 2 else -3.0
+        if rank in (SKIP, DRAW_TWO) or (rank == REVERSE and players == 2):
+            # The next player loses a turn: with two players this is a free extra turn.
+            score += 40.0 if next_size <= 2 else (25.0 if players == 2 else -3.0)
+        if rules.seven_zero and rank in (7, 0) and len(hand) > 1:
+            if rank == 7:
+                gets = min(size for other, size in enumerate(sizes) if other != seat)
+            else:
+                gets = sizes[(seat - view.direction) % players]
+            score += 12.0 * (len(hand) - 1 - gets)
+        if rules.no_action_finish and rank >= SKIP:
+            score += 15.0  # shed action cards early: the last card must be a number
         if danger <= 2:
             score += POINTS[card]
         else:
@@ -176,6 +212,7 @@ class HeuristicBot(Bot):
         return score
 
     @staticmethod
-    def best_color(hand: Sequence[Card]) -> int:
+    def best_color(hand: Sequence[Card], lacking: set[int] | frozenset[int] = frozenset()) -> int:
+        """The colour held most (a colour the next player lacks counts 1.5 cards more)."""
         counts = Counter(COLOR_OF[c] for c in hand if c < WILD)
-        return max(range(4), key=lambda color: (counts[color], -color))
+        return max(range(4), key=lambda color: (counts[color] + (1.5 if color in lacking else 0.0), -color))

@@ -1,14 +1,17 @@
-"""``unomas simulate`` and ``unomas replay``."""
+"""``unomas simulate``, ``unomas tournament`` and ``unomas replay``."""
 
 from __future__ import annotations
 
+import json
 import time
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -16,9 +19,10 @@ from unomas import record
 from unomas.errors import RecordError, SettingsError
 from unomas.rules import PRESETS, Rules
 from unomas.simulate import POLICIES, simulate
+from unomas.tournament import PLOT_INSTALL, TournamentResult, plot, plot_available, run_tournament
 
 app = typer.Typer(
-    help="UNO with every house rule: simulate matches, replay and check records.",
+    help="UNO with every house rule: simulate matches, run tournaments between bots, replay and check records.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -94,6 +98,141 @@ def simulate_command(
     table.add_row("games/s", f"{games / elapsed:,.1f}")
     table.add_row("actions/s", f"{totals['actions'] / elapsed:,.0f}")
     out.print(table)
+
+
+@app.command(name="tournament")
+def tournament_command(
+    bots: Annotated[
+        str,
+        typer.Option(
+            help="Bot specs, comma separated, one per seat (random, playfirst, heuristic, ismcts:iterations=200, ...)."
+        ),
+    ],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Matches to play.")] = 100,
+    rules_preset: Annotated[str, typer.Option("--rules", help=f"Preset: {' or '.join(PRESETS)}.")] = "official",
+    players: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(help="Seats (default: one per bot); with more seats than bots, the bots repeat in order."),
+    ] = None,
+    settings: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option("--set", help="A setting of the rules, NAME=VALUE (repeatable)."),
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
+    seed: Annotated[Optional[str], typer.Option(help="Seed: the same seed gives the same results.")] = None,  # noqa: UP045
+    records: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(help="Write every match's record to this file, as JSON Lines.", dir_okay=False),
+    ] = None,
+    results: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option("--out", help="Write the results (settings, per-bot figures) to this JSON file.", dir_okay=False),
+    ] = None,
+    chart: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(
+            "--plot", help=f"Draw the win rates to this image (needs {escape(PLOT_INSTALL)}).", dir_okay=False
+        ),
+    ] = None,
+) -> None:
+    """Play matches between bots, seats rotated, and report win rates and ratings."""
+    specs = [spec.strip() for spec in bots.split(",") if spec.strip()]
+    if not specs:
+        raise typer.BadParameter("give at least one bot", param_hint="--bots")
+    rules = rules_from_options(players if players is not None else len(specs), rules_preset, settings or [])
+    if rules.players < len(specs):
+        raise typer.BadParameter(f"{len(specs)} bots need {len(specs)} seats or more, not {rules.players}")
+    if chart is not None and not plot_available():
+        err.print(f"[red]error:[/] --plot needs matplotlib, which is not installed: {escape(PLOT_INSTALL)}")
+        raise typer.Exit(code=2)
+    started = time.perf_counter()
+    with Progress(
+        TextColumn("playing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=not err.is_terminal,
+    ) as progress:
+        task = progress.add_task("matches", total=games)
+        try:
+            result = run_tournament(
+                rules,
+                specs,
+                games,
+                seed=seed,
+                jobs=jobs,
+                records=records,
+                progress=lambda done, _total: progress.update(task, completed=done),
+            )
+        except SettingsError as error:
+            raise typer.BadParameter(str(error), param_hint="--bots") from None
+    elapsed = time.perf_counter() - started
+    out.print(_tournament_table(result, elapsed))
+    for failure in result.errors:
+        out.print(f"[red]error[/] in match {failure.match}: {escape(failure.bot or 'a bot')}: {escape(failure.reason)}")
+    if results is not None:
+        results.write_text(json.dumps(result.to_json(), indent=2) + "\n", encoding="utf-8")
+    if chart is not None:
+        plot(result, chart)
+
+
+def _tournament_table(result: TournamentResult, elapsed: float) -> Table:
+    """The per-bot figures of a tournament, best rated first."""
+    seed = "" if result.seed is None else f", seed {result.seed}"
+    table = Table(
+        title=escape(f"tournament: {len(result.matches)} matches, {result.rules.players} seats{seed}"),
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    headings = [
+        "bot",
+        "match\nwins",
+        "match\nwin %\n95 % CI",
+        "round\nwins",
+        "round\nwin %\n95 % CI",
+        "pts/\nround\nwon",
+        "pts/\nround",
+        "ms/\nanswer",
+        "rating",
+    ]
+    if result.errors:
+        headings.append("errors")
+    for heading in headings:
+        table.add_column(heading, justify="left" if heading == "bot" else "right", overflow="fold")
+    for bot in sorted(result.bots, key=lambda b: -b.rating):
+        row = [
+            escape(bot.name),
+            f"{bot.match_wins:,}/{bot.matches:,}",
+            _rate(bot.match_win_rate, bot.match_win_interval),
+            f"{bot.round_wins:,}/{bot.rounds:,}",
+            _rate(bot.round_win_rate, bot.round_win_interval),
+            _figure(bot.points_per_round_won),
+            _figure(bot.points_per_round),
+            _figure(None if bot.seconds_per_decision is None else 1000 * bot.seconds_per_decision, 3),
+            f"{bot.rating:.1f}",
+        ]
+        if result.errors:
+            row.append(str(bot.errors))
+        table.add_row(*row)
+    notes = [f"{elapsed:.1f} s"]
+    if result.abandoned:
+        notes.append(f"{result.abandoned} abandoned (no end in sight)")
+    if result.errors:
+        notes.append(f"{len(result.errors)} stopped by a bot error")
+    notes.append("pts: points scored; answer: any decision asked of a bot")
+    notes.append("rating: openskill Plackett-Luce mu - 3 sigma")
+    table.caption = "; ".join(notes)
+    return table
+
+
+def _rate(rate: float, bounds: tuple[float, float]) -> str:
+    return f"{100 * rate:.1f}\n{100 * bounds[0]:.1f}–{100 * bounds[1]:.1f}"
+
+
+def _figure(value: float | None, digits: int = 1) -> str:
+    return "–" if value is None else f"{value:,.{digits}f}"
 
 
 @app.command(name="replay")

@@ -1,0 +1,337 @@
+"""A bot in any language: a program speaking the JSON-lines protocol ``unomas-bot/1``.
+
+:class:`ProcessBot` runs a command (split like a shell would, but run without one) as a
+child process for each match, writes it one JSON object per line on its standard input
+and reads one JSON line back on its standard output for every question. The protocol is
+described in docs/bot-protocol.md; in short::
+
+    → {"type": "hello", "protocol": "unomas-bot/1", "seat": 0, "rules": {...}, "timeout": 5.0}
+    ← {"type": "ready", "name": "my-bot"}
+    → {"type": "events", "events": [{"event": "dealt", ...}, ...]}      (no answer)
+    → {"type": "act", "view": {...}}          ← {"type": "action", "action": {"p": 0, "a": "draw"}}
+    → {"type": "react", "view": {...}}        ← {"type": "action", "action": null}
+    → {"type": "bye"}
+
+Every answer must come within ``timeout`` seconds (the constructor's argument, else the
+environment variable ``UNOMAS_BOT_TIMEOUT``, else 5). A bot that is late, has exited,
+writes a line that is not JSON, answers the wrong message or a malformed action raises
+:class:`~unomas.errors.BotError` naming the problem, and its process is killed; the table
+refuses an illegal action the same way, before anything changes in the game.
+
+What the program writes on its standard error is passed through to ours as it comes, and
+its last lines are quoted in the error when it fails. Pipes are read and written without
+blocking through :mod:`selectors` (POSIX: Linux, macOS); one daemon thread per running
+program drains its standard error and ends with it.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import json
+import os
+import random
+import selectors
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+import typing
+import weakref
+from collections.abc import Sequence
+from typing import IO, Any
+
+from unomas.actions import Action
+from unomas.bots.base import Bot
+from unomas.errors import BotError, NotationError, SettingsError
+from unomas.events import Event, to_json
+from unomas.rules import Rules
+from unomas.view import View
+
+PROTOCOL = "unomas-bot/1"
+DEFAULT_TIMEOUT = 5.0
+TIMEOUT_VARIABLE = "UNOMAS_BOT_TIMEOUT"
+MAX_LINE = 1 << 20
+"""The longest answer line accepted, in bytes."""
+STDERR_LINES = 10
+"""How many of the bot's last standard-error lines an error message quotes."""
+CLOSE_GRACE = 1.0
+"""Seconds a bot has to exit after ``bye`` before it is killed."""
+
+__all__ = ["DEFAULT_TIMEOUT", "PROTOCOL", "TIMEOUT_VARIABLE", "ProcessBot"]
+
+
+def _default_timeout() -> float:
+    text = os.environ.get(TIMEOUT_VARIABLE, "").strip()
+    if not text:
+        return DEFAULT_TIMEOUT
+    try:
+        return float(text)
+    except ValueError:
+        raise SettingsError(f"{TIMEOUT_VARIABLE} must be a number of seconds, not {text!r}") from None
+
+
+def _drain(stream: IO[bytes] | None, tail: collections.deque[str]) -> None:
+    """Pass the bot's standard error on to ours, keeping its last lines, until it closes."""
+    assert stream is not None
+    with stream:
+        for raw in iter(stream.readline, b""):
+            text = raw.decode("utf-8", "replace")
+            tail.append(text.rstrip("\r\n"))
+            try:
+                sys.stderr.write(text)
+                sys.stderr.flush()
+            except (OSError, ValueError):  # pragma: no cover - our stderr is gone
+                pass
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    """Kill the process and its process group (whatever it started), if still running."""
+    if process.poll() is not None:
+        return
+    try:
+        if os.name == "posix":
+            os.killpg(process.pid, signal.SIGKILL)
+        else:  # pragma: no cover - not POSIX
+            process.kill()
+    except (ProcessLookupError, PermissionError):  # pragma: no cover - exited meanwhile
+        pass
+    process.wait()
+
+
+class _Connection:
+    """One running bot program: its pipes, a line buffer, and the thread draining stderr."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.process = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=os.name == "posix",
+        )
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.stdin = self.process.stdin.fileno()
+        self.stdout = self.process.stdout.fileno()
+        os.set_blocking(self.stdin, False)
+        os.set_blocking(self.stdout, False)
+        self.buffer = bytearray()
+        self.reader = selectors.DefaultSelector()
+        self.reader.register(self.stdout, selectors.EVENT_READ)
+        self.writer = selectors.DefaultSelector()
+        self.writer.register(self.stdin, selectors.EVENT_WRITE)
+        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self.stderr_thread = threading.Thread(
+            target=_drain, args=(self.process.stderr, self.stderr_tail), name="unomas-bot-stderr", daemon=True
+        )
+        self.stderr_thread.start()
+        # Should the bot never be closed (a table that failed while starting its bots),
+        # the process still goes when the bot is collected or the interpreter exits.
+        self.finalizer = weakref.finalize(self, _kill, self.process)
+
+    def send(self, message: dict[str, Any], deadline: float) -> str | None:
+        """Write one message line; the problem if it could not be written by ``deadline``."""
+        sending = f"before reading {message['type']!r}"
+        data = memoryview((json.dumps(message, separators=(",", ":")) + "\n").encode())
+        while data:
+            try:
+                written = os.write(self.stdin, data)
+            except BlockingIOError:
+                written = 0
+            except OSError:
+                return self.exit_problem(sending)
+            data = data[written:]
+            if data:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not self.writer.select(remaining):
+                    if self.process.poll() is not None:
+                        return self.exit_problem(sending)
+                    return f"stopped reading its input (sending {message['type']!r})"
+        return None
+
+    def receive(self, asked: str, deadline: float) -> tuple[str | None, str]:
+        """The next non-empty line, or None and the problem (late, exited, too long)."""
+        while True:
+            end = self.buffer.find(b"\n")
+            if end >= 0:
+                raw = bytes(self.buffer[:end])
+                del self.buffer[: end + 1]
+                try:
+                    line = raw.decode().strip()
+                except UnicodeDecodeError:
+                    return None, f"answered {asked!r} with a line that is not UTF-8: {raw[:80]!r}"
+                if line:
+                    return line, ""
+                continue
+            if len(self.buffer) > MAX_LINE:
+                return None, f"answered {asked!r} with a line longer than {MAX_LINE} bytes"
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None, ""
+            if not self.reader.select(remaining):
+                continue
+            try:
+                chunk = os.read(self.stdout, 65536)
+            except BlockingIOError:  # pragma: no cover - spurious wake-up
+                continue
+            if not chunk:
+                return None, self.exit_problem(f"instead of answering {asked!r}")
+            self.buffer += chunk
+
+    def exit_problem(self, when: str) -> str:
+        """Why the bot stopped talking: its exit status if it exited, and its last stderr."""
+        try:
+            code = self.process.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            return f"closed its standard input or output {when}{self.stderr_note()}"
+        status = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
+        return f"{status} {when}{self.stderr_note()}"
+
+    def stderr_note(self) -> str:
+        self.stderr_thread.join(0.2)
+        tail = [line for line in self.stderr_tail if line.strip()]
+        return f"; its last stderr: {' | '.join(tail)}" if tail else ""
+
+    def close(self, grace: float) -> None:
+        """Let the program exit on its own for ``grace`` seconds, then kill it; free all."""
+        process = self.process
+        assert process.stdin is not None and process.stdout is not None
+        with contextlib.suppress(OSError):
+            process.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=grace)
+        self.finalizer()  # kills what remains of it
+        self.stderr_thread.join(1.0)
+        process.stdout.close()
+        self.reader.close()
+        self.writer.close()
+
+
+class ProcessBot(Bot):
+    """A bot played by an external program over the JSON-lines protocol ``unomas-bot/1``.
+
+    ``command`` is split like a shell command line (``python3 my_bot.py --fast``) and run
+    without a shell, one process per match (from :meth:`start` to :meth:`close`).
+    ``timeout`` is how many seconds each answer may take, ``ready`` included (default:
+    the environment variable ``UNOMAS_BOT_TIMEOUT``, else 5).
+    """
+
+    name = "process"
+
+    def __init__(self, command: str, *, timeout: float | None = None) -> None:
+        super().__init__()
+        try:
+            self.argv = shlex.split(command)
+        except ValueError as error:
+            raise SettingsError(f"bad bot command {command!r}: {error}") from None
+        if not self.argv:
+            raise SettingsError("a cmd: bot needs a command")
+        self.timeout = _default_timeout() if timeout is None else float(timeout)
+        if not self.timeout > 0:
+            raise SettingsError(f"a bot's timeout must be more than 0 seconds, not {self.timeout}")
+        self.command = command
+        self.name = f"cmd:{command}"
+        self.connection: _Connection | None = None
+
+    # ------------------------------------------------------------------ the Bot interface
+
+    def start(self, seat: int, rules: Rules, rng: random.Random) -> None:
+        """Start the program and greet it; it must answer ``ready`` in time."""
+        super().start(seat, rules, rng)
+        self.close()
+        try:
+            self.connection = _Connection(self.argv)
+        except OSError as error:
+            raise BotError(seat, self.name, f"could not start: {error.strerror or error}") from None
+        hello = {
+            "type": "hello",
+            "protocol": PROTOCOL,
+            "seat": seat,
+            "rules": rules.to_dict(),
+            "timeout": self.timeout,
+        }
+        answer = self._ask(hello, "ready")
+        protocol = answer.get("protocol", PROTOCOL)
+        if protocol != PROTOCOL:
+            self._fail(f"speaks protocol {protocol!r}, not {PROTOCOL!r}")
+        name = answer.get("name")
+        if name is not None:
+            if not isinstance(name, str) or not name.strip():
+                self._fail(f"gave a name that is not a non-empty string: {name!r}")
+            self.name = name.strip()
+
+    def act(self, view: View) -> Action:
+        action = self._action({"type": "act", "view": view.to_json()})
+        if action is None:
+            self._fail("answered null to 'act': on its turn it must act")
+        return action
+
+    def react(self, view: View) -> Action | None:
+        return self._action({"type": "react", "view": view.to_json()})
+
+    def observe(self, events: Sequence[Event]) -> None:
+        if events:
+            self._send({"type": "events", "events": [to_json(event) for event in events]})
+
+    def close(self) -> None:
+        """Say ``bye`` and let the program exit (killed after a second); safe to repeat."""
+        connection, self.connection = self.connection, None
+        if connection is None:
+            return
+        if connection.process.poll() is None:
+            connection.send({"type": "bye"}, time.monotonic() + CLOSE_GRACE)
+        connection.close(CLOSE_GRACE)
+
+    # ------------------------------------------------------------------ the exchange
+
+    def _fail(self, reason: str) -> typing.NoReturn:
+        """Kill the program and raise the BotError for ``reason``."""
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            connection.close(0)
+        raise BotError(self.seat, self.name, reason)
+
+    def _send(self, message: dict[str, Any]) -> None:
+        connection = self.connection
+        if connection is None:
+            raise BotError(self.seat, self.name, "is not running (it failed or was closed)")
+        problem = connection.send(message, time.monotonic() + self.timeout)
+        if problem is not None:
+            self._fail(problem)
+
+    def _ask(self, message: dict[str, Any], expected: str) -> dict[str, Any]:
+        """Send ``message`` and return the answer, which must be a ``expected`` message."""
+        self._send(message)
+        connection = self.connection
+        assert connection is not None
+        asked = message["type"]
+        line, problem = connection.receive(asked, time.monotonic() + self.timeout)
+        if line is None:
+            self._fail(problem or f"did not answer {asked!r} within {self.timeout:g} s")
+        try:
+            answer = json.loads(line)
+        except (ValueError, RecursionError):
+            self._fail(f"answered {asked!r} with a line that is not JSON: {_clip(line)}")
+        if not isinstance(answer, dict):
+            self._fail(f"answered {asked!r} with {_clip(line)}, not a JSON object")
+        if answer.get("type") != expected:
+            self._fail(f"answered {asked!r} with a message of type {answer.get('type')!r}, not {expected!r}")
+        return answer
+
+    def _action(self, message: dict[str, Any]) -> Action | None:
+        answer = self._ask(message, "action")
+        if "action" not in answer:
+            self._fail(f"answered {message['type']!r} without an 'action' field")
+        move = answer["action"]
+        if move is None:
+            return None
+        try:
+            return Action.from_json(move)
+        except NotationError as error:
+            self._fail(f"answered {message['type']!r} with a malformed action {_clip(json.dumps(move))}: {error}")
+
+
+def _clip(text: str, limit: int = 120) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "…")

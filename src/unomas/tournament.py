@@ -1,0 +1,558 @@
+"""Tournaments: many matches between bots, seats rotated, with win rates and ratings.
+
+Each bot is named by a spec (:func:`unomas.bots.make_bot`). The entrants are the specs in
+the order given, one per seat. When the rules have more seats than there are specs, the
+specs repeat in order to fill them (``a,b`` at four seats is ``a,b,a,b``), and every seat's
+copy is an entrant of its own; a spec that appears more than once is told apart by a
+number: ``heuristic#1``, ``heuristic#2``. Fewer seats than specs is an error.
+
+Match ``k`` (counted from 0) seats the entrants rotated by ``k``: entrant ``i`` plays seat
+``(i + k) % n``, so over ``n`` matches every entrant has every seat once. Its randomness
+(the shuffles and every bot's random source) comes from the seed and ``k`` only, as
+``Table(..., seed=f"{seed}/{k}")``, so the same seed gives the same matches whatever the
+number of worker processes; without a seed, matches are unpredictable. (A bot that thinks
+for a set time, ``ismcts:seconds=...``, still depends on the machine's speed.)
+
+The figures of an entrant, over the matches that ended without a bot error:
+
+``matches``, ``match_wins``, ``rounds``, ``round_wins``
+    Matches and rounds played, and those won. An abandoned match (a round that found no
+    end) counts as played and won by nobody; its finished rounds count.
+``match_win_rate``, ``round_win_rate`` and their ``*_interval``
+    Wins over played, with the 95 % Wilson score interval (:func:`wilson`).
+``points_per_round_won``
+    Mean points of the rounds it won (``None`` before it wins one).
+``points_per_round``
+    Points it scored (the points of the rounds it won; only a round's winner scores) per
+    round played.
+``seconds_per_decision``
+    Mean time of its answers to the table (turn actions and out-of-turn chances).
+``rating``, ``mu``, ``sigma``
+    An openskill Plackett-Luce rating: every finished match is rated once, in match order,
+    each entrant a team of one, ranked by the final scores (the match winner first, equal
+    scores sharing a rank). ``rating`` is the conservative ordinal ``mu - 3 * sigma``, from
+    the prior ``mu = 25``, ``sigma = 25/3`` (so a new entrant's rating is 0). Abandoned
+    matches and matches with an error are not rated.
+
+A match in which a bot fails (:class:`~unomas.match.BotError`: an illegal answer, a crash)
+is an error of that match: it is listed, charged to the failing entrant's ``errors``, and
+otherwise left out of the figures; the tournament goes on.
+
+>>> from unomas.rules import Rules
+>>> result = run_tournament(Rules(players=2, target_score=0), ["playfirst", "random"], games=4, seed=1)
+>>> [bot.name for bot in result.bots]
+['playfirst', 'random']
+>>> sum(bot.match_wins for bot in result.bots)
+4
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Generator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import ExitStack, closing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from unomas import record
+from unomas.errors import SettingsError
+from unomas.rules import Rules
+
+__all__ = [
+    "PLOT_INSTALL",
+    "BotStats",
+    "MatchError",
+    "MatchResult",
+    "PlotUnavailable",
+    "TournamentResult",
+    "entrant_names",
+    "play_match",
+    "plot",
+    "plot_available",
+    "run_tournament",
+    "seat_specs",
+    "seating",
+    "wilson",
+]
+
+Z95 = 1.959963984540054
+"""The normal quantile of a two-sided 95 % interval."""
+
+PLOT_INSTALL = "pip install 'unomas[plot]'"
+
+Progress = Callable[[int, int], None]
+"""Called with (matches done, matches in all) after every match."""
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % by default); (0, 1) with no trials.
+
+    >>> low, high = wilson(5, 10)
+    >>> round(low, 4), round(high, 4)
+    (0.2366, 0.7634)
+    """
+    if trials <= 0:
+        return (0.0, 1.0)
+    if not 0 <= successes <= trials:
+        raise ValueError(f"{successes} successes in {trials} trials")
+    p = successes / trials
+    z2 = z * z
+    denominator = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = z / denominator * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return (low, high)
+
+
+def seat_specs(specs: Sequence[str], players: int) -> list[str]:
+    """The spec of each entrant: ``specs`` repeated in order to fill ``players`` seats."""
+    if not specs:
+        raise SettingsError("no bots given")
+    if players < len(specs):
+        raise SettingsError(f"{len(specs)} bots for {players} seats (give --players {len(specs)} or more)")
+    return [specs[i % len(specs)] for i in range(players)]
+
+
+def entrant_names(specs: Sequence[str]) -> list[str]:
+    """Names of the entrants: the spec, numbered ``#1``, ``#2``… when it appears more than once.
+
+    >>> entrant_names(["heuristic", "random", "heuristic"])
+    ['heuristic#1', 'random', 'heuristic#2']
+    """
+    counts = {spec: specs.count(spec) for spec in specs}
+    seen: dict[str, int] = {}
+    names = []
+    for spec in specs:
+        if counts[spec] == 1:
+            names.append(spec)
+        else:
+            seen[spec] = seen.get(spec, 0) + 1
+            names.append(f"{spec}#{seen[spec]}")
+    return names
+
+
+def seating(entrants: int, number: int) -> list[int]:
+    """The entrant at each seat in match ``number``: entrant ``i`` plays seat ``(i + number) % n``.
+
+    >>> seating(3, 1)
+    [2, 0, 1]
+    """
+    return [(seat - number) % entrants for seat in range(entrants)]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchError:
+    """A match that a bot error stopped."""
+
+    match: int
+    seat: int | None
+    """The failing seat, if known."""
+    entrant: int | None
+    """The failing entrant (index into the tournament's bots), if known."""
+    bot: str | None
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"match": self.match, "seat": self.seat, "bot": self.bot, "reason": self.reason}
+
+
+@dataclass(slots=True)
+class MatchResult:
+    """What one match of a tournament gave; seats are the match's own."""
+
+    number: int
+    seating: list[int]
+    """The entrant at each seat."""
+    winner: int = -1
+    """The winning seat, or -1 (abandoned, or stopped by an error)."""
+    scores: list[int] = field(default_factory=list)
+    round_winners: list[int] = field(default_factory=list)
+    round_points: list[int] = field(default_factory=list)
+    decisions: list[int] = field(default_factory=list)
+    thinking: list[float] = field(default_factory=list)
+    abandoned: bool = False
+    error: MatchError | None = None
+    record: dict[str, Any] | None = None
+    """The match's record (when records were asked for), released once written."""
+
+
+def play_match(
+    rules: Rules,
+    specs: Sequence[str],
+    number: int,
+    seed: int | str | None = None,
+    history: bool = False,
+) -> MatchResult:
+    """Play match ``number`` of a tournament between the entrants ``specs`` (one per seat).
+
+    A module-level function of picklable arguments, so worker processes started by spawn
+    can run it.
+    """
+    # Imported here: the bots and the table are not needed to import this module.
+    from unomas.bots import Bot, make_bot
+    from unomas.match import BotError, Table
+
+    order = seating(len(specs), number)
+    seat_names = [specs[entrant] for entrant in order]
+    result = MatchResult(number, order)
+
+    def failed(seat: int | None, reason: str) -> MatchResult:
+        result.error = MatchError(
+            match=number,
+            seat=seat,
+            entrant=None if seat is None else order[seat],
+            bot=None if seat is None else seat_names[seat],
+            reason=reason,
+        )
+        return result
+
+    bots: list[Bot] = []
+    try:
+        for spec in seat_names:
+            bots.append(make_bot(spec))
+        table = Table(rules, bots, seed=None if seed is None else f"{seed}/{number}", history=history)
+    except Exception as error:
+        for bot in bots:
+            bot.close()
+        return failed(len(bots) if len(bots) < len(seat_names) else None, f"could not start: {_describe(error)}")
+    try:
+        outcome = table.play()
+    except Exception as error:
+        # A BotError names the seat; anything else a bot raised (in observe, say) does not.
+        if isinstance(error, BotError):
+            failed(error.seat, error.reason)
+            note = str(error)
+        else:
+            note = _describe(error)
+            failed(None, note)
+        if history:
+            result.record = record.to_json(table.game, names=seat_names, error=note)
+        return result
+    result.winner = outcome.winner
+    result.scores = list(outcome.scores)
+    result.round_winners = list(outcome.round_winners)
+    result.round_points = list(outcome.round_points)
+    result.decisions = [s.decisions for s in outcome.seats]
+    result.thinking = [s.thinking for s in outcome.seats]
+    result.abandoned = outcome.abandoned
+    if history:
+        result.record = record.to_json(outcome.game, names=seat_names)
+    return result
+
+
+def _describe(error: Exception) -> str:
+    return f"{type(error).__name__}: {error}"
+
+
+@dataclass(slots=True)
+class BotStats:
+    """The figures of one entrant (see the module's documentation)."""
+
+    name: str
+    spec: str
+    matches: int = 0
+    match_wins: int = 0
+    rounds: int = 0
+    round_wins: int = 0
+    points: int = 0
+    decisions: int = 0
+    thinking: float = 0.0
+    errors: int = 0
+    mu: float = 25.0
+    sigma: float = 25.0 / 3.0
+
+    @property
+    def match_win_rate(self) -> float:
+        return self.match_wins / self.matches if self.matches else 0.0
+
+    @property
+    def match_win_interval(self) -> tuple[float, float]:
+        return wilson(self.match_wins, self.matches)
+
+    @property
+    def round_win_rate(self) -> float:
+        return self.round_wins / self.rounds if self.rounds else 0.0
+
+    @property
+    def round_win_interval(self) -> tuple[float, float]:
+        return wilson(self.round_wins, self.rounds)
+
+    @property
+    def points_per_round_won(self) -> float | None:
+        return self.points / self.round_wins if self.round_wins else None
+
+    @property
+    def points_per_round(self) -> float | None:
+        return self.points / self.rounds if self.rounds else None
+
+    @property
+    def seconds_per_decision(self) -> float | None:
+        return self.thinking / self.decisions if self.decisions else None
+
+    @property
+    def rating(self) -> float:
+        """The conservative ordinal ``mu - 3 * sigma``."""
+        return self.mu - 3 * self.sigma
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "spec": self.spec,
+            "matches": self.matches,
+            "match_wins": self.match_wins,
+            "match_win_rate": self.match_win_rate,
+            "match_win_interval": list(self.match_win_interval),
+            "rounds": self.rounds,
+            "round_wins": self.round_wins,
+            "round_win_rate": self.round_win_rate,
+            "round_win_interval": list(self.round_win_interval),
+            "points": self.points,
+            "points_per_round_won": self.points_per_round_won,
+            "points_per_round": self.points_per_round,
+            "decisions": self.decisions,
+            "seconds_per_decision": self.seconds_per_decision,
+            "errors": self.errors,
+            "rating": self.rating,
+            "mu": self.mu,
+            "sigma": self.sigma,
+        }
+
+
+@dataclass(slots=True)
+class TournamentResult:
+    """The whole of a tournament: settings, per-entrant figures, errors."""
+
+    rules: Rules
+    seed: int | str | None
+    games: int
+    specs: list[str]
+    """The bot specs as given."""
+    bots: list[BotStats]
+    """One per entrant, in entrant order (the order of the first match's seats)."""
+    matches: list[MatchResult] = field(default_factory=list)
+    """Every match in order (records released)."""
+    errors: list[MatchError] = field(default_factory=list)
+    abandoned: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The results file: settings, then per-entrant figures, then errors."""
+        return {
+            "settings": {
+                "rules": self.rules.to_dict(),
+                "seed": self.seed,
+                "games": self.games,
+                "bots": list(self.specs),
+                "entrants": [bot.spec for bot in self.bots],
+                "seating": "match k seats entrant i at seat (i + k) % n",
+                "rating": "openskill PlackettLuce by final score rank; rating = mu - 3 * sigma",
+                "interval": "95 % Wilson score interval",
+            },
+            "matches": len(self.matches),
+            "finished": len(self.matches) - len(self.errors) - self.abandoned,
+            "abandoned": self.abandoned,
+            "bots": [bot.to_json() for bot in self.bots],
+            "errors": [error.to_json() for error in self.errors],
+        }
+
+
+class _Ratings:
+    """Plackett-Luce ratings of the entrants, updated match by match."""
+
+    def __init__(self, entrants: int) -> None:
+        from openskill.models import PlackettLuce
+
+        self.model = PlackettLuce()
+        self.ratings = [self.model.rating() for _ in range(entrants)]
+
+    def rate(self, result: MatchResult) -> None:
+        keys = [(seat == result.winner, score) for seat, score in enumerate(result.scores)]
+        ranks = [float(sum(other > key for other in keys)) for key in keys]
+        teams = [[self.ratings[entrant]] for entrant in result.seating]
+        rated = self.model.rate(teams, ranks=ranks)
+        for entrant, team in zip(result.seating, rated, strict=True):
+            self.ratings[entrant] = team[0]
+
+
+def _tally(bots: list[BotStats], result: MatchResult) -> None:
+    """Add a finished (or abandoned) match to the entrants' figures."""
+    for seat, entrant in enumerate(result.seating):
+        bot = bots[entrant]
+        bot.matches += 1
+        bot.match_wins += result.winner == seat
+        bot.rounds += len(result.round_winners)
+        for winner, points in zip(result.round_winners, result.round_points, strict=True):
+            if winner == seat:
+                bot.round_wins += 1
+                bot.points += points
+        bot.decisions += result.decisions[seat]
+        bot.thinking += result.thinking[seat]
+
+
+def _check_specs(specs: Sequence[str]) -> None:
+    """Make (and close) one bot of each spec, so a bad spec fails before any match."""
+    from unomas.bots import make_bot
+
+    for spec in dict.fromkeys(specs):
+        make_bot(spec).close()
+
+
+def _in_order(
+    rules: Rules, specs: list[str], games: int, seed: int | str | None, jobs: int, history: bool
+) -> Generator[MatchResult, None, None]:
+    """The results of every match, in match order, played by ``jobs`` processes."""
+    if jobs <= 1 or games <= 1:
+        for number in range(games):
+            yield play_match(rules, specs, number, seed, history)
+        return
+    context = multiprocessing.get_context("spawn")
+    executor = ProcessPoolExecutor(max_workers=min(jobs, games), mp_context=context, initializer=_ignore_interrupts)
+    finished = False
+    try:
+        window = 4 * jobs
+        pending: dict[Future[MatchResult], int] = {}
+        ready: dict[int, MatchResult] = {}
+        submitted = 0
+        following = 0
+        while following < games:
+            while submitted < games and len(pending) + len(ready) < window:
+                pending[executor.submit(play_match, rules, specs, submitted, seed, history)] = submitted
+                submitted += 1
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                ready[pending.pop(future)] = future.result()
+            while following in ready:
+                yield ready.pop(following)
+                following += 1
+        finished = True
+    finally:
+        if not finished:
+            # Stopped early (an interrupt, an error): the matches under way are dropped too.
+            for process in list(executor._processes.values()):
+                process.terminate()
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _ignore_interrupts() -> None:  # pragma: no cover - runs in the workers
+    """Workers leave Ctrl-C to the main process, which stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_tournament(
+    rules: Rules,
+    specs: Sequence[str],
+    games: int,
+    *,
+    seed: int | str | None = None,
+    jobs: int = 1,
+    records: str | os.PathLike[str] | None = None,
+    progress: Progress | None = None,
+) -> TournamentResult:
+    """Play ``games`` matches between the bots ``specs`` (see the module's documentation).
+
+    ``jobs`` worker processes play them (1: in this process); ``records`` names a file to
+    write every match's record to, as JSON Lines in match order (the record's ``names`` are
+    the specs by seat; a match stopped by an error has its record so far, with an ``error``
+    field). Bad specs or settings raise :class:`~unomas.errors.SettingsError` before any
+    match is played.
+    """
+    if games < 1:
+        raise SettingsError(f"games must be at least 1, not {games}")
+    if jobs < 1:
+        raise SettingsError(f"jobs must be at least 1, not {jobs}")
+    entrants = seat_specs(list(specs), rules.players)
+    _check_specs(entrants)
+    names = entrant_names(entrants)
+    result = TournamentResult(
+        rules=rules,
+        seed=seed,
+        games=games,
+        specs=list(specs),
+        bots=[BotStats(name, spec) for name, spec in zip(names, entrants, strict=True)],
+    )
+    ratings = _Ratings(len(entrants))
+    with ExitStack() as stack:
+        sink = stack.enter_context(Path(records).open("w", encoding="utf-8")) if records is not None else None
+        played = stack.enter_context(closing(_in_order(rules, entrants, games, seed, jobs, sink is not None)))
+        for done, match in enumerate(played, start=1):
+            if sink is not None and match.record is not None:
+                sink.write(record.dumps(match.record) + "\n")
+            match.record = None
+            result.matches.append(match)
+            if match.error is not None:
+                result.errors.append(match.error)
+                if match.error.entrant is not None:
+                    result.bots[match.error.entrant].errors += 1
+            else:
+                _tally(result.bots, match)
+                if match.abandoned:
+                    result.abandoned += 1
+                else:
+                    ratings.rate(match)
+            if progress is not None:
+                progress(done, games)
+    for bot, rating in zip(result.bots, ratings.ratings, strict=True):
+        bot.mu, bot.sigma = rating.mu, rating.sigma
+    return result
+
+
+class PlotUnavailable(RuntimeError):
+    """matplotlib is not installed."""
+
+    def __init__(self) -> None:
+        super().__init__(f"plotting needs matplotlib: {PLOT_INSTALL}")
+
+
+def plot_available() -> bool:
+    """Whether matplotlib can be imported."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def plot(result: TournamentResult, path: str | os.PathLike[str]) -> None:
+    """Draw every entrant's match and round win rates with their 95 % intervals to ``path``.
+
+    Needs matplotlib (the ``plot`` extra); raises :class:`PlotUnavailable` without it.
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise PlotUnavailable() from None
+
+    names = [bot.name for bot in result.bots]
+    figure, axes = plt.subplots(figsize=(max(6.0, 1.4 * len(names) + 2), 4.5))
+    try:
+        width = 0.38
+        series = [
+            ("matches", [b.match_win_rate for b in result.bots], [b.match_win_interval for b in result.bots]),
+            ("rounds", [b.round_win_rate for b in result.bots], [b.round_win_interval for b in result.bots]),
+        ]
+        for offset, (label, rates, intervals) in zip((-width / 2, width / 2), series, strict=True):
+            xs = [i + offset for i in range(len(names))]
+            errors = [
+                [max(0.0, rate - low) for rate, (low, _) in zip(rates, intervals, strict=True)],
+                [max(0.0, high - rate) for rate, (_, high) in zip(rates, intervals, strict=True)],
+            ]
+            axes.bar(xs, rates, width, yerr=errors, capsize=4, label=f"{label} won")
+        axes.axhline(1 / len(names), color="grey", linestyle=":", linewidth=1, label="an even share")
+        axes.set_xticks(range(len(names)), names)
+        axes.set_ylim(0, 1)
+        axes.set_ylabel("win rate (95 % Wilson interval)")
+        seed = "" if result.seed is None else f", seed {result.seed}"
+        axes.set_title(f"{len(result.matches)} matches, {result.rules.players} seats{seed}")
+        axes.legend()
+        figure.tight_layout()
+        figure.savefig(path)
+    finally:
+        plt.close(figure)

@@ -1,0 +1,323 @@
+"""Bots in other languages: the JSON-lines protocol unomas-bot/1 (docs/bot-protocol.md)."""
+
+from __future__ import annotations
+
+import json
+import random
+import shlex
+import sys
+import textwrap
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from unomas.actions import Action
+from unomas.bots import make_bot
+from unomas.bots.process import PROTOCOL, ProcessBot
+from unomas.cards import parse_card
+from unomas.errors import SettingsError
+from unomas.events import Event, StartingCard
+from unomas.match import BotError, Table
+from unomas.rules import Rules
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "random_bot.py"
+
+LOOP = """
+import json, sys, time
+
+def send(message):
+    print(json.dumps(message), flush=True)
+
+def hello(message):
+    send({{"type": "ready", "name": "tester"}})
+
+def answer(message):
+    send({{"type": "action", "action": message["view"]["legal_actions"][0]}})
+
+{body}
+
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        hello(message)
+    elif message["type"] in ("act", "react"):
+        answer(message)
+    elif message["type"] == "bye":
+        break
+"""
+"""A bot that plays the first legal action; ``body`` redefines what it needs to."""
+
+
+def command(*argv: str | Path) -> str:
+    return shlex.join([sys.executable, *map(str, argv)])
+
+
+def script(tmp_path: Path, body: str, *, raw: bool = False) -> str:
+    """The command of a bot written in ``tmp_path``: the loop above with ``body``, or ``body`` alone."""
+    path = tmp_path / "bot.py"
+    body = textwrap.dedent(body)
+    path.write_text(body if raw else LOOP.format(body=body))
+    return command(path)
+
+
+def two_seats(bot: ProcessBot, *, seed: int = 1, on_events: Any = None) -> Table:
+    return Table(Rules(players=2, target_score=0), [bot, make_bot("heuristic")], seed=seed, on_events=on_events)
+
+
+def failure(bot: ProcessBot) -> BotError:
+    """The error of a match between ``bot`` and a built-in bot (which must fail)."""
+    with pytest.raises(BotError) as caught:
+        two_seats(bot).play()
+    assert bot.connection is None
+    return caught.value
+
+
+# ---------------------------------------------------------------------- whole matches
+
+
+def test_example_bot_plays_a_whole_match() -> None:
+    threads = threading.active_count()
+    bot = make_bot("cmd:" + command(EXAMPLE))
+    assert isinstance(bot, ProcessBot)
+    table = Table(Rules(players=3, target_score=200), [bot, make_bot("heuristic"), make_bot("random")], seed=5)
+    connection = bot.connection
+    assert connection is not None
+    outcome = table.play()
+    assert outcome.winner in (0, 1, 2) and not outcome.abandoned
+    assert max(outcome.scores) >= 200
+    assert bot.name == "random_bot.py" and outcome.seats[0].decisions > 0
+    assert connection.process.poll() == 0 and bot.connection is None
+    assert threading.active_count() == threads
+
+
+def test_example_bot_plays_every_house_rule() -> None:
+    bots = [make_bot("cmd:" + command(EXAMPLE)), make_bot("heuristic"), make_bot("cmd:" + command(EXAMPLE))]
+    outcome = Table(Rules.preset("all", players=3, target_score=0), bots, seed=3).play()
+    assert outcome.winner in (0, 1, 2)
+
+
+def test_the_conversation(tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    body = f"""
+    import json, sys
+    with open({str(log)!r}, "w") as log:
+        for line in sys.stdin:
+            log.write(line)
+            message = json.loads(line)
+            if message["type"] == "hello":
+                answer = {{"type": "ready", "protocol": "{PROTOCOL}", "name": "  logger  ", "later": 1}}
+            elif message["type"] in ("act", "react"):
+                answer = {{"type": "action", "action": message["view"]["legal_actions"][0]}}
+            else:
+                continue
+            print(json.dumps(answer), flush=True)
+    """
+    path = tmp_path / "bot.py"
+    path.write_text(textwrap.dedent(body))
+    bot = ProcessBot(command(path))
+    outcome = two_seats(bot, seed=2).play()
+    messages = [json.loads(line) for line in log.read_text().splitlines()]
+    hello = messages[0]
+    assert hello == {
+        "type": "hello",
+        "protocol": PROTOCOL,
+        "seat": 0,
+        "rules": Rules(players=2, target_score=0).to_dict(),
+        "timeout": 5.0,
+    }
+    assert bot.name == "logger"
+    assert messages[-1] == {"type": "bye"}
+    kinds = {m["type"] for m in messages}
+    assert kinds == {"hello", "events", "act", "react", "bye"} or kinds == {"hello", "events", "act", "bye"}
+    first_events = messages[1]["events"]
+    assert first_events[0]["event"] == "dealt"
+    own, other = first_events[0]["hands"]
+    assert len(own) == 7 and other is None and first_events[0]["pile"] is None
+    events = [e for m in messages if m["type"] == "events" for e in m["events"]]
+    assert events[-1] == {"event": "match_ended", "winner": outcome.winner, "scores": outcome.scores}
+    drawn_by_other = [e for e in events if e["event"] == "drew" and e["player"] == 1]
+    assert drawn_by_other and all(e["cards"] is None for e in drawn_by_other)
+    asked = [m for m in messages if m["type"] == "act"]
+    assert asked and all(m["view"]["seat"] == 0 and m["view"]["legal_actions"] for m in asked)
+
+
+# ---------------------------------------------------------------------- misbehaving bots
+
+
+def test_a_slow_bot_times_out(tmp_path: Path) -> None:
+    bot = ProcessBot(script(tmp_path, "def answer(message):\n    time.sleep(30)\n"))
+    table = two_seats(bot)
+    bot.timeout = 0.5  # once started: a slow machine may take a while to start Python
+    with pytest.raises(BotError) as caught:
+        table.play()
+    assert caught.value.seat == 0 and caught.value.bot == "tester"
+    assert str(caught.value) == "seat 0 (tester): did not answer 'act' within 0.5 s"
+    assert bot.connection is None
+
+
+def test_a_bot_slow_to_start_times_out(tmp_path: Path) -> None:
+    bot = ProcessBot(script(tmp_path, "time.sleep(30)\n"), timeout=0.5)
+    with pytest.raises(BotError, match=r"did not answer 'hello' within 0\.5 s"):
+        bot.start(1, Rules(), random.Random())
+    assert bot.connection is None
+
+
+def test_a_bot_that_exits_at_once(tmp_path: Path) -> None:
+    bot = ProcessBot(script(tmp_path, "import sys\nprint('no luck', file=sys.stderr)\nsys.exit(3)\n", raw=True))
+    with pytest.raises(BotError) as caught:
+        bot.start(1, Rules(), random.Random())
+    message = str(caught.value)
+    assert message.startswith("seat 1 (cmd:")
+    assert "exited with code 3" in message and "'hello'" in message and "no luck" in message
+
+
+def test_a_bot_that_dies_during_the_match(tmp_path: Path) -> None:
+    bot = ProcessBot(script(tmp_path, "def answer(message):\n    raise SystemExit(0)\n"))
+    error = failure(bot)
+    assert "exited with code 0" in error.reason and "'act'" in error.reason
+
+
+def test_a_bot_that_prints_garbage(tmp_path: Path) -> None:
+    bot = ProcessBot(script(tmp_path, "def answer(message):\n    print('I play the red seven', flush=True)\n"))
+    error = failure(bot)
+    assert error.reason == "answered 'act' with a line that is not JSON: 'I play the red seven'"
+
+
+def test_a_bot_that_writes_bytes_not_text(tmp_path: Path) -> None:
+    body = """
+    def answer(message):
+        print(flush=True)  # an empty line is skipped
+        sys.stdout.buffer.write(b"\\xff\\n")
+        sys.stdout.flush()
+    """
+    error = failure(ProcessBot(script(tmp_path, body)))
+    assert error.reason == "answered 'act' with a line that is not UTF-8: b'\\xff'"
+
+
+def test_a_bot_that_writes_without_end(tmp_path: Path) -> None:
+    body = "def answer(message):\n    sys.stdout.write('[' * 1_100_000)\n    sys.stdout.flush()\n    time.sleep(30)\n"
+    error = failure(ProcessBot(script(tmp_path, body)))
+    assert error.reason == "answered 'act' with a line longer than 1048576 bytes"
+
+
+def test_a_bot_killed_by_a_signal(tmp_path: Path) -> None:
+    body = "import os, signal\ndef answer(message):\n    os.kill(os.getpid(), signal.SIGKILL)\n"
+    assert failure(ProcessBot(script(tmp_path, body))).reason == "was killed by signal 9 instead of answering 'act'"
+
+
+def test_a_bot_gone_before_a_message(tmp_path: Path) -> None:
+    bot = ProcessBot(script(tmp_path, "def hello(message):\n    send({'type': 'ready'})\n    sys.exit(0)\n"))
+    bot.start(0, Rules(), random.Random())
+    assert bot.connection is not None
+    bot.connection.process.wait()
+    with pytest.raises(BotError, match="exited with code 0 before reading 'events'"):
+        bot.observe([StartingCard(parse_card("R7"))])
+
+
+def test_a_bot_that_stops_reading(tmp_path: Path) -> None:
+    bot = ProcessBot(script(tmp_path, "def hello(message):\n    send({'type': 'ready'})\n    time.sleep(30)\n"))
+    bot.start(0, Rules(), random.Random())
+    bot.timeout = 0.5
+    events: list[Event] = [StartingCard(parse_card("R7"))] * 20_000  # more than a pipe holds
+    with pytest.raises(BotError, match="stopped reading its input \\(sending 'events'\\)"):
+        bot.observe(events)
+    assert bot.connection is None
+
+
+def test_a_bot_that_answers_json_but_not_an_object(tmp_path: Path) -> None:
+    bot = ProcessBot(script(tmp_path, "def hello(message):\n    send(['ready'])\n"))
+    with pytest.raises(BotError, match=r"answered 'hello' with '\[\"ready\"\]', not a JSON object"):
+        bot.start(0, Rules(), random.Random())
+
+
+def test_a_bot_that_answers_the_wrong_message(tmp_path: Path) -> None:
+    bot = ProcessBot(script(tmp_path, "def answer(message):\n    send({'type': 'ready'})\n"))
+    error = failure(bot)
+    assert error.reason == "answered 'act' with a message of type 'ready', not 'action'"
+
+
+def test_a_bot_that_answers_a_malformed_action(tmp_path: Path) -> None:
+    bot = ProcessBot(
+        script(tmp_path, "def answer(message):\n    send({'type': 'action', 'action': {'p': 0, 'a': 'fly'}})\n")
+    )
+    assert failure(bot).reason.startswith(
+        'answered \'act\' with a malformed action \'{"p": 0, "a": "fly"}\': unknown move'
+    )
+    bot = ProcessBot(script(tmp_path, "def answer(message):\n    send({'type': 'action'})\n"))
+    assert failure(bot).reason == "answered 'act' without an 'action' field"
+
+
+def test_a_bot_that_answers_nothing_on_its_turn(tmp_path: Path) -> None:
+    bot = ProcessBot(script(tmp_path, "def answer(message):\n    send({'type': 'action', 'action': None})\n"))
+    assert failure(bot).reason == "answered null to 'act': on its turn it must act"
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    # A pass is never legal before drawing: the table must refuse it before applying anything.
+    body = "def answer(message):\n    send({'type': 'action', 'action': {'p': message['view']['seat'], 'a': 'pass'}})\n"
+    bot = ProcessBot(script(tmp_path, body))
+    seen: list[list[dict[str, Any]]] = []
+    tables: list[Table] = []
+
+    def snapshot(action: Action | None, events: list[Event]) -> None:
+        if tables:  # the views after every action the table applied
+            seen.append([tables[0].game.view(seat).to_json() for seat in (0, 1)])
+
+    table = two_seats(bot, on_events=snapshot)
+    tables.append(table)
+    seen.append([table.game.view(seat).to_json() for seat in (0, 1)])
+    with pytest.raises(BotError, match="illegal action") as caught:
+        table.play()
+    assert caught.value.seat == 0 and caught.value.bot == "tester"
+    assert [table.game.view(seat).to_json() for seat in (0, 1)] == seen[-1]
+    assert table.game.log is not None and all(action.player == 1 for log in table.game.log for action, _ in log.moves)
+
+
+def test_a_bot_speaking_another_protocol(tmp_path: Path) -> None:
+    bot = ProcessBot(script(tmp_path, "def hello(message):\n    send({'type': 'ready', 'protocol': 'unomas-bot/9'})\n"))
+    with pytest.raises(BotError, match="speaks protocol 'unomas-bot/9', not 'unomas-bot/1'"):
+        bot.start(0, Rules(), random.Random())
+    bot = ProcessBot(script(tmp_path, "def hello(message):\n    send({'type': 'ready', 'name': 7})\n"))
+    with pytest.raises(BotError, match="gave a name that is not a non-empty string: 7"):
+        bot.start(0, Rules(), random.Random())
+
+
+def test_a_bot_that_cannot_start(tmp_path: Path) -> None:
+    bot = ProcessBot(shlex.join([str(tmp_path / "no such program")]))
+    with pytest.raises(BotError, match="could not start: No such file or directory"):
+        bot.start(0, Rules(), random.Random())
+
+
+def test_a_closed_bot_is_not_running(tmp_path: Path) -> None:
+    bot = ProcessBot(command(EXAMPLE))
+    bot.start(0, Rules(), random.Random())
+    connection = bot.connection
+    assert connection is not None
+    bot.close()
+    bot.close()
+    assert connection.process.poll() == 0
+    bot.observe([])  # nothing to say
+    view = Table(Rules(players=2), [make_bot("random"), make_bot("random")], seed=1).game.view(0)
+    with pytest.raises(BotError, match=r"seat 0 \(random_bot.py\): is not running \(it failed or was closed\)"):
+        bot.act(view)
+
+
+# ---------------------------------------------------------------------- settings
+
+
+def test_timeout_and_command_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert ProcessBot("bot").timeout == 5.0
+    monkeypatch.setenv("UNOMAS_BOT_TIMEOUT", "0.25")
+    assert ProcessBot("bot").timeout == 0.25
+    assert ProcessBot("bot", timeout=2).timeout == 2.0
+    monkeypatch.setenv("UNOMAS_BOT_TIMEOUT", "soon")
+    with pytest.raises(SettingsError, match="UNOMAS_BOT_TIMEOUT must be a number of seconds, not 'soon'"):
+        ProcessBot("bot")
+    with pytest.raises(SettingsError, match="more than 0 seconds"):
+        ProcessBot("bot", timeout=0)
+    with pytest.raises(SettingsError, match="needs a command"):
+        make_bot("cmd:  ")
+    with pytest.raises(SettingsError, match="bad bot command"):
+        make_bot("cmd:python 'unclosed")
