@@ -11,7 +11,7 @@ import sys
 
 from setuptools import Extension, setup
 
-COMPILED = ["cards", "actions", "events", "game", "simulate"]
+COMPILED = ["cards", "actions", "events", "game", "simulate", "bots/search"]
 
 
 def engine_extensions() -> list[Extension]:

@@ -85,7 +85,7 @@ class Table:
             rngs = [random.Random(f"{seed}/seat {seat}") for seat in range(len(bots))]
         self.stats = [SeatStats() for _ in bots]
         for seat, (bot, rng) in enumerate(zip(self.bots, rngs, strict=True)):
-            bot.start(seat, rules, rng)
+            self._guarded(seat, "failed to start", bot.start, seat, rules, rng)
         self.round_winners: list[int] = []
         self.round_points: list[int] = []
         self._tell(None, self.game.round_start_events)
@@ -160,7 +160,16 @@ class Table:
         if self.on_events is not None:
             self.on_events(action, events)
         for seat, bot in enumerate(self.bots):
-            bot.observe([redact(event, seat) for event in events])
+            self._guarded(seat, "failed to observe events", bot.observe, [redact(event, seat) for event in events])
+
+    def _guarded(self, seat: int, what: str, call: Callable[..., object], *args: object) -> None:
+        """Call a bot's method; any failure but a BotError becomes one naming the seat."""
+        try:
+            call(*args)
+        except BotError:
+            raise
+        except Exception as error:
+            raise BotError(seat, self.bots[seat].name, f"{what}: {type(error).__name__}: {error}") from error
 
     def _outcome(self, abandoned: bool) -> Outcome:
         game = self.game

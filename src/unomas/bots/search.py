@@ -1,0 +1,209 @@
+"""The search behind ``ismcts``: sampled worlds, UCT descents, greedy rollouts.
+
+Kept apart from the bot so that the compiled build compiles it (it is where the time goes).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+
+from unomas.actions import Action, Kind
+from unomas.cards import COLOR_OF, DECK, RANK_OF, SKIP, WILD, WILD_DRAW_FOUR, Card
+from unomas.game import Game
+from unomas.view import View
+
+ROLLOUT_LIMIT = 2_000
+"""Actions after which a rollout stops without a winner."""
+
+
+def sample_world(view: View, rng: random.Random, *, color_before_wild_draw_four: int = -1) -> Game:
+    """A game consistent with ``view``: unseen cards dealt at random by the known sizes.
+
+    The own hand, the discard pile, every count and the public state are the view's. For a
+    W+4 that may be challenged, whether its player was guilty is judged on their sampled
+    hand against ``color_before_wild_draw_four`` (the colour in play before it).
+    """
+    assert view.seat is not None
+    rules = view.rules
+    unseen = Counter(DECK)
+    unseen.subtract(view.hand)
+    unseen.subtract(view.discard)
+    pool = list(unseen.elements())
+    rng.shuffle(pool)
+    hands: list[list[Card]] = []
+    start = 0
+    for seat, size in enumerate(view.hand_sizes):
+        if seat == view.seat:
+            hands.append(list(view.hand))
+        else:
+            hands.append(pool[start : start + size])
+            start += size
+    accused = (view.current - view.direction) % rules.players if view.challengeable else -1
+    guilty = accused >= 0 and any(COLOR_OF[c] == color_before_wild_draw_four for c in hands[accused])
+    return Game.from_position(
+        rules,
+        hands=hands,
+        pile=pool[start:],
+        discard=view.discard,
+        color=view.color if view.color is not None else -1,
+        current=view.current,
+        phase=view.phase,
+        direction=view.direction,
+        penalty=view.penalty,
+        challengeable=view.challengeable,
+        accused=accused,
+        accused_guilty=guilty,
+        drawn=view.drawn if view.drawn is not None else -1,
+        uno_pending=view.uno_pending if view.uno_pending is not None else -1,
+        scores=view.scores,
+        round=view.round,
+        rng=rng,
+    )
+
+
+class Node:
+    """A tree node: the statistics of the action that led to it, by the player who took it."""
+
+    __slots__ = ("available", "children", "player", "visits", "wins")
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        self.visits = 0
+        self.wins = 0.0
+        self.available = 0
+        self.children: dict[Action, Node] = {}
+
+
+def rollout_action(game: Game, player: int, rng: random.Random) -> Action:
+    """The rollout policy: a quick greedy player, much like ``heuristic`` without memory.
+
+    Plays rather than draws; prefers coloured cards to wild ones, action cards with two
+    players (a free turn), then the colour it holds most of; a wild takes the colour it
+    holds most of, a 7 the smallest other hand; calls UNO; stacks rather than draws.
+    """
+    cards = game.playable_cards(player)
+    if not cards:
+        actions = game.legal_actions(player)
+        for action in actions:
+            if action.kind is Kind.DRAW or action.kind is Kind.PASS:
+                return action
+        return actions[int(rng.random() * len(actions))]
+    hand = game.hands[player]
+    counts = [0, 0, 0, 0]
+    for card in hand:
+        if card < WILD:
+            counts[COLOR_OF[card]] += 1
+    two_players = game.players == 2
+    best = cards[0]
+    best_score = -1000
+    for card in cards:
+        if card >= WILD:
+            score = -100 + (10 if card == WILD_DRAW_FOUR else 0)
+        else:
+            score = counts[COLOR_OF[card]] * 4 + (20 if two_players and RANK_OF[card] >= SKIP else 0)
+        if score > best_score:
+            best, best_score = card, score
+    variants = game.play_variants(player, best)
+    if len(variants) == 1:
+        return variants[0]
+    color = counts.index(max(counts))
+    chosen = variants[0]
+    smallest = 1000
+    for action in variants:
+        if action.color is not None and action.color != color:
+            continue
+        if action.target is not None and len(game.hands[action.target]) >= smallest:
+            continue
+        if action.target is not None:
+            smallest = len(game.hands[action.target])
+        chosen = action
+        if action.uno:
+            break
+    return chosen
+
+
+def search_actions(game: Game, player: int) -> list[Action]:
+    """The turn actions the search considers: the legal ones less out-of-turn calls, and
+    a play that may call UNO only with the call."""
+    actions = [a for a in game.legal_actions(player) if a.kind is not Kind.UNO and a.kind is not Kind.CATCH]
+    calling = {(a.card, a.color, a.target) for a in actions if a.uno}
+    return [a for a in actions if a.uno or a.kind is not Kind.PLAY or (a.card, a.color, a.target) not in calling]
+
+
+def search(
+    view: View,
+    rng: random.Random,
+    *,
+    iterations: int | None,
+    seconds: float | None,
+    exploration: float,
+    color_before_wild_draw_four: int = -1,
+) -> Node:
+    """Run ISMCTS from ``view`` for ``iterations`` or ``seconds``; return the root."""
+    root = Node(-1)
+    deadline = time.perf_counter() + seconds if seconds is not None else math.inf
+    iteration = 0
+    while True:
+        if iterations is not None and iteration >= iterations:
+            break
+        if iteration and time.perf_counter() >= deadline:
+            break
+        iteration += 1
+        game = sample_world(view, rng, color_before_wild_draw_four=color_before_wild_draw_four)
+        _iterate(root, game, rng, exploration)
+    return root
+
+
+def _iterate(root: Node, game: Game, rng: random.Random, exploration: float) -> None:
+    """One descent: select by UCB1 with availability, expand one action, roll out, credit."""
+    node = root
+    path = [root]
+    while not game.round_over:
+        player = game.current
+        actions = search_actions(game, player)
+        children = node.children
+        untried = []
+        for action in actions:
+            child = children.get(action)
+            if child is None:
+                untried.append(action)
+            else:
+                child.available += 1
+        if untried:
+            action = untried[int(rng.random() * len(untried))]
+            child = Node(player)
+            child.available = 1
+            children[action] = child
+            game.push(action)
+            path.append(child)
+            break
+        best_score = -1.0
+        best_action = actions[0]
+        best_child = children[best_action]
+        for action in actions:
+            child = children[action]
+            score = child.wins / child.visits + exploration * math.sqrt(math.log(child.available) / child.visits)
+            if score > best_score:
+                best_score, best_action, best_child = score, action, child
+        game.push(best_action)
+        node = best_child
+        path.append(node)
+    winner = _rollout(game, rng)
+    for visited in path:
+        visited.visits += 1
+        if visited.player == winner:
+            visited.wins += 1.0
+
+
+def _rollout(game: Game, rng: random.Random) -> int:
+    """Play the round out with :func:`rollout_action`; the winner's seat, or -1 if it drags on."""
+    for _ in range(ROLLOUT_LIMIT):
+        if game.round_over:
+            break
+        game.push(rollout_action(game, game.current, rng))
+    else:
+        return -1
+    return next(seat for seat, hand in enumerate(game.hands) if not hand)
