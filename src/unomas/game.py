@@ -980,15 +980,19 @@ class Game:
         scores: Sequence[int] | None = None,
         round: int = 0,
         rng: RandomSource | None = None,
+        check: bool = True,
     ) -> Game:
         """A game in a given position, with no history: for search over sampled worlds.
 
         ``pile`` is the draw pile top first, ``discard`` the discard pile top last. The cards
-        must be exactly the 108; the rest is the caller's to keep consistent.
+        must be exactly the 108 (``check=False`` skips counting them, for a caller that
+        built them so); the rest is the caller's to keep consistent.
         """
         if len(hands) != rules.players:
             raise DealError(f"{len(hands)} hands for {rules.players} players")
-        if not is_full_deck([c for hand in hands for c in hand] + list(pile) + list(discard)) or not discard:
+        if not discard or (
+            check and not is_full_deck([c for hand in hands for c in hand] + list(pile) + list(discard))
+        ):
             raise DealError("the hands, the pile and the discard pile are not exactly the 108 cards")
         game = cls(rules, rng=rng if rng is not None else random.Random(), history=False, _copy_of=None, _empty=True)
         game.scores = list(scores) if scores is not None else [0] * rules.players

@@ -10,6 +10,10 @@ round's winner. The search tree is keyed by actions, shared by all worlds (the
 single-observer ISMCTS of Cowling, Powley and Whitehouse, 2012). The bot never reads the
 true state: it gets only its view.
 
+The sampled worlds also use what the bot has seen of the others: an opponent that drew on
+its turn is dealt no card of the colour then in play, until it draws again (``voids``,
+on by default).
+
 Inside the search every player calls UNO with the play, and out-of-turn actions (catches,
 jump-ins) are left out; out of turn, and for the starting colour, the bot follows
 ``heuristic``. Budget: ``iterations`` per decision, or ``seconds`` (then the result depends
@@ -37,7 +41,13 @@ class IsmctsBot(Bot):
 
     name = "ismcts"
 
-    def __init__(self, iterations: int | None = None, seconds: float | None = None, exploration: float = 0.7) -> None:
+    def __init__(
+        self,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        voids: bool = True,
+    ) -> None:
         super().__init__()
         if iterations is None and seconds is None:
             iterations = 1000
@@ -46,6 +56,7 @@ class IsmctsBot(Bot):
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
+        self.voids = voids
         self.helper = HeuristicBot()
 
     def start(self, seat: int, rules: Rules, rng: random.Random) -> None:
@@ -81,4 +92,5 @@ class IsmctsBot(Bot):
             seconds=self.seconds,
             exploration=self.exploration,
             color_before_wild_draw_four=self.helper.color_before_wild_draw_four,
+            lacking=self.helper.voids if self.voids else None,
         )

@@ -19,49 +19,100 @@ ROLLOUT_LIMIT = 2_000
 """Actions after which a rollout stops without a winner."""
 
 
-def sample_world(view: View, rng: random.Random, *, color_before_wild_draw_four: int = -1) -> Game:
+class WorldSampler:
+    """Samples worlds consistent with one view (see :func:`sample_world`); what does not
+    change between samples (the unseen cards, the public state) is worked out once."""
+
+    def __init__(
+        self,
+        view: View,
+        *,
+        color_before_wild_draw_four: int = -1,
+        lacking: dict[int, set[int]] | None = None,
+    ) -> None:
+        assert view.seat is not None
+        self.view = view
+        self.seat = view.seat
+        unseen = Counter(DECK)
+        unseen.subtract(view.hand)
+        unseen.subtract(view.discard)
+        self.unseen = list(unseen.elements())
+        self.lacking = {seat: colors for seat, colors in (lacking or {}).items() if seat != view.seat and colors}
+        self.color_before = color_before_wild_draw_four
+        self.accused = (view.current - view.direction) % view.rules.players if view.challengeable else -1
+
+    def sample(self, rng: random.Random) -> Game:
+        """One world: the unseen cards dealt at random to the other hands and the pile."""
+        view = self.view
+        pool = self.unseen[:]
+        rng.shuffle(pool)
+        sizes = view.hand_sizes
+        hands: list[list[Card]] = [[] for _ in sizes]
+        hands[self.seat] = list(view.hand)
+        for seat, colors in self.lacking.items():
+            hands[seat], pool = _deal_avoiding(pool, sizes[seat], colors)
+        start = 0
+        for seat, size in enumerate(sizes):
+            if seat != self.seat and seat not in self.lacking:
+                hands[seat] = pool[start : start + size]
+                start += size
+        accused = self.accused
+        guilty = accused >= 0 and any(COLOR_OF[c] == self.color_before for c in hands[accused])
+        return Game.from_position(
+            view.rules,
+            hands=hands,
+            pile=pool[start:],
+            discard=view.discard,
+            color=view.color if view.color is not None else -1,
+            current=view.current,
+            phase=view.phase,
+            direction=view.direction,
+            penalty=view.penalty,
+            challengeable=view.challengeable,
+            accused=accused,
+            accused_guilty=guilty,
+            drawn=view.drawn if view.drawn is not None else -1,
+            uno_pending=view.uno_pending if view.uno_pending is not None else -1,
+            scores=view.scores,
+            round=view.round,
+            rng=rng,
+            check=False,
+        )
+
+
+def sample_world(
+    view: View,
+    rng: random.Random,
+    *,
+    color_before_wild_draw_four: int = -1,
+    lacking: dict[int, set[int]] | None = None,
+) -> Game:
     """A game consistent with ``view``: unseen cards dealt at random by the known sizes.
 
-    The own hand, the discard pile, every count and the public state are the view's. For a
-    W+4 that may be challenged, whether its player was guilty is judged on their sampled
-    hand against ``color_before_wild_draw_four`` (the colour in play before it).
+    The own hand, the discard pile, every count and the public state are the view's.
+    ``lacking`` names colours some opponents are believed not to hold (they drew on them):
+    their hands are dealt from the other cards first. For a W+4 that may be challenged,
+    whether its player was guilty is judged on their sampled hand against
+    ``color_before_wild_draw_four`` (the colour in play before it).
     """
-    assert view.seat is not None
-    rules = view.rules
-    unseen = Counter(DECK)
-    unseen.subtract(view.hand)
-    unseen.subtract(view.discard)
-    pool = list(unseen.elements())
-    rng.shuffle(pool)
-    hands: list[list[Card]] = []
-    start = 0
-    for seat, size in enumerate(view.hand_sizes):
-        if seat == view.seat:
-            hands.append(list(view.hand))
+    sampler = WorldSampler(view, color_before_wild_draw_four=color_before_wild_draw_four, lacking=lacking)
+    return sampler.sample(rng)
+
+
+def _deal_avoiding(pool: list[Card], size: int, colors: set[int]) -> tuple[list[Card], list[Card]]:
+    """``size`` cards from the (shuffled) pool, avoiding ``colors`` while it can; the rest."""
+    hand: list[Card] = []
+    rest: list[Card] = []
+    for card in pool:
+        if len(hand) < size and (card >= WILD or COLOR_OF[card] not in colors):
+            hand.append(card)
         else:
-            hands.append(pool[start : start + size])
-            start += size
-    accused = (view.current - view.direction) % rules.players if view.challengeable else -1
-    guilty = accused >= 0 and any(COLOR_OF[c] == color_before_wild_draw_four for c in hands[accused])
-    return Game.from_position(
-        rules,
-        hands=hands,
-        pile=pool[start:],
-        discard=view.discard,
-        color=view.color if view.color is not None else -1,
-        current=view.current,
-        phase=view.phase,
-        direction=view.direction,
-        penalty=view.penalty,
-        challengeable=view.challengeable,
-        accused=accused,
-        accused_guilty=guilty,
-        drawn=view.drawn if view.drawn is not None else -1,
-        uno_pending=view.uno_pending if view.uno_pending is not None else -1,
-        scores=view.scores,
-        round=view.round,
-        rng=rng,
-    )
+            rest.append(card)
+    missing = size - len(hand)
+    if missing > 0:
+        hand.extend(rest[:missing])
+        rest = rest[missing:]
+    return hand, rest
 
 
 class Node:
@@ -141,9 +192,11 @@ def search(
     seconds: float | None,
     exploration: float,
     color_before_wild_draw_four: int = -1,
+    lacking: dict[int, set[int]] | None = None,
 ) -> Node:
     """Run ISMCTS from ``view`` for ``iterations`` or ``seconds``; return the root."""
     root = Node(-1)
+    sampler = WorldSampler(view, color_before_wild_draw_four=color_before_wild_draw_four, lacking=lacking)
     deadline = time.perf_counter() + seconds if seconds is not None else math.inf
     iteration = 0
     while True:
@@ -152,7 +205,7 @@ def search(
         if iteration and time.perf_counter() >= deadline:
             break
         iteration += 1
-        game = sample_world(view, rng, color_before_wild_draw_four=color_before_wild_draw_four)
+        game = sampler.sample(rng)
         _iterate(root, game, rng, exploration)
     return root
 
