@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from unomas.actions import Action
 from unomas.bots.base import Bot
 from unomas.errors import BotError as BotError
-from unomas.errors import IllegalAction, UnoError
+from unomas.errors import IllegalAction
 from unomas.events import Event, RoundEnded, redact
 from unomas.game import Game
 from unomas.rules import Rules
@@ -130,7 +130,7 @@ class Table:
         started = time.perf_counter()
         try:
             action = bot.react(view) if react else bot.act(view)
-        except UnoError:
+        except BotError:
             raise
         except Exception as error:
             raise BotError(seat, bot.name, f"crashed: {type(error).__name__}: {error}") from error

@@ -86,7 +86,7 @@ class HeuristicBot(Bot):
         for event in events:
             if isinstance(event, Drew) and event.player != self.seat:
                 if event.reason == "turn" and self.color_in_play >= 0:
-                    self.voids.setdefault(event.player, set()).add(self.color_in_play)
+                    self.voids[event.player] = {self.color_in_play}
                 else:
                     self.voids.pop(event.player, None)
             elif isinstance(event, Dealt | HandsSwapped | HandsPassed):
@@ -111,6 +111,10 @@ class HeuristicBot(Bot):
 
     def act(self, view: View) -> Action:
         actions = view.legal_actions
+        for kind in (Kind.UNO, Kind.CATCH):  # the seat on turn may call or catch first
+            action = first_of(actions, kind)
+            if action is not None:
+                return action
         options = plays(actions)
         if view.phase is Phase.COLOR:
             best = self.best_color(view.hand)

@@ -70,7 +70,8 @@ class IsmctsBot(Bot):
         return self.helper.react(view)
 
     def act(self, view: View) -> Action:
-        if view.phase is Phase.COLOR:
+        call = next((a for a in view.legal_actions if a.kind is Kind.UNO or a.kind is Kind.CATCH), None)
+        if view.phase is Phase.COLOR or call is not None:
             return self.helper.act(view)
         candidates = [a for a in view.legal_actions if a.kind is not Kind.UNO and a.kind is not Kind.CATCH]
         calling = {(a.card, a.color, a.target) for a in candidates if a.uno}

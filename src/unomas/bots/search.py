@@ -12,7 +12,7 @@ from collections import Counter
 
 from unomas.actions import Action, Kind
 from unomas.cards import COLOR_OF, DECK, RANK_OF, SKIP, WILD, WILD_DRAW_FOUR, Card
-from unomas.game import Game
+from unomas.game import Game, Phase
 from unomas.view import View
 
 ROLLOUT_LIMIT = 2_000
@@ -57,11 +57,17 @@ class WorldSampler:
                 hands[seat] = pool[start : start + size]
                 start += size
         accused = self.accused
-        guilty = accused >= 0 and any(COLOR_OF[c] == self.color_before for c in hands[accused])
+        guilty = (
+            accused >= 0 and self.color_before >= 0 and any(COLOR_OF[c] == self.color_before for c in hands[accused])
+        )
+        drawn = view.drawn if view.drawn is not None else -1
+        pile = pool[start:]
+        if view.phase is Phase.DRAWN and view.current != self.seat:
+            drawn = _give_playable(hands[view.current], pile, view)
         return Game.from_position(
             view.rules,
             hands=hands,
-            pile=pool[start:],
+            pile=pile,
             discard=view.discard,
             color=view.color if view.color is not None else -1,
             current=view.current,
@@ -71,7 +77,7 @@ class WorldSampler:
             challengeable=view.challengeable,
             accused=accused,
             accused_guilty=guilty,
-            drawn=view.drawn if view.drawn is not None else -1,
+            drawn=drawn,
             uno_pending=view.uno_pending if view.uno_pending is not None else -1,
             scores=view.scores,
             round=view.round,
@@ -97,6 +103,24 @@ def sample_world(
     """
     sampler = WorldSampler(view, color_before_wild_draw_four=color_before_wild_draw_four, lacking=lacking)
     return sampler.sample(rng)
+
+
+def _give_playable(hand: list[Card], pile: list[Card], view: View) -> Card:
+    """The card a player deciding about a drawn card holds: one of its sampled cards that
+    plays on the top (swapped in from the pile if it has none)."""
+    top_rank = RANK_OF[view.top]
+
+    def playable(card: Card) -> bool:
+        return card >= WILD or COLOR_OF[card] == view.color or RANK_OF[card] == top_rank
+
+    for card in hand:
+        if playable(card):
+            return card
+    for index, card in enumerate(pile):
+        if playable(card):
+            pile[index], hand[0] = hand[0], card
+            return card
+    return hand[0]  # nothing in reach plays: a world as close as the cards allow
 
 
 def _deal_avoiding(pool: list[Card], size: int, colors: set[int]) -> tuple[list[Card], list[Card]]:
