@@ -6,7 +6,7 @@ UNO is mostly luck, so each pairing plays many single rounds (two players,
 per move wins ≥ 55 % against ``heuristic`` with the interval's lower bound above 50 %.
 Both under the official rules and with every house rule on (``--rules all``).
 
-    python benchmarks/strength.py [--rounds 2000] [--jobs 2] [--ismcts ismcts:iterations=700]
+    python benchmarks/strength.py [--rounds 2000] [--jobs 2] [--ismcts ismcts:iterations=1500]
 
 The ISMCTS budget is given in iterations so that a run is reproducible; the script prints
 the seconds per move it measured, which must stay at or under 0.1 s.
@@ -28,7 +28,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2000, help="rounds per pairing and preset")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--seed", default="strength")
-    parser.add_argument("--ismcts", default="ismcts:iterations=700", help="the ISMCTS spec to measure")
+    parser.add_argument("--ismcts", default="ismcts:iterations=1500", help="the ISMCTS spec to measure")
     parser.add_argument("--presets", nargs="+", default=["official", "all"])
     parser.add_argument("--pairings", nargs="+", default=["heuristic/playfirst", "ismcts/heuristic"])
     args = parser.parse_args()
