@@ -13,7 +13,6 @@ import dataclasses
 import json
 import random
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -47,6 +46,7 @@ from unomas.events import (
 )
 from unomas.game import Game, Phase
 from unomas.rules import Rules
+from unomas.testing import snapshot
 
 SWITCHES = (
     "challenge_wild_draw_four",
@@ -106,30 +106,6 @@ def walk(game: Game, rng: random.Random, steps: int) -> Iterator[list[Event]]:
             yield game.start_round()
             continue
         yield game.apply(choose(game, rng))
-
-
-def snapshot(game: Game) -> tuple[Any, ...]:
-    """The whole state of a game, its log length included."""
-    log = game.log
-    return (
-        tuple(tuple(hand) for hand in game.hands),
-        tuple(game.pile),
-        tuple(game.discard),
-        game.color,
-        game.direction,
-        game.current,
-        game.phase,
-        game.penalty,
-        game.challengeable,
-        game.drawn,
-        game.uno_pending,
-        game.shown,
-        tuple(game.scores),
-        game.winner,
-        game.round,
-        game.dealer,
-        None if log is None else (len(log), tuple(len(r.moves) for r in log)),
-    )
 
 
 def all_cards(game: Game) -> list[int]:
