@@ -161,7 +161,7 @@ def test_match_ends_when_target_reached() -> None:
     assert game.is_over and game.winner == 1 and game.view(0).winner == 1
     with pytest.raises(IllegalAction, match="match is over"):
         draw(game, 2)
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match="match is over"):
         game.start_round(Deal.from_tokens([["W+4"], ["R3"], ["BS"]], ["R9"]))
 
 

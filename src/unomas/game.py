@@ -570,6 +570,8 @@ class Game:
 
         Called by the constructor for the first round; afterwards, once a round is over.
         """
+        if self._phase == _MATCH_OVER:
+            raise IllegalAction("the match is over: no more rounds are dealt")
         if self._phase != _ROUND_OVER:
             raise IllegalAction("a new round can only be dealt once the round in play is over")
         n, size = self.players, self.rules.hand_size
