@@ -1,0 +1,117 @@
+"""RL environment speed: steps/s with random masked actions, unomas beside RLCard's UNO env.
+
+unomas: the PettingZoo AEC environment (``unomas.rl.env``, official rules, one round per
+episode), each step reading the selected agent's observation and mask with ``last()`` and
+taking a uniformly random allowed id (out-of-turn decisions and ``none`` included: every
+decision is a step). RLCard 1.2.0: ``rlcard.make("uno")`` stepping uniformly random legal
+actions, each step encoding the next state as its env does. RLCard runs in its own virtual
+environment (created in ``benchmarks/.venv-rlcard`` on first use, or given with
+``--rlcard-python``), never as a dependency of unomas. The two alternate in short slices
+so machine noise hits both alike; the steps/s ratio is what to read (episodes differ in
+length: random unomas play may draw while holding a playable card, RLCard's may not).
+
+    python benchmarks/rl_env.py [--seconds 10] [--players 2 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from engine import build_of_installed, rlcard_python  # noqa: E402
+
+
+def unomas_slice(players: int, seconds: float, seed: int) -> tuple[int, int, float]:
+    """Episodes and steps of the AEC environment with random masked actions."""
+    import numpy as np
+
+    import unomas.rl
+
+    env = unomas.rl.env(players=players, target_score=0)
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    episodes = steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(5):
+            env.reset()
+            while True:
+                observation, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    break
+                assert observation is not None
+                allowed = np.flatnonzero(observation["action_mask"])
+                env.step(int(allowed[rng.randrange(len(allowed))]))
+                steps += 1
+            episodes += 1
+    return episodes, steps, time.perf_counter() - start
+
+
+def rlcard_slice(players: int, seconds: float, seed: int) -> tuple[int, int, float]:
+    """Episodes and steps of RLCard's UNO env with uniformly random legal actions."""
+    import rlcard
+
+    env = rlcard.make("uno", config={"seed": seed, "game_num_players": players})
+    rng = random.Random(seed)
+    episodes = steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(5):
+            state, _ = env.reset()
+            while not env.is_over():
+                state, _ = env.step(rng.choice(list(state["legal_actions"])))
+                steps += 1
+            episodes += 1
+    return episodes, steps, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=10.0, help="measuring time per engine and player count")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--rlcard-python", help="a Python with rlcard==1.2.0 (default: a venv of its own)")
+    parser.add_argument("--slice", nargs=3, metavar=("ENGINE", "PLAYERS", "SECONDS"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.slice:  # one measurement, run in the interpreter that has the engine
+        engine, players, seconds = args.slice[0], int(args.slice[1]), float(args.slice[2])
+        measure = unomas_slice if engine == "unomas" else rlcard_slice
+        print(json.dumps(measure(players, seconds, seed=players)))
+        return
+    engines = {
+        "unomas": [sys.executable],
+        "rlcard": [rlcard_python(args.rlcard_python)],
+    }
+    print(f"unomas as installed: {build_of_installed()}")
+    print(f"{'players':>7} {'env':>8} {'episodes/s':>11} {'steps/s':>10} {'steps/episode':>14} {'vs RLCard':>10}")
+    slices = 5
+    for players in args.players:
+        totals = {name: [0, 0, 0.0] for name in engines}
+        for _ in range(slices):
+            for name, command in engines.items():
+                run = [*command, __file__, "--slice", name, str(players), str(args.seconds / slices)]
+                output = subprocess.run(run, check=True, capture_output=True, text=True, env=dict(os.environ)).stdout
+                episodes, steps, elapsed = json.loads(output)
+                totals[name][0] += episodes
+                totals[name][1] += steps
+                totals[name][2] += elapsed
+        reference = totals["rlcard"][1] / totals["rlcard"][2]
+        for name, (episodes, steps, elapsed) in totals.items():
+            rate = steps / elapsed
+            print(
+                f"{players:>7} {name:>8} {episodes / elapsed:>11,.1f} {rate:>10,.0f}"
+                f" {steps / max(episodes, 1):>14.1f} {rate / reference:>9.2f}x"
+            )
+    print("target: unomas ≥ 3x RLCard's steps/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,28 @@
+"""Reinforcement learning: a PettingZoo AEC environment and a Gymnasium single-agent one.
+
+Install with the ``rl`` extra (``pip install 'unomas[rl]'``: PettingZoo, Gymnasium,
+NumPy); ``import unomas`` never loads this package. See docs/rl.md.
+
+* :func:`env`: every seat an agent (PettingZoo AEC), out-of-turn chances included;
+* :func:`single_agent`: one learner against unomas bots (Gymnasium);
+* :func:`action_table`: the fixed action ids of a player count;
+* :class:`ObservationLayout` and :func:`encode`: the observation vector of a seat's view.
+"""
+
+from __future__ import annotations
+
+from unomas.rl.actions import ActionTable, action_table
+from unomas.rl.env import UnoEnv, env
+from unomas.rl.observation import ObservationLayout, encode
+from unomas.rl.single_agent import SingleAgentEnv, single_agent
+
+__all__ = [
+    "ActionTable",
+    "ObservationLayout",
+    "SingleAgentEnv",
+    "UnoEnv",
+    "action_table",
+    "encode",
+    "env",
+    "single_agent",
+]

@@ -1,0 +1,159 @@
+"""The action table: every action of a seat as one integer, fixed for a player count.
+
+The table depends only on the number of players ``n`` (not on the house rules), so one
+policy network fits every variant with ``n`` seats; what the rules allow right now is
+the action mask. Seats named in an action (a 7's swap target, a catch's target) are
+written as an *offset* from the acting seat: offset ``k`` is seat ``(seat + k) % n``,
+so offset 1 is the next seat clockwise. The ids, in order (``A = 120 + 9n`` in all):
+
+========================  =========  ====================================================
+ids                       count      action
+========================  =========  ====================================================
+plays, card kind by kind  112 + 8n   for each card kind 0–53 in kind order (see below)
+``draw``                  1          draw (a turn's card, or a pending penalty)
+``pass``                  1          pass, keeping a playable drawn card
+``challenge``             1          challenge the W+4 that started the penalty
+``uno``                   1          call UNO (late: after the play that obliged it)
+``catch`` offset 1…n-1    n - 1      catch the seat at that offset, who forgot UNO
+``color`` R, Y, G, B      4          choose the colour of a starting Wild (the dealer)
+``none``                  1          take no out-of-turn action (only out of turn)
+========================  =========  ====================================================
+
+The plays of one card kind come in a block, the UNO call varying fastest (without,
+then with):
+
+* a coloured card other than a 7: 2 ids (UNO call no / yes);
+* a 7: ``2n`` ids, target offset major: offset 0 is a 7 with no target (``seven_zero``
+  off), offsets 1…n-1 name the seat to swap hands with (``seven_zero`` on);
+* ``W`` and ``W+4``: 8 ids, colour major (R, Y, G, B), then the UNO call.
+
+With 2 players there are 138 ids, with 4 players 156.
+
+>>> table = action_table(2)
+>>> table.size, table.draw, table.none
+(138, 128, 137)
+>>> from unomas.cards import parse_card
+>>> from unomas.actions import Action
+>>> i = table.id(Action.play(1, parse_card("W+4"), color=2, uno=True))
+>>> table.describe(i), str(table.action(1, i))
+('play W+4 G uno', '1 play W+4 G uno')
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Final
+
+from unomas.actions import Action, Kind
+from unomas.cards import COLOR_LETTERS, KINDS, RANK_OF, WILD, card_token
+
+__all__ = ["ActionTable", "action_table"]
+
+_SEVEN: Final = 7
+
+
+class ActionTable:
+    """The dense action ids of an ``players``-seat game, built once (see :func:`action_table`).
+
+    ``actions[seat][id]`` is the :class:`~unomas.actions.Action` an id stands for when
+    ``seat`` takes it (``None`` for the ``none`` id); ``ids[seat]`` maps back.
+    """
+
+    __slots__ = (
+        "actions",
+        "catch_base",
+        "challenge",
+        "color_base",
+        "draw",
+        "ids",
+        "none",
+        "pass_",
+        "play_base",
+        "players",
+        "size",
+        "uno",
+    )
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        # (kind, card, colour, offset, uno) per id; offset is relative to the acting seat
+        layout: list[tuple[Kind | None, int | None, int | None, int | None, bool]] = []
+        play_base: list[int] = []
+        for card in range(KINDS):
+            play_base.append(len(layout))
+            if card >= WILD:
+                layout.extend((Kind.PLAY, card, color, None, uno) for color in range(4) for uno in (False, True))
+            elif RANK_OF[card] == _SEVEN:
+                layout.extend(
+                    (Kind.PLAY, card, None, offset, uno) for offset in range(players) for uno in (False, True)
+                )
+            else:
+                layout.extend((Kind.PLAY, card, None, None, uno) for uno in (False, True))
+        self.play_base: tuple[int, ...] = tuple(play_base)
+        self.draw = len(layout)
+        layout.append((Kind.DRAW, None, None, None, False))
+        self.pass_ = len(layout)
+        layout.append((Kind.PASS, None, None, None, False))
+        self.challenge = len(layout)
+        layout.append((Kind.CHALLENGE, None, None, None, False))
+        self.uno = len(layout)
+        layout.append((Kind.UNO, None, None, None, False))
+        self.catch_base = len(layout) - 1
+        """The id of a catch at offset ``k`` is ``catch_base + k`` (k = 1…n-1)."""
+        layout.extend((Kind.CATCH, None, None, offset, False) for offset in range(1, players))
+        self.color_base = len(layout)
+        layout.extend((Kind.COLOR, None, color, None, False) for color in range(4))
+        self.none = len(layout)
+        layout.append((None, None, None, None, False))
+        self.size = len(layout)
+        assert self.size == 120 + 9 * players
+
+        actions: list[tuple[Action | None, ...]] = []
+        ids: list[dict[Action, int]] = []
+        for seat in range(players):
+            row: list[Action | None] = []
+            for kind, kind_card, color_, offset, uno in layout:
+                if kind is None:
+                    row.append(None)
+                    continue
+                target: int | None = None
+                if offset is not None and (kind is Kind.CATCH or offset > 0):
+                    target = (seat + offset) % players
+                row.append(Action(seat, kind, kind_card, color_, target, uno))
+            actions.append(tuple(row))
+            ids.append({action: i for i, action in enumerate(row) if action is not None})
+        self.actions: tuple[tuple[Action | None, ...], ...] = tuple(actions)
+        self.ids: tuple[dict[Action, int], ...] = tuple(ids)
+
+    def id(self, action: Action) -> int:
+        """The id of an action; KeyError if the table has none for it (a bad seat, card…)."""
+        return self.ids[action.player][action]
+
+    def action(self, seat: int, action_id: int) -> Action | None:
+        """The action ``seat`` takes with ``action_id`` (``None``: the ``none`` id)."""
+        return self.actions[seat][action_id]
+
+    def describe(self, action_id: int) -> str:
+        """An id in words, seat-independent (targets as offsets: ``play R7 @+1``)."""
+        if action_id == self.none:
+            return "none"
+        action = self.actions[0][action_id]
+        assert action is not None
+        parts = [str(action.kind)]
+        if action.card is not None:
+            parts.append(card_token(action.card))
+        if action.color is not None:
+            parts.append(COLOR_LETTERS[action.color])
+        if action.target is not None:
+            parts.append(f"@+{action.target}")
+        if action.uno:
+            parts.append("uno")
+        return " ".join(parts)
+
+
+@functools.cache
+def action_table(players: int) -> ActionTable:
+    """The action table of a ``players``-seat game (built once per player count)."""
+    if not 2 <= players <= 10:
+        raise ValueError(f"players must be 2 to 10, not {players}")
+    return ActionTable(players)

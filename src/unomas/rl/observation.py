@@ -1,0 +1,166 @@
+"""The observation: what one seat may know, as a flat ``float32`` vector built from its View.
+
+:func:`encode` reads a :class:`~unomas.view.View` and nothing else, so it cannot carry
+hidden information: other hands and the draw pile's order never reach it. Seats are
+written relative to the observing seat (offset ``k`` is seat ``(seat + k) % n``: offset 0
+is the observer, offset 1 the next seat clockwise), as in the action table. Counts are
+raw (not scaled); ``high`` gives each element's bound. The slices, in order, for ``n``
+players (``size = 292 + 6n``):
+
+===================  ======  ==============================================================
+slice                size    meaning
+===================  ======  ==============================================================
+``hand``             54      own cards: how many of each card kind (0–4)
+``top``              54      the top card of the discard pile, one-hot by kind
+``color``            4       the colour in play, one-hot R Y G B (zeros: starting colour not chosen)
+``phase``            4       one-hot: choose a colour, turn, decide about a drawn card, penalty
+``on_turn``          1       1 if the observer is the seat on turn (else its decision is out of turn)
+``direction``        1       1 clockwise, 0 counter-clockwise
+``penalty``          1       the draw penalty the seat on turn faces (0–32)
+``challengeable``    1       1 if that penalty is a W+4 that may be challenged
+``drawn``            54      the playable card the observer just drew, one-hot (zeros: none)
+``discard``          54      cards seen played: the discard pile (since the last reshuffle) by kind
+``shown``            54      after the observer challenged: the challenged hand, by kind
+``shown_seat``       n       whose hand that is, one-hot by offset
+``pile_size``        1       cards left in the draw pile (0–108)
+``hand_sizes``       n       every seat's card count, by offset
+``uno_pending``      n       the seat that may be caught for not calling UNO, one-hot by offset
+``current``          n       the seat on turn, one-hot by offset
+``dealer``           n       the dealer of the round, one-hot by offset
+``scores``           n       match scores, by offset
+``rules``            9       the switches, in RULES.md's order (challenge_wild_draw_four …
+                             no_action_finish), 1 when on
+===================  ======  ==============================================================
+
+>>> from unomas.game import Game
+>>> from unomas.rules import Rules
+>>> layout = ObservationLayout(Rules(players=2))
+>>> layout.size, layout.slices["hand_sizes"]
+(304, slice(285, 287, None))
+>>> game = Game(Rules(players=2), seed=1)
+>>> vector = encode(game.view(0), layout)
+>>> int(vector[layout.slices["hand"]].sum()), [int(x) for x in vector[layout.slices["hand_sizes"]]]
+(7, [7, 7])
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from unomas.cards import COPIES, DECK_SIZE, KINDS, POINTS
+from unomas.game import Phase
+from unomas.rules import SETTING_HELP, Rules
+from unomas.view import View
+
+__all__ = ["SWITCHES", "ObservationLayout", "encode"]
+
+SWITCHES: Final = tuple(name for name in SETTING_HELP if name not in ("players", "hand_size", "target_score"))
+"""The rule switches, in RULES.md's order (the ``rules`` slice)."""
+
+MAX_PENALTY: Final = 8 * 2 + 4 * 4
+"""Every +2 and W+4 stacked."""
+MAX_ROUND_POINTS: Final = sum(POINTS[card] * COPIES[card] for card in range(KINDS))
+"""Every card of the deck left in losing hands."""
+
+_PHASE_INDEX: Final = {Phase.COLOR: 0, Phase.TURN: 1, Phase.DRAWN: 2, Phase.PENALTY: 3}
+
+
+class ObservationLayout:
+    """The slices and bounds of the observation vector for some rules (see the module)."""
+
+    __slots__ = ("high", "low", "offsets", "players", "rules", "size", "slices", "template")
+
+    def __init__(self, rules: Rules) -> None:
+        n = self.players = rules.players
+        self.rules = rules
+        copies = [float(c) for c in COPIES]
+        one_hot = [1.0] * KINDS
+        parts: list[tuple[str, list[float]]] = [
+            ("hand", copies),
+            ("top", one_hot),
+            ("color", [1.0] * 4),
+            ("phase", [1.0] * 4),
+            ("on_turn", [1.0]),
+            ("direction", [1.0]),
+            ("penalty", [float(MAX_PENALTY)]),
+            ("challengeable", [1.0]),
+            ("drawn", one_hot),
+            ("discard", copies),
+            ("shown", copies),
+            ("shown_seat", [1.0] * n),
+            ("pile_size", [float(DECK_SIZE)]),
+            ("hand_sizes", [float(DECK_SIZE)] * n),
+            ("uno_pending", [1.0] * n),
+            ("current", [1.0] * n),
+            ("dealer", [1.0] * n),
+            ("scores", [float(rules.target_score + MAX_ROUND_POINTS)] * n),
+            ("rules", [1.0] * len(SWITCHES)),
+        ]
+        self.slices: dict[str, slice] = {}
+        self.offsets: dict[str, int] = {}
+        high: list[float] = []
+        for name, bounds in parts:
+            self.offsets[name] = len(high)
+            self.slices[name] = slice(len(high), len(high) + len(bounds))
+            high.extend(bounds)
+        self.size = len(high)
+        self.high: npt.NDArray[np.float32] = np.array(high, dtype=np.float32)
+        self.low: npt.NDArray[np.float32] = np.zeros(self.size, dtype=np.float32)
+        template = [0.0] * self.size
+        template[self.slices["rules"]] = [float(getattr(rules, name)) for name in SWITCHES]
+        self.template = array("f", template)
+        """The vector before a view is written in: zeros, and the rules switches."""
+
+
+def encode(view: View, layout: ObservationLayout) -> npt.NDArray[np.float32]:
+    """The observation vector of a seat's view (a spectator's view is not accepted)."""
+    seat = view.seat
+    if seat is None:
+        raise ValueError("an observation belongs to a seat, not a spectator")
+    n = layout.players
+    off = layout.offsets
+    vec = layout.template[:]
+    for card in view.hand:
+        vec[card] += 1.0
+    vec[off["top"] + view.top] = 1.0
+    if view.color is not None:
+        vec[off["color"] + view.color] = 1.0
+    phase = _PHASE_INDEX.get(view.phase)
+    if phase is not None:
+        vec[off["phase"] + phase] = 1.0
+        if view.current == seat:
+            vec[off["on_turn"]] = 1.0
+    if view.direction > 0:
+        vec[off["direction"]] = 1.0
+    vec[off["penalty"]] = float(view.penalty)
+    if view.challengeable:
+        vec[off["challengeable"]] = 1.0
+    if view.drawn is not None:
+        vec[off["drawn"] + view.drawn] = 1.0
+    base = off["discard"]
+    for card in view.discard:
+        vec[base + card] += 1.0
+    if view.shown_hand is not None:
+        shown_seat, shown = view.shown_hand
+        base = off["shown"]
+        for card in shown:
+            vec[base + card] += 1.0
+        vec[off["shown_seat"] + (shown_seat - seat) % n] = 1.0
+    vec[off["pile_size"]] = float(view.pile_size)
+    base = off["hand_sizes"]
+    sizes = view.hand_sizes
+    scores = view.scores
+    score_base = off["scores"]
+    for k in range(n):
+        other = (seat + k) % n
+        vec[base + k] = float(sizes[other])
+        vec[score_base + k] = float(scores[other])
+    if view.uno_pending is not None:
+        vec[off["uno_pending"] + (view.uno_pending - seat) % n] = 1.0
+    vec[off["current"] + (view.current - seat) % n] = 1.0
+    vec[off["dealer"] + (view.dealer - seat) % n] = 1.0
+    return np.frombuffer(vec, dtype=np.float32)

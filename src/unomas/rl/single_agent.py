@@ -1,0 +1,214 @@
+"""A Gymnasium environment for one learner: the other seats are unomas bots.
+
+The learner plays seat ``seat``; every other seat is a bot made from a spec of
+:func:`unomas.bots.make_bot` (``"heuristic"``, ``"random"``, ``"ismcts:iterations=200"``…),
+asked exactly as a :class:`unomas.match.Table` asks it: ``act`` with its own view on its
+turn, ``react`` with its own view in an out-of-turn window, and ``observe`` with the events
+of every step redacted for its seat. Observations, actions, masks, windows and rewards are
+those of the AEC environment (:mod:`unomas.rl.env`): ``step`` returns once the learner
+must decide again or the episode is over, with the learner's rewards in between added up.
+
+The action mask is ``observation["action_mask"]``, also ``info["action_mask"]`` and
+:meth:`SingleAgentEnv.action_masks` (for libraries that ask for it). An action the mask
+does not allow ends the episode with ``illegal_reward`` (``illegal="lose"``, the default)
+or raises :class:`~unomas.errors.IllegalAction` (``illegal="raise"``). Should an episode
+end before the learner's first decision, ``reset`` deals another.
+
+>>> e = single_agent(opponents="heuristic", players=2, target_score=0)
+>>> observation, info = e.reset(seed=3)
+>>> observation["observation"].shape, int(observation["action_mask"].sum()) > 0
+((304,), True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Literal, SupportsFloat
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+
+from unomas.bots import Bot, make_bot
+from unomas.errors import IllegalAction, SettingsError
+from unomas.events import redact
+from unomas.rl.env import DEFAULT_MAX_STEPS, Driver, Episode, Observation, Reward, _spaces
+from unomas.rl.observation import ObservationLayout, encode
+from unomas.rules import Rules
+
+__all__ = ["SingleAgentEnv", "single_agent"]
+
+
+class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
+    """One learner against bots (see the module); build it with :func:`single_agent`."""
+
+    metadata = {"render_modes": ["human", "ansi"]}  # noqa: RUF012
+
+    def __init__(
+        self,
+        rules: Rules,
+        opponents: str | Sequence[str] = "heuristic",
+        *,
+        seat: int = 0,
+        episode: Episode = "round",
+        reward: Reward = "win",
+        max_steps: int = DEFAULT_MAX_STEPS,
+        illegal: Literal["lose", "raise"] = "lose",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        n = rules.players
+        if not 0 <= seat < n:
+            raise SettingsError(f"seat must be 0 to {n - 1}, not {seat}")
+        specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != n - 1:
+            raise SettingsError(f"{len(specs)} opponents for {n - 1} seats")
+        if illegal not in ("lose", "raise"):
+            raise SettingsError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise SettingsError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
+        for spec in specs:
+            make_bot(spec).close()  # a bad spec fails here, not at the first reset
+        self.rules = rules
+        self.seat = seat
+        self.specs = specs
+        self.illegal = illegal
+        self.illegal_reward = illegal_reward
+        self.render_mode = render_mode
+        self.driver = Driver(rules, episode=episode, reward=reward, max_steps=max_steps)
+        self.layout = ObservationLayout(rules)
+        self.observation_space, self.action_space = _spaces(self.layout, self.driver.table)
+        self.bots: dict[int, Bot] = {}
+        self._lost = False
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        super().reset(seed=seed)
+        while True:
+            game_seed = int(self.np_random.integers(2**63))
+            self._start(game_seed)
+            self._advance()
+            if not self.driver.done:
+                break
+        self._lost = False
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), self._info()
+
+    def _start(self, game_seed: int) -> None:
+        for bot in self.bots.values():
+            bot.close()
+        self.bots = {}
+        seats = [s for s in range(self.rules.players) if s != self.seat]
+        for seat, spec in zip(seats, self.specs, strict=True):
+            bot = make_bot(spec)
+            bot.start(seat, self.rules, random.Random(f"{game_seed}/seat {seat}"))
+            self.bots[seat] = bot
+        self.driver.reset(game_seed)
+        self._tell()
+
+    def _tell(self) -> None:
+        events = self.driver.events
+        if events:
+            for seat, bot in self.bots.items():
+                bot.observe([redact(event, seat) for event in events])
+
+    def _advance(self) -> float:
+        """Let the bots decide until the learner must; the learner's rewards meanwhile."""
+        driver = self.driver
+        table = driver.table
+        total = 0.0
+        while not driver.done and driver.actor != self.seat:
+            seat = driver.actor
+            bot = self.bots[seat]
+            view = driver.game.view(seat)
+            if driver.out_of_turn:
+                answer = bot.react(view)
+                action_id = table.none if answer is None else table.id(answer)
+            else:
+                action_id = table.id(bot.act(view))
+            rewards = driver.step(action_id)
+            self._tell()
+            if rewards is not None:
+                total += rewards[self.seat]
+        return total
+
+    def step(self, action: np.int64 | int) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        driver = self.driver
+        if driver.done:
+            raise IllegalAction("the episode is over: reset the environment")
+        action_id = int(action)
+        if action_id not in driver.legal_ids():
+            if self.illegal == "raise":
+                driver.step(action_id)  # raises, naming the action
+            self._lost = True
+            driver.done = True
+            return self._observation(), self.illegal_reward, True, False, self._info()
+        rewards = driver.step(action_id)
+        self._tell()
+        reward = rewards[self.seat] if rewards is not None else 0.0
+        reward += self._advance()
+        if self.render_mode == "human":
+            self.render()
+        terminated = driver.done and not driver.truncated
+        return self._observation(), reward, terminated, driver.truncated, self._info()
+
+    def _observation(self) -> Observation:
+        view = self.driver.game.view(self.seat)
+        return {"observation": encode(view, self.layout), "action_mask": self.driver.mask(self.seat, view)}
+
+    def _info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"action_mask": self.driver.mask(self.seat), "out_of_turn": self.driver.out_of_turn}
+        if self._lost:
+            info["illegal_action"] = True
+        return info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The learner's action mask as booleans."""
+        return self.driver.mask(self.seat).astype(bool)
+
+    def render(self) -> str | None:
+        """The table as text (``ansi``: returned; ``human``: printed)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode (use render_mode='ansi' or 'human')")
+            return None
+        text = self.driver.render()
+        if self.render_mode == "human":
+            print(text, end="")
+            return None
+        return text
+
+    def close(self) -> None:
+        for bot in self.bots.values():
+            bot.close()
+        self.bots = {}
+
+
+def single_agent(
+    opponents: str | Sequence[str] = "heuristic",
+    *,
+    seat: int = 0,
+    preset: str = "official",
+    episode: Episode = "round",
+    reward: Reward = "win",
+    max_steps: int = DEFAULT_MAX_STEPS,
+    illegal: Literal["lose", "raise"] = "lose",
+    illegal_reward: float = -1.0,
+    render_mode: str | None = None,
+    **settings: Any,
+) -> SingleAgentEnv:
+    """A Gymnasium environment for a learner in ``seat`` against ``opponents`` (one bot spec
+    for every other seat, or one per seat in seat order), under ``preset`` and ``settings``."""
+    return SingleAgentEnv(
+        Rules.preset(preset, **settings),
+        opponents,
+        seat=seat,
+        episode=episode,
+        reward=reward,
+        max_steps=max_steps,
+        illegal=illegal,
+        illegal_reward=illegal_reward,
+        render_mode=render_mode,
+    )

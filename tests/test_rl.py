@@ -1,0 +1,406 @@
+"""The RL environments: PettingZoo's API and seed tests, masks against the engine's legal
+actions, no hidden information in observations, Gymnasium's checker, determinism."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+import numpy as np
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test.api_test import api_test
+from pettingzoo.test.seed_test import seed_test
+
+import unomas.rl as rl
+from unomas.actions import Action, Kind
+from unomas.cards import parse_card
+from unomas.errors import IllegalAction, SettingsError
+from unomas.game import Game
+from unomas.rl.env import UnoEnv
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+SETTINGS: list[dict[str, Any]] = [
+    {"players": 2},
+    {"players": 4},
+    {"preset": "all", "players": 4},
+    {"preset": "all", "players": 3, "hand_size": 3},
+    {"players": 2, "seven_zero": True, "jump_in": True, "hand_size": 4},
+    {"players": 5, "jump_in": True, "draw_until_playable": True, "force_play_drawn": True},
+]
+
+
+def random_step(env: UnoEnv, rng: random.Random) -> None:
+    """One step of random play with the selected agent's mask (None once it is done)."""
+    agent = env.agent_selection
+    if env.terminations[agent] or env.truncations[agent]:
+        env.step(None)
+        return
+    mask = env.observe(agent)["action_mask"]
+    env.step(int(rng.choice(np.flatnonzero(mask).tolist())))
+
+
+# ---------------------------------------------------------------------------- PettingZoo
+
+
+@pytest.mark.parametrize("settings", SETTINGS[:3], ids=["2p", "4p", "all-4p"])
+def test_api(settings: dict[str, Any]) -> None:
+    api_test(rl.env(**settings), num_cycles=200)  # type: ignore[no-untyped-call]
+
+
+def test_api_match_points() -> None:
+    api_test(rl.env(players=3, episode="match", reward="points", target_score=100), num_cycles=200)  # type: ignore[no-untyped-call]
+
+
+@pytest.mark.parametrize("settings", [SETTINGS[1], SETTINGS[2]], ids=["4p", "all-4p"])
+def test_seed(settings: dict[str, Any]) -> None:
+    seed_test(lambda: rl.env(**settings), num_cycles=100)  # type: ignore[no-untyped-call]
+
+
+def test_seeded_episodes_repeat_and_unseeded_resets_continue_the_seed() -> None:
+    def trajectory(env: UnoEnv, seed: int | None) -> list[Any]:
+        env.reset(seed=seed)
+        rng = random.Random(5)
+        seen: list[Any] = []
+        while env.agents:
+            seen.append((env.agent_selection, env.observe(env.agent_selection)["observation"].tobytes()))
+            random_step(env, rng)
+        return seen
+
+    one, two = rl.env(players=3, preset="all", max_steps=1500), rl.env(players=3, preset="all", max_steps=1500)
+    assert trajectory(one, 11) == trajectory(two, 11)
+    assert trajectory(one, None) == trajectory(two, None)
+    assert trajectory(one, 11) != trajectory(one, 12)
+
+
+# ---------------------------------------------------------------------------- masks
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=[str(i) for i in range(len(SETTINGS))])
+def test_masks_are_the_engines_legal_actions(settings: dict[str, Any]) -> None:
+    env = rl.env(max_steps=2000, **settings)
+    table = env.table
+    rng = random.Random(3)
+    windows = 0
+    for episode in range(4):
+        env.reset(seed=episode)
+        while env.agents:
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                assert not env.observe(agent)["action_mask"].any()
+                env.step(None)
+                continue
+            game, driver = env.game, env.driver
+            seat = int(agent.split("_")[1])
+            assert seat == driver.actor
+            mask = env.observe(agent)["action_mask"]
+            assert mask.dtype == np.int8
+            ids = np.flatnonzero(mask).tolist()
+            actions = [table.action(seat, i) for i in ids]
+            legal = game.legal_actions(seat)
+            assert sorted(map(str, (a for a in actions if a is not None))) == sorted(map(str, legal))
+            if seat == game.current:
+                assert None not in actions
+            else:  # an out-of-turn decision: the engine says the seat has one, and 'none' is open
+                windows += 1
+                assert seat in game.out_of_turn_seats()
+                assert actions[-1] is None
+            for other in env.agents:
+                if other != agent:
+                    assert not env.observe(other)["action_mask"].any()
+            random_step(env, rng)
+    if settings.get("jump_in") or settings.get("preset") == "all":
+        assert windows > 0
+
+
+def test_out_of_turn_window_in_seat_order() -> None:
+    env = rl.env(players=4, target_score=0)
+    rng = random.Random(8)
+    for episode in range(20):
+        env.reset(seed=episode)
+        while env.agents:
+            driver = env.driver
+            if not driver.done and driver.out_of_turn and driver.game.uno_pending >= 0:
+                window = driver.game.out_of_turn_seats()
+                assert driver.actor == window[0]
+                asked = []
+                while driver.out_of_turn:  # everyone declines: each seat of the window in turn
+                    asked.append(driver.actor)
+                    env.step(env.table.none)
+                assert asked == window
+                assert driver.actor == driver.game.current
+                return
+            random_step(env, rng)
+    pytest.fail("no UNO window in 20 rounds")
+
+
+def test_action_table() -> None:
+    for players in (2, 4, 10):
+        table = rl.action_table(players)
+        assert table.size == 120 + 9 * players
+        for seat in range(players):
+            for i, action in enumerate(table.actions[seat]):
+                assert (action is None) == (i == table.none)
+                if action is not None:
+                    assert table.id(action) == i
+                    assert action.player == seat
+    table = rl.action_table(4)
+    seven = parse_card("G7")
+    assert table.id(Action.play(3, seven, target=1)) == table.play_base[seven] + 2 * 2
+    assert table.describe(table.id(Action.play(0, seven, target=2, uno=True))) == "play G7 @+2 uno"
+    assert table.id(Action.catch(3, 0)) == table.catch_base + 1
+    assert table.describe(table.color_base + 3) == "color B"
+    assert table.action(2, table.uno) == Action.call_uno(2)
+    assert table.describe(table.none) == "none"
+    assert [table.action(0, i) for i in (table.draw, table.pass_, table.challenge)] == [
+        Action(0, Kind.DRAW),
+        Action(0, Kind.PASS),
+        Action(0, Kind.CHALLENGE),
+    ]
+    with pytest.raises(ValueError, match="players"):
+        rl.action_table(11)
+
+
+# ---------------------------------------------------------------------------- observations
+
+
+def with_hidden_cards_moved(game: Game, seat: int, rng: random.Random) -> Game:
+    """The same position as ``seat`` sees it, with everyone else's cards and the pile dealt
+    anew from the cards ``seat`` cannot see, and the hidden W+4 verdict flipped."""
+    hidden = [c for other, hand in enumerate(game.hands) if other != seat for c in hand] + game.pile
+    rng.shuffle(hidden)
+    hands: list[list[int]] = []
+    for other, hand in enumerate(game.hands):
+        if other == seat:
+            hands.append(list(hand))
+        else:
+            hands.append(hidden[: len(hand)])
+            del hidden[: len(hand)]
+    moved = Game.from_position(
+        game.rules,
+        hands=hands,
+        pile=hidden,
+        discard=game.discard,
+        color=game.color,
+        current=game.current,
+        phase=game.phase,
+        direction=game.direction,
+        penalty=game.penalty,
+        challengeable=game.challengeable,
+        accused=game.accused,
+        accused_guilty=not game.accused_guilty,
+        drawn=game.drawn,
+        uno_pending=game.uno_pending,
+        scores=game.scores,
+        round=game.round,
+    )
+    moved.shown = game.shown
+    return moved
+
+
+@pytest.mark.parametrize("settings", [SETTINGS[1], SETTINGS[2]], ids=["4p", "all-4p"])
+def test_observation_holds_no_hidden_information(settings: dict[str, Any]) -> None:
+    env = rl.env(**settings)
+    rng = random.Random(4)
+    compared = 0
+    for episode in range(3):
+        env.reset(seed=episode)
+        while env.agents:
+            driver = env.driver
+            if not driver.done and rng.random() < 0.2:
+                real = driver.game
+                for agent in env.agents:
+                    seat = int(agent.split("_")[1])
+                    if real.drawn >= 0 and seat != real.current:
+                        continue  # the drawn card is the player on turn's secret: keep it where it is
+                    moved = with_hidden_cards_moved(real, seat, rng)
+                    assert moved.view(seat) == real.view(seat)
+                    before = env.observe(agent)
+                    driver.game = moved
+                    after = env.observe(agent)
+                    driver.game = real
+                    assert np.array_equal(before["observation"], after["observation"])
+                    assert np.array_equal(before["action_mask"], after["action_mask"])
+                    compared += 1
+            random_step(env, rng)
+    assert compared > 50
+
+
+def test_observation_layout() -> None:
+    env = rl.env(players=2, target_score=0)
+    env.reset(seed=1)
+    layout = env.layout
+    assert layout.size == 292 + 6 * 2
+    agent = env.agent_selection
+    seat = int(agent.split("_")[1])
+    vector = env.observe(agent)["observation"]
+    assert vector.dtype == np.float32
+    view = env.game.view(seat)
+    hand = vector[layout.slices["hand"]]
+    assert int(hand.sum()) == len(view.hand)
+    assert all(hand[c] == view.hand.count(c) for c in view.hand)
+    assert np.flatnonzero(vector[layout.slices["top"]]).tolist() == [view.top]
+    assert vector[layout.slices["on_turn"]][0] == 1.0
+    assert vector[layout.slices["current"]].tolist() == [1.0, 0.0]
+    assert vector[layout.slices["hand_sizes"]].tolist() == [float(len(view.hand)), float(view.hand_sizes[1 - seat])]
+    assert vector[layout.slices["rules"]].tolist() == [1.0] + [0.0] * 8
+    other = env.observe(env.possible_agents[1 - seat])["observation"]
+    assert other[layout.slices["on_turn"]][0] == 0.0
+    assert other[layout.slices["current"]].tolist() == [0.0, 1.0]
+    with pytest.raises(ValueError, match="spectator"):
+        rl.encode(env.game.view(None), layout)
+
+
+# ---------------------------------------------------------------------------- episodes and rewards
+
+
+def play_out(env: UnoEnv, seed: int) -> dict[str, float]:
+    """Random play of one episode; every agent's total reward."""
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    while env.agents:
+        _, reward, *_ = env.last()
+        totals[env.agent_selection] += reward
+        random_step(env, rng)
+    return totals
+
+
+def test_win_rewards() -> None:
+    env = rl.env(players=3, target_score=0)
+    for seed in range(3):
+        totals = play_out(env, seed)
+        assert sorted(totals.values()) == [-1.0, -1.0, 1.0]
+        assert env.game.winner == int(max(totals, key=lambda a: totals[a]).split("_")[1])
+
+
+def test_points_rewards_add_up_to_zero_each_round() -> None:
+    env = rl.env(players=4, reward="points", target_score=0)
+    totals = play_out(env, 2)
+    assert sum(totals.values()) == 0.0
+    assert max(totals.values()) == env.game.scores[env.game.winner] > 0
+
+
+def test_match_episode() -> None:
+    env = rl.env(players=2, episode="match", target_score=150, hand_size=5)
+    totals = play_out(env, 1)
+    game = env.game
+    assert game.is_over and game.round >= 1
+    assert totals[f"player_{game.winner}"] == 1.0
+    assert sum(totals.values()) == 0.0
+
+
+def test_truncation_and_illegal_actions() -> None:
+    env = rl.env(players=2, max_steps=5)
+    env.reset(seed=0)
+    with pytest.raises(IllegalAction, match="may not"):
+        env.step(env.table.none)
+    with pytest.raises(IllegalAction, match="must act"):
+        env.step(None)
+    rng = random.Random(0)
+    for _ in range(5):
+        random_step(env, rng)
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    with pytest.raises(IllegalAction, match="over"):
+        env.driver.step(env.table.draw)
+    for bad in ({"episode": "game"}, {"reward": "score"}, {"max_steps": 0}, {"render_mode": "rgb"}):
+        with pytest.raises(SettingsError):
+            rl.env(**bad)
+
+
+def test_render(capsys: pytest.CaptureFixture[str]) -> None:
+    env = rl.env(players=2, render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert text is not None and "player_0" in text and "top" in text
+    human = rl.env(players=2, render_mode="human", max_steps=1)
+    human.reset(seed=0)
+    random_step(human, random.Random(0))
+    assert "truncated" in capsys.readouterr().out
+    assert rl.env(players=2).render() is None
+    human.close()
+
+
+# ---------------------------------------------------------------------------- Gymnasium
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"opponents": "heuristic", "players": 2},
+        {"opponents": ["random", "heuristic", "random"], "players": 4, "preset": "all", "seat": 2},
+    ],
+    ids=["2p-heuristic", "all-4p-mixed"],
+)
+def test_single_agent_passes_the_env_checker(settings: dict[str, Any]) -> None:
+    check_env(rl.single_agent(**settings), skip_render_check=True)
+
+
+def test_single_agent_episodes() -> None:
+    def episode(env: rl.SingleAgentEnv, seed: int) -> tuple[float, int, list[bytes]]:
+        observation, info = env.reset(seed=seed)
+        rng = random.Random(seed)
+        total, steps, seen = 0.0, 0, [observation["observation"].tobytes()]
+        while True:
+            mask = observation["action_mask"]
+            assert np.array_equal(mask, info["action_mask"]) and np.array_equal(mask.astype(bool), env.action_masks())
+            assert env.driver.actor == env.seat
+            observation, reward, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(mask).tolist()))
+            total += float(reward)
+            steps += 1
+            seen.append(observation["observation"].tobytes())
+            if terminated or truncated:
+                assert not observation["action_mask"].any()
+                return total, steps, seen
+
+    env = rl.single_agent(opponents="heuristic", players=3, seat=1, target_score=0)
+    results = [episode(env, seed) for seed in range(3)]
+    assert all(total in (-1.0, 1.0) for total, _, _ in results)
+    again = rl.single_agent(opponents="heuristic", players=3, seat=1, target_score=0)
+    assert episode(again, 1) == results[1]
+    points = rl.single_agent(opponents="random", players=2, reward="points", preset="all")
+    total, _, _ = episode(points, 0)
+    assert total != 0.0
+    env.close()
+
+
+def test_single_agent_illegal_actions_and_settings() -> None:
+    env = rl.single_agent(opponents="random", players=2)
+    observation, _ = env.reset(seed=0)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    with pytest.raises(IllegalAction, match="reset"):
+        env.step(illegal)
+    strict = rl.single_agent(opponents="random", players=2, illegal="raise")
+    strict.reset(seed=0)
+    with pytest.raises(IllegalAction):
+        strict.step(illegal)
+    for bad in (
+        {"seat": 2},
+        {"opponents": ["random"] * 2},
+        {"opponents": "nobody"},
+        {"illegal": "ignore"},
+        {"render_mode": "rgb"},
+    ):
+        with pytest.raises(SettingsError):
+            rl.single_agent(**({"players": 2} | bad))
+    shown = rl.single_agent(opponents="random", players=2, render_mode="ansi")
+    shown.reset(seed=0)
+    assert "player_1" in str(shown.render())
+    assert rl.single_agent(players=2).render() is None
+
+
+def test_importing_unomas_loads_no_rl_library() -> None:
+    import subprocess
+    import sys
+
+    heavy = "('numpy', 'pettingzoo', 'gymnasium')"
+    code = f"import sys, unomas, unomas.bots; print(sorted(m for m in sys.modules if m.split('.')[0] in {heavy}))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
