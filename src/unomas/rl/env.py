@@ -321,17 +321,22 @@ class UnoEnv(AECEnv[str, Observation, int | None]):
 
     def render(self) -> str | None:
         """The table as text (``ansi``: returned; ``human``: printed)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode (use render_mode='ansi' or 'human')")
-            return None
-        text = self.driver.render()
-        if self.render_mode == "human":
-            print(text, end="")
-            return None
-        return text
+        return render_table(self.driver, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def render_table(driver: Driver, mode: str | None) -> str | None:
+    """The table as text for ``mode``: ``ansi`` returns it, ``human`` prints it."""
+    if mode is None:
+        gymnasium.logger.warn("render() was called without a render_mode (use render_mode='ansi' or 'human')")
+        return None
+    text = driver.render()
+    if mode == "human":
+        print(text, end="")
+        return None
+    return text
 
 
 def env(

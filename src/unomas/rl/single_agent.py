@@ -33,7 +33,7 @@ import numpy.typing as npt
 from unomas.bots import Bot, make_bot
 from unomas.errors import IllegalAction, SettingsError
 from unomas.events import redact
-from unomas.rl.env import DEFAULT_MAX_STEPS, Driver, Episode, Observation, Reward, _spaces
+from unomas.rl.env import DEFAULT_MAX_STEPS, Driver, Episode, Observation, Reward, _spaces, render_table
 from unomas.rl.observation import ObservationLayout, encode
 from unomas.rules import Rules
 
@@ -171,14 +171,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
 
     def render(self) -> str | None:
         """The table as text (``ansi``: returned; ``human``: printed)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode (use render_mode='ansi' or 'human')")
-            return None
-        text = self.driver.render()
-        if self.render_mode == "human":
-            print(text, end="")
-            return None
-        return text
+        return render_table(self.driver, self.render_mode)
 
     def close(self) -> None:
         for bot in self.bots.values():
