@@ -55,6 +55,82 @@ class Outcome:
     abandoned: bool = False
 
 
+class BotSeats:
+    """The bots of a table, one per seat: each asked with its own seat's view alone, its
+    answer checked and applied through :meth:`Game.apply`, and told every event redacted
+    for its seat. :class:`Table` drives all seats with it; the server drives only the seats
+    bots play at the moment.
+    """
+
+    def __init__(self, rules: Rules, bots: Sequence[Bot], rngs: Sequence[random.Random]) -> None:
+        if len(bots) != rules.players:
+            raise ValueError(f"{len(bots)} bots for {rules.players} seats")
+        self.bots = list(bots)
+        self.stats = [SeatStats() for _ in bots]
+        for seat, (bot, rng) in enumerate(zip(self.bots, rngs, strict=True)):
+            self.guarded(seat, "failed to start", bot.start, seat, rules, rng)
+
+    def ask(self, game: Game, seat: int, *, react: bool) -> Action | None:
+        """The bot's action on its turn (``react=False``) or out of turn (may be None)."""
+        bot = self.bots[seat]
+        view = game.view(seat)
+        started = time.perf_counter()
+        try:
+            action = bot.react(view) if react else bot.act(view)
+        except BotError:
+            raise
+        except Exception as error:
+            raise BotError(seat, bot.name, f"crashed: {type(error).__name__}: {error}") from error
+        finally:
+            stats = self.stats[seat]
+            stats.decisions += 1
+            stats.thinking += time.perf_counter() - started
+        if action is None and not react:
+            raise BotError(seat, bot.name, "gave no action on its turn")
+        return action
+
+    def react(self, game: Game, seats: Sequence[int]) -> Action | None:
+        """The first out-of-turn action taken by one of ``seats``, in seat order, or None."""
+        for seat in game.out_of_turn_seats():
+            if seat in seats:
+                action = self.ask(game, seat, react=True)
+                if action is not None:
+                    return self.checked(seat, action)
+        return None
+
+    def checked(self, seat: int, action: Action | None) -> Action:
+        """``action`` if it is an action of the bot's own seat; a BotError otherwise."""
+        if not isinstance(action, Action) or action.player != seat:
+            raise BotError(seat, self.bots[seat].name, f"answered {action!r}, not an action of its own seat")
+        return action
+
+    def apply(self, game: Game, seat: int, action: Action) -> list[Event]:
+        """Apply the bot's action; an illegal one is a BotError and changes nothing."""
+        try:
+            return game.apply(action)
+        except IllegalAction as error:
+            raise BotError(seat, self.bots[seat].name, f"illegal action: {error}") from None
+
+    def tell(self, events: Sequence[Event]) -> None:
+        """Tell every bot the events as its seat may see them."""
+        for seat, bot in enumerate(self.bots):
+            self.guarded(seat, "failed to observe events", bot.observe, [redact(event, seat) for event in events])
+
+    def guarded(self, seat: int, what: str, call: Callable[..., object], *args: object) -> None:
+        """Call a bot's method; any failure but a BotError becomes one naming the seat."""
+        try:
+            call(*args)
+        except BotError:
+            raise
+        except Exception as error:
+            raise BotError(seat, self.bots[seat].name, f"{what}: {type(error).__name__}: {error}") from error
+
+    def close(self) -> None:
+        """Release what every bot holds."""
+        for bot in self.bots:
+            bot.close()
+
+
 class Table:
     """A match between ``bots`` (one per seat, in seat order) under ``rules``.
 
@@ -75,7 +151,6 @@ class Table:
         if len(bots) != rules.players:
             raise ValueError(f"{len(bots)} bots for {rules.players} seats")
         self.rules = rules
-        self.bots = list(bots)
         self.on_events = on_events
         if seed is None:
             self.game = Game(rules, history=history)
@@ -83,9 +158,9 @@ class Table:
         else:
             self.game = Game(rules, seed=f"{seed}/deal", history=history)
             rngs = [random.Random(f"{seed}/seat {seat}") for seat in range(len(bots))]
-        self.stats = [SeatStats() for _ in bots]
-        for seat, (bot, rng) in enumerate(zip(self.bots, rngs, strict=True)):
-            self._guarded(seat, "failed to start", bot.start, seat, rules, rng)
+        self.seats = BotSeats(rules, bots, rngs)
+        self.bots = self.seats.bots
+        self.stats = self.seats.stats
         self.round_winners: list[int] = []
         self.round_points: list[int] = []
         self._tell(None, self.game.round_start_events)
@@ -93,6 +168,8 @@ class Table:
     def play(self) -> Outcome:
         """Play the match to its end and return the outcome."""
         game = self.game
+        seats = self.seats
+        everyone = range(self.rules.players)
         actions_this_round = 0
         abandoned = False
         try:
@@ -106,51 +183,14 @@ class Table:
                     abandoned = True
                     break
                 actions_this_round += 1
-                if self._offer_out_of_turn():
-                    continue
-                seat = game.current
-                self._apply(seat, self._ask(seat, react=False))
+                action = seats.react(game, everyone)
+                if action is None:
+                    seat = game.current
+                    action = seats.checked(seat, seats.ask(game, seat, react=False))
+                self._tell(action, seats.apply(game, action.player, action))
         finally:
-            for bot in self.bots:
-                bot.close()
+            seats.close()
         return self._outcome(abandoned)
-
-    def _offer_out_of_turn(self) -> bool:
-        """Offer each seat with an out-of-turn action its chance; True if one was taken."""
-        for seat in self.game.out_of_turn_seats():
-            action = self._ask(seat, react=True)
-            if action is not None:
-                self._apply(seat, action)
-                return True
-        return False
-
-    def _ask(self, seat: int, *, react: bool) -> Action | None:
-        bot = self.bots[seat]
-        view = self.game.view(seat)
-        started = time.perf_counter()
-        try:
-            action = bot.react(view) if react else bot.act(view)
-        except BotError:
-            raise
-        except Exception as error:
-            raise BotError(seat, bot.name, f"crashed: {type(error).__name__}: {error}") from error
-        finally:
-            stats = self.stats[seat]
-            stats.decisions += 1
-            stats.thinking += time.perf_counter() - started
-        if action is None and not react:
-            raise BotError(seat, bot.name, "gave no action on its turn")
-        return action
-
-    def _apply(self, seat: int, action: Action | None) -> None:
-        assert action is not None
-        if not isinstance(action, Action) or action.player != seat:
-            raise BotError(seat, self.bots[seat].name, f"answered {action!r}, not an action of its own seat")
-        try:
-            events = self.game.apply(action)
-        except IllegalAction as error:
-            raise BotError(seat, self.bots[seat].name, f"illegal action: {error}") from None
-        self._tell(action, events)
 
     def _tell(self, action: Action | None, events: list[Event]) -> None:
         for event in events:
@@ -159,17 +199,7 @@ class Table:
                 self.round_points.append(event.points)
         if self.on_events is not None:
             self.on_events(action, events)
-        for seat, bot in enumerate(self.bots):
-            self._guarded(seat, "failed to observe events", bot.observe, [redact(event, seat) for event in events])
-
-    def _guarded(self, seat: int, what: str, call: Callable[..., object], *args: object) -> None:
-        """Call a bot's method; any failure but a BotError becomes one naming the seat."""
-        try:
-            call(*args)
-        except BotError:
-            raise
-        except Exception as error:
-            raise BotError(seat, self.bots[seat].name, f"{what}: {type(error).__name__}: {error}") from error
+        self.seats.tell(events)
 
     def _outcome(self, abandoned: bool) -> Outcome:
         game = self.game

@@ -238,8 +238,13 @@ def _figure(value: float | None, digits: int = 1) -> str:
 @app.command(name="replay")
 def replay_command(
     files: Annotated[list[Path], typer.Argument(help="Record files: JSON, or JSON Lines of records.", exists=True)],
+    verify: Annotated[
+        bool, typer.Option("--verify", help="Also check the revealed seed: its commitment and every deal.")
+    ] = False,
 ) -> None:
     """Replay and check records; exit non-zero if any is invalid."""
+    from unomas import fairness
+
     bad = 0
     for path in files:
         for number, item in enumerate(record.iter_file(path)):
@@ -247,16 +252,37 @@ def replay_command(
             try:
                 if isinstance(item, RecordError):
                     raise item
-                game = record.replay(item)
+                game = fairness.verify(item) if verify else record.replay(item)
             except RecordError as error:
                 bad += 1
                 out.print(f"[red]INVALID[/] {name}: {_where(error)}")
                 continue
             winner = "none yet" if game.winner < 0 else f"seat {game.winner}"
             scores = " ".join(str(s) for s in game.scores)
-            out.print(f"[green]valid[/] {name}: scores {scores}; winner {winner}")
+            dealt = "; every deal and reshuffle comes from the committed seed" if verify else ""
+            out.print(f"[green]valid[/] {name}: scores {scores}; winner {winner}{dealt}")
     if bad:
         raise typer.Exit(code=1)
+
+
+@app.command(name="serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every interface).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    db: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(help="SQLite database (default: unomas.sqlite3 in the user data folder).", dir_okay=False),
+    ] = None,
+) -> None:
+    """Serve the browser game: rooms with friends and bots, every game kept in the database."""
+    try:
+        from unomas.server import default_db_path, serve
+    except ImportError as error:  # pragma: no cover - depends on the installed extras
+        err.print(f"the server needs its extra: pip install 'unomas[server]' ({error})")
+        raise typer.Exit(code=1) from None
+    path = db or default_db_path()
+    err.print(f"unomas server on http://{host}:{port}/  (games kept in {path})")
+    serve(host, port, path)
 
 
 def _where(error: RecordError) -> str:

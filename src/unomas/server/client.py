@@ -1,0 +1,107 @@
+"""A WebSocket client that plays one seat of a room: for tests and the load benchmark.
+
+It speaks the browser's protocol (:mod:`unomas.server.protocol`) and chooses among the
+``legal_actions`` of the view the server sent it, never deciding legality itself.
+Every message received is kept, with its arrival time, so tests can inspect all of them
+and the benchmark can measure how long the server took to answer each action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import websockets
+
+__all__ = ["SeatClient", "choose"]
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """A simple player's move from ``view["legal_actions"]``, or None to wait.
+
+    On its turn: a play (calling UNO when it may), else the first other action (draw,
+    pass, colour, challenge). Out of turn: calls its own UNO, catches now and then.
+    """
+    legal: list[dict[str, Any]] = view["legal_actions"]
+    seat = view["seat"]
+    if not legal:
+        return None
+    for move in legal:
+        if move["a"] == "uno":
+            return move
+    catches = [move for move in legal if move["a"] == "catch"]
+    if catches and rng.random() < 0.5:
+        return catches[0]
+    if view["current"] != seat or view["phase"] in ("round_over", "match_over"):
+        return None
+    turn = [move for move in legal if move["a"] not in ("catch", "uno")]
+    if not turn:
+        return None
+    plays = [move for move in turn if move["a"] == "play"]
+    calls = [move for move in plays if move.get("uno")]
+    plays = calls or plays
+    if plays:
+        return rng.choice(plays)
+    return turn[0]
+
+
+@dataclass
+class SeatClient:
+    """One seat's connection: say hello, then answer every update that waits for it."""
+
+    url: str
+    """The room's WebSocket address, ``ws://host:port/ws/CODE``."""
+    token: str | None
+    rng: random.Random = field(default_factory=random.Random)
+    think: float = 0.0
+    """Seconds to wait before each action (a person's pace, in the benchmark)."""
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)
+    """Seconds from sending each action to receiving the update it caused."""
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    actions: int = 0
+    stop_after: int | None = None
+    """Leave (close the connection) after this many actions."""
+
+    async def play(self, *, start: bool = False) -> dict[str, Any] | None:
+        """Play until the match is over (returns the ``over`` message) or ``stop_after``."""
+        async with websockets.connect(self.url, max_size=2**22) as socket:
+            await socket.send(json.dumps({"type": "hello", "token": self.token}))
+            sent: dict[int, float] = {}
+            view: dict[str, Any] | None = None
+            if start:
+                await socket.send(json.dumps({"type": "start"}))
+            async for raw in socket:
+                arrived = time.perf_counter()
+                message = json.loads(raw)
+                self.messages.append(message)
+                ref = message.get("ref")
+                if ref is not None and ref in sent:
+                    self.latencies.append(arrived - sent.pop(ref))
+                if message["type"] == "over":
+                    return message
+                if message["type"] == "error":
+                    # Refused (someone else moved first): think again from the latest view.
+                    self.errors.append(message)
+                elif message["type"] == "update":
+                    view = message["view"]
+                else:
+                    continue
+                if view is None or self.token is None or sent:
+                    continue  # watching, or an answer is on its way: wait for it first
+                move = choose(view, self.rng)
+                if move is None:
+                    continue
+                if self.stop_after is not None and self.actions >= self.stop_after:
+                    return None
+                if self.think:
+                    await asyncio.sleep(self.think)
+                ref = self.actions
+                self.actions += 1
+                sent[ref] = time.perf_counter()
+                await socket.send(json.dumps({"type": "act", "action": move, "ref": ref}))
+        return None

@@ -1,0 +1,217 @@
+"""Where rooms and games live: a small interface and its SQLite implementation.
+
+A game is stored as its record (RECORD.md): each round's deal, then every move's entries
+appended in a transaction of their own as it happens, the secret seed beside it (never
+in the record until the game is over). :meth:`Store.load` gives back everything needed
+to resume each room exactly; another store only has to implement the same methods.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+__all__ = ["SQLiteStore", "Store", "StoredRoom", "default_db_path"]
+
+
+def default_db_path() -> Path:
+    """The default database: ``unomas.sqlite3`` in the user's data folder."""
+    return Path(platformdirs.user_data_dir("unomas", appauthor=False)) / "unomas.sqlite3"
+
+
+@dataclass(slots=True)
+class StoredRoom:
+    """A room as stored: its setup, seats and status, and its game's record so far."""
+
+    code: str
+    setup: dict[str, Any]
+    seats: list[dict[str, Any]]
+    """Per seat: ``name``, ``token`` (the SHA-256 of its secret token; null for a bot), ``bot``."""
+    status: str
+    """``lobby``, ``playing`` or ``over``."""
+    seed: bytes | None = None
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    """The record's rounds so far (deal, events, result once over)."""
+    record: dict[str, Any] | None = None
+    """The finished game's full record (seed revealed)."""
+
+
+class Store(ABC):
+    """The storage of a server: rooms, and each game's record appended move by move."""
+
+    @abstractmethod
+    def save_room(self, room: StoredRoom) -> None:
+        """Create or update a room's setup, seats and status (not its rounds)."""
+
+    @abstractmethod
+    def start_game(self, code: str, seats: list[dict[str, Any]], seed: bytes, first_round: dict[str, Any]) -> None:
+        """The host started: the final seating, the secret seed and the first deal, at once."""
+
+    @abstractmethod
+    def add_round(self, code: str, index: int, deal: dict[str, Any]) -> None:
+        """A new round was dealt (``deal``: dealer, hands, pile, events so far)."""
+
+    @abstractmethod
+    def append(self, code: str, index: int, entries: list[dict[str, Any]], result: dict[str, Any] | None) -> None:
+        """A move's record entries (with the round's result if it ended the round)."""
+
+    @abstractmethod
+    def finish(self, code: str, record: dict[str, Any]) -> None:
+        """The match is over: keep its full record."""
+
+    @abstractmethod
+    def load(self) -> list[StoredRoom]:
+        """Every room, with its rounds, to resume after a restart."""
+
+    def close(self) -> None:
+        """Release the store."""
+
+
+class SQLiteStore(Store):
+    """The embedded store: one SQLite file in WAL mode, one transaction per change.
+
+    WAL with ``synchronous=NORMAL`` keeps every committed move through a killed process;
+    the connection is shared by the server's threads under a lock.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(_SCHEMA)
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db, self._lock)
+
+    def save_room(self, room: StoredRoom) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO rooms (code, setup, seats, status) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT(code) DO UPDATE SET setup = excluded.setup, seats = excluded.seats,"
+                " status = excluded.status",
+                (room.code, _dumps(room.setup), _dumps(room.seats), room.status),
+            )
+
+    def start_game(self, code: str, seats: list[dict[str, Any]], seed: bytes, first_round: dict[str, Any]) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE rooms SET seats = ?, seed = ?, status = 'playing' WHERE code = ?", (_dumps(seats), seed, code)
+            )
+            _insert_round(db, code, 0, first_round)
+
+    def add_round(self, code: str, index: int, deal: dict[str, Any]) -> None:
+        with self._transaction() as db:
+            _insert_round(db, code, index, deal)
+
+    def append(self, code: str, index: int, entries: list[dict[str, Any]], result: dict[str, Any] | None) -> None:
+        with self._transaction() as db:
+            (count,) = db.execute("SELECT COUNT(*) FROM events WHERE code = ? AND round = ?", (code, index)).fetchone()
+            db.executemany(
+                "INSERT INTO events (code, round, seq, entry) VALUES (?, ?, ?, ?)",
+                [(code, index, count + n, _dumps(entry)) for n, entry in enumerate(entries)],
+            )
+            if result is not None:
+                db.execute("UPDATE rounds SET result = ? WHERE code = ? AND idx = ?", (_dumps(result), code, index))
+
+    def finish(self, code: str, record: dict[str, Any]) -> None:
+        with self._transaction() as db:
+            db.execute("UPDATE rooms SET status = 'over', record = ? WHERE code = ?", (_dumps(record), code))
+
+    def load(self) -> list[StoredRoom]:
+        with self._transaction() as db:
+            rooms = {
+                code: StoredRoom(
+                    code,
+                    json.loads(setup),
+                    json.loads(seats),
+                    status,
+                    seed,
+                    record=None if record is None else json.loads(record),
+                )
+                for code, setup, seats, status, seed, record in db.execute(
+                    "SELECT code, setup, seats, status, seed, record FROM rooms ORDER BY rowid"
+                )
+            }
+            for code, deal, result in db.execute("SELECT code, deal, result FROM rounds ORDER BY code, idx"):
+                entry = json.loads(deal)
+                if result is not None:
+                    entry["result"] = json.loads(result)
+                rooms[code].rounds.append(entry)
+            for code, index, event in db.execute("SELECT code, round, entry FROM events ORDER BY code, round, seq"):
+                rooms[code].rounds[index]["events"].append(json.loads(event))
+        return list(rooms.values())
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class _Transaction:
+    """``with``: hold the lock and run the statements in one transaction (rolled back on error)."""
+
+    def __init__(self, db: sqlite3.Connection, lock: threading.Lock) -> None:
+        self._db = db
+        self._lock = lock
+
+    def __enter__(self) -> sqlite3.Connection:
+        self._lock.acquire()
+        self._db.execute("BEGIN IMMEDIATE")
+        return self._db
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        try:
+            self._db.execute("COMMIT" if kind is None else "ROLLBACK")
+        finally:
+            self._lock.release()
+
+
+def _insert_round(db: sqlite3.Connection, code: str, index: int, deal: dict[str, Any]) -> None:
+    """A round's deal; the chance events that come with it (returns) go to the events."""
+    header = {key: deal[key] for key in ("dealer", "hands", "pile")} | {"events": []}
+    db.execute("INSERT INTO rounds (code, idx, deal) VALUES (?, ?, ?)", (code, index, _dumps(header)))
+    db.executemany(
+        "INSERT INTO events (code, round, seq, entry) VALUES (?, ?, ?, ?)",
+        [(code, index, n, _dumps(entry)) for n, entry in enumerate(deal["events"])],
+    )
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    setup TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    status TEXT NOT NULL,
+    seed BLOB,
+    record TEXT
+);
+CREATE TABLE IF NOT EXISTS rounds (
+    code TEXT NOT NULL REFERENCES rooms(code),
+    idx INTEGER NOT NULL,
+    deal TEXT NOT NULL,
+    result TEXT,
+    PRIMARY KEY (code, idx)
+);
+CREATE TABLE IF NOT EXISTS events (
+    code TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    entry TEXT NOT NULL,
+    PRIMARY KEY (code, round, seq),
+    FOREIGN KEY (code, round) REFERENCES rounds(code, idx)
+);
+"""

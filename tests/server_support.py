@@ -1,0 +1,75 @@
+"""Helpers for the server tests: a real uvicorn server in a thread, HTTP calls, free ports."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import uvicorn
+
+from unomas.server import create_app
+from unomas.server.rooms import Settings
+from unomas.server.storage import Store
+
+QUICK = Settings(grace=0.5, bot_delay=0, round_pause=0)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def running(store: Store, settings: Settings = QUICK, rate: tuple[float, float] = (200.0, 400.0)) -> Iterator[str]:
+    """Serve ``store`` on a free loopback port in a thread; yields ``host:port``."""
+    port = free_port()
+    config = uvicorn.Config(
+        create_app(store, settings, rate=rate), host="127.0.0.1", port=port, log_level="warning", ws_max_size=16384
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the server did not start")
+        time.sleep(0.01)
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def post(address: str, path: str, body: Any) -> tuple[int, Any]:
+    """POST JSON; returns the status and the decoded answer."""
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    request = urllib.request.Request(f"http://{address}{path}", data=data, method="POST")
+    request.add_header("Content-Type", "application/json")
+    return _fetch(request)
+
+
+def get(address: str, path: str) -> tuple[int, Any]:
+    return _fetch(urllib.request.Request(f"http://{address}{path}"))
+
+
+def _fetch(request: urllib.request.Request) -> tuple[int, Any]:
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            body = response.read()
+            status: int = response.status
+    except urllib.error.HTTPError as error:
+        body = error.read()
+        status = error.code
+    try:
+        return status, json.loads(body)
+    except json.JSONDecodeError:
+        return status, body.decode()
