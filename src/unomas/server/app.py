@@ -30,6 +30,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from unomas.i18n import LANGUAGES, catalog_json
 from unomas.server.protocol import Act, Hello, JoinRequest, RoomSetup, Start, describe, parse_client_message
 from unomas.server.rooms import Connection, Room, RoomError, Settings, new_code
 from unomas.server.storage import SQLiteStore, Store
@@ -170,7 +171,7 @@ class Server:
                     if isinstance(parsed, Hello):
                         if attached:
                             raise RoomError("this connection has already said hello")
-                        room.attach(connection, parsed.token)
+                        room.attach(connection, parsed.token, parsed.lang)
                         attached = True
                     elif not attached:
                         raise RoomError("say hello first (with your seat's token, or none to watch)")
@@ -224,9 +225,16 @@ def create_app(
 ) -> Starlette:
     """The application over ``store``; ``rate`` is each connection's (messages/s, burst)."""
     server = Server(store, settings or Settings(), rate)
+    ui_words = json.loads((STATIC / "ui.json").read_text(encoding="utf-8"))
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
+
+    async def words(request: Request) -> Response:
+        lang = request.path_params["lang"]
+        if lang not in LANGUAGES:
+            return _error(f"unknown language {lang!r} (languages are {', '.join(LANGUAGES)})", 404)
+        return JSONResponse({"ui": ui_words[lang], "catalog": catalog_json(lang)})
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -238,6 +246,7 @@ def create_app(
         routes=[
             Route("/", index),
             Route("/r/{code}", index, name="room_page"),
+            Route("/api/i18n/{lang}", words),
             Route("/api/rooms", server.create_room, methods=["POST"]),
             Route("/api/rooms/{code}", server.room_info),
             Route("/api/rooms/{code}/join", server.join_room, methods=["POST"]),

@@ -92,6 +92,8 @@ class Hello(_Strict):
 
     type: Literal["hello"]
     token: str | None = Field(default=None, min_length=8, max_length=64)
+    lang: Literal["es", "en"] = "en"
+    """The language of the narration this connection receives."""
 
 
 class Start(_Strict):
@@ -142,7 +144,7 @@ def describe(error: ValidationError) -> str:
     """A short description of a validation error naming the first bad field."""
     first = error.errors()[0]
     where = ".".join(str(part) for part in first["loc"])
-    message = first["msg"]
+    message = first["msg"].removeprefix("Value error, ")
     if first["type"] == "json_invalid":
         return f"not JSON: {first.get('ctx', {}).get('error', message)}"
     return f"{where}: {message}" if where else message

@@ -28,6 +28,7 @@ from unomas.bots import make_bot
 from unomas.errors import BotError, IllegalAction, NotationError
 from unomas.events import Event, redact
 from unomas.game import Game, Phase
+from unomas.i18n import narrate
 from unomas.match import BotSeats
 from unomas.rules import Rules
 from unomas.server.protocol import Move, RoomSetup
@@ -78,6 +79,7 @@ class Connection:
 
     def __init__(self, limit: int) -> None:
         self.seat: int | None = None
+        self.lang = "en"
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.limit = limit
         self.dropped = False
@@ -229,8 +231,9 @@ class Room:
 
     # ------------------------------------------------------------------ connections
 
-    def attach(self, connection: Connection, token: str | None) -> None:
+    def attach(self, connection: Connection, token: str | None, lang: str = "en") -> None:
         """A connection says hello: with a seat's token it plays that seat, else it watches."""
+        connection.lang = lang
         if token is not None:
             seat = self.seat_of(token)
             if seat is None:
@@ -248,7 +251,7 @@ class Room:
         self.connections.add(connection)
         self._broadcast_room()
         if self.game is not None:
-            connection.post(self._update(connection.seat, [], None))
+            connection.post(self._update(connection.seat, connection.lang, [], None))
         if self.status == "over" and self.record is not None:
             connection.post(self._over_message())
 
@@ -364,7 +367,7 @@ class Room:
             self._timer.cancel()
             self._timer = None
         self.deadline = None
-        if game.current in self._bot_seats() or game.phase is Phase.COLOR:
+        if game.round_over or game.current in self._bot_seats() or game.phase is Phase.COLOR:
             return
         loop = asyncio.get_running_loop()
         self.deadline = loop.time() + self.setup.turn_seconds
@@ -466,24 +469,37 @@ class Room:
         if action is None or action.kind not in (Kind.UNO, Kind.CATCH):
             self._turns += 1
         self._reset_timer()
+        made: dict[tuple[int | None, str], dict[str, Any]] = {}
         for connection in self.connections:
-            connection.post(self._update(connection.seat, caused, ref if connection.seat == by else None))
+            key = (connection.seat, connection.lang)
+            if key not in made:
+                made[key] = self._update(connection.seat, connection.lang, caused, None)
+            message = made[key]
+            if ref is not None and connection.seat == by:
+                message = message | {"ref": ref}
+            connection.post(message)
 
-    def _update(self, seat: int | None, caused: list[Event], ref: int | None) -> dict[str, Any]:
+    def _update(self, seat: int | None, lang: str, caused: list[Event], ref: int | None) -> dict[str, Any]:
+        """One change as ``seat`` may see it: redacted events, their narration, its view."""
         game = self.game
         assert game is not None
         remaining = None
         if self.deadline is not None:
             remaining = max(0.0, round(self.deadline - asyncio.get_running_loop().time(), 1))
+        seen = [redact(event, seat) for event in caused]
         message: dict[str, Any] = {
             "type": "update",
-            "events": [ev.to_json(redact(event, seat)) for event in caused],
+            "events": [ev.to_json(event) for event in seen],
+            "narration": narrate(seen, self._names(), lang),
             "view": game.view(seat).to_json(),
             "turn_left": remaining,
         }
         if ref is not None:
             message["ref"] = ref
         return message
+
+    def _names(self) -> list[str]:
+        return [seat.name if seat is not None else f"{number}" for number, seat in enumerate(self.seats)]
 
     def _over_message(self) -> dict[str, Any]:
         return {"type": "over", "record": f"/api/rooms/{self.code}/record", "scores": self.record and self.record["scores"]}
