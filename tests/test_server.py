@@ -9,6 +9,8 @@ from collections import Counter
 from typing import Any
 
 import pytest
+
+pytest.importorskip("uvicorn")
 import websockets
 
 from server_support import get, post, running
@@ -66,7 +68,7 @@ def play_match(rules: dict[str, Any], bots: list[int], humans: int, seed: int) -
 
 def test_a_full_match_with_two_people_and_two_bots_ends_with_a_verifiable_record() -> None:
     rules = {"players": 4, "target_score": 150, "jump_in": True, "seven_zero": True, "stack_draw_two": True}
-    code, text, clients = play_match(rules, bots=[2, 3], humans=2, seed=1)
+    _code, text, clients = play_match(rules, bots=[2, 3], humans=2, seed=1)
     record = json.loads(text)
     game = fairness.verify(record)
     assert game.is_over and record["winner"] == game.winner
@@ -86,7 +88,8 @@ def test_a_full_match_with_two_people_and_two_bots_ends_with_a_verifiable_record
 
 
 def error_seat(client: SeatClient) -> int | None:
-    return next(m["you"] for m in client.messages if m["type"] == "room")
+    seat: int | None = next(m["you"] for m in client.messages if m["type"] == "room")
+    return seat
 
 
 CARD_KEYS = {"hand", "hands", "cards", "pile"}
@@ -241,12 +244,16 @@ def test_malformed_and_forbidden_messages_get_an_error_and_change_nothing() -> N
                 assert "say hello first" in error["message"]
                 await host.send(json.dumps({"type": "hello", "token": room["token"]}))
                 await beto.send(json.dumps({"type": "hello", "token": other["token"]}))
-                assert "unknown token" in (await exchange(eve, json.dumps({"type": "hello", "token": "x" * 20})))["message"]
+                assert (
+                    "unknown token"
+                    in (await exchange(eve, json.dumps({"type": "hello", "token": "x" * 20})))["message"]
+                )
                 await eve.send(json.dumps({"type": "hello"}))
                 assert "only the host" in (await exchange(beto, json.dumps({"type": "start"})))["message"]
-                assert "not being played" in (
-                    await exchange(host, json.dumps({"type": "act", "action": {"p": 0, "a": "draw"}}))
-                )["message"]
+                assert (
+                    "not being played"
+                    in (await exchange(host, json.dumps({"type": "act", "action": {"p": 0, "a": "draw"}})))["message"]
+                )
                 await host.send(json.dumps({"type": "start"}))
                 view = await next_view(host)
                 before = stored_events(store)
@@ -330,12 +337,29 @@ def test_a_closed_tab_rejoins_its_seat_and_an_absent_player_is_played_by_a_bot()
             again = SeatClient(url, beto["token"])
             over = await asyncio.wait_for(again.play(), 10)
             assert over is not None and over["type"] == "over"
-            assert [m for m in again.messages if m["type"] == "room"][0]["you"] == 1
+            assert next(m for m in again.messages if m["type"] == "room")["you"] == 1
 
         asyncio.run(scenario())
 
 
-def test_the_turn_timer_draws_and_passes_for_a_player_who_does_not_act() -> None:
+def seed_starting_with(token: str) -> bytes:
+    """A seed whose first two-player deal turns up ``token`` as the starting card."""
+    for number in range(100_000):
+        seed = number.to_bytes(32, "big")
+        game = Game(Rules(players=2, target_score=0), seed=seed)
+        if card_token(game.top) == token and game.current == 0:
+            return seed
+    raise AssertionError(f"no seed starts with {token}")
+
+
+@pytest.mark.parametrize(("start", "expected"), [(None, "drew"), ("W", "color_chosen")])
+def test_the_turn_timer_acts_for_a_player_who_does_not(
+    monkeypatch: pytest.MonkeyPatch, start: str | None, expected: str
+) -> None:
+    """On expiry the seat draws (and passes if it may); a starting colour is chosen for it."""
+    if start is not None:
+        seed = seed_starting_with(start)
+        monkeypatch.setattr(fairness, "new_seed", lambda: seed)
     with running(SQLiteStore(":memory:"), Settings(grace=30, bot_delay=0, round_pause=0)) as address:
         room = create(address, rules={"players": 2, "target_score": 0}, bots=[1], turn_seconds=1)
 
@@ -343,8 +367,8 @@ def test_the_turn_timer_draws_and_passes_for_a_player_who_does_not_act() -> None
             async with websockets.connect(f"ws://{address}/ws/{room['code']}") as socket:
                 await socket.send(json.dumps({"type": "hello", "token": room["token"]}))
                 await socket.send(json.dumps({"type": "start"}))
-                seen = []
-                while not any(e["event"] == "drew" and e["player"] == 0 for m in seen for e in m.get("events", ())):
+                seen: list[dict[str, Any]] = []
+                while not any(e["event"] == expected and e["player"] == 0 for m in seen for e in m.get("events", ())):
                     seen.append(json.loads(await asyncio.wait_for(socket.recv(), 10)))
                 return seen
 

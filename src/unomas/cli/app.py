@@ -273,16 +273,18 @@ def serve_command(
         Optional[Path],  # noqa: UP045
         typer.Option(help="SQLite database (default: unomas.sqlite3 in the user data folder).", dir_okay=False),
     ] = None,
+    grace: Annotated[float, typer.Option(min=0, help="Seconds away before a bot plays for a player.")] = 30.0,
+    bot_delay: Annotated[float, typer.Option(min=0, help="Seconds a bot waits before it acts.")] = 0.8,
 ) -> None:
     """Serve the browser game: rooms with friends and bots, every game kept in the database."""
     try:
-        from unomas.server import default_db_path, serve
+        from unomas.server import Settings, default_db_path, serve
     except ImportError as error:  # pragma: no cover - depends on the installed extras
         err.print(f"the server needs its extra: pip install 'unomas[server]' ({error})")
         raise typer.Exit(code=1) from None
     path = db or default_db_path()
     err.print(f"unomas server on http://{host}:{port}/  (games kept in {path})")
-    serve(host, port, path)
+    serve(host, port, path, Settings(grace=grace, bot_delay=bot_delay))
 
 
 def _where(error: RecordError) -> str:

@@ -10,6 +10,7 @@ Starlette, uvicorn and pydantic are imported only inside this package.
 from __future__ import annotations
 
 from unomas.server.app import create_app, serve
+from unomas.server.rooms import Settings
 from unomas.server.storage import SQLiteStore, Store, default_db_path
 
-__all__ = ["SQLiteStore", "Store", "create_app", "default_db_path", "serve"]
+__all__ = ["SQLiteStore", "Settings", "Store", "create_app", "default_db_path", "serve"]

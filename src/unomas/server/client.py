@@ -83,7 +83,7 @@ class SeatClient:
                 if ref is not None and ref in sent:
                     self.latencies.append(arrived - sent.pop(ref))
                 if message["type"] == "over":
-                    return message
+                    return dict(message)
                 if message["type"] == "error":
                     # Refused (someone else moved first): think again from the latest view.
                     self.errors.append(message)

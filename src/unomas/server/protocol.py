@@ -56,7 +56,8 @@ class RoomSetup(_Strict):
     """Seats (1 to players-1) that bots play; seats nobody has joined at the start get bots too."""
     bot: Literal["heuristic", "playfirst", "random"] = "heuristic"
     turn_seconds: StrictInt = Field(default=0, ge=0, le=600)
-    """Seconds a player has per turn; on expiry the server draws and passes for them. 0: no timer."""
+    """Seconds a player has per turn; on expiry the server draws and passes for them (a starting
+    colour is chosen by their stand-in bot). 0: no timer."""
 
     @field_validator("rules")
     @classmethod

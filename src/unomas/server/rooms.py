@@ -185,8 +185,8 @@ class Room:
             if taken is None:
                 self.seats[number] = Seat(f"bot {number}", bot=self.setup.bot)
         self.seed = fairness.new_seed()
-        game = Game(self.rules, seed=self.seed)
-        self._begin(game)
+        self._seat_bots()
+        self.game = game = Game(self.rules, seed=self.seed)
         assert game.log is not None
         self.store.start_game(self.code, self._stored_seats(), self.seed, record.round_json(game.log[0]))
         self.status = "playing"
@@ -195,9 +195,8 @@ class Room:
         self._broadcast(None, game.round_start_events)
         self._launch()
 
-    def _begin(self, game: Game) -> None:
+    def _seat_bots(self) -> None:
         """Seat a bot behind every seat (the away players' stand-ins included)."""
-        self.game = game
         bots = [make_bot(seat.bot or self.setup.bot) for seat in self._all_seats()]
         self.bots = BotSeats(self.rules, bots, [random.Random() for _ in bots])
 
@@ -212,15 +211,9 @@ class Room:
             assert stored.seed is not None
             room.seed = stored.seed
             partial = {"rules": room.rules.to_dict(), "rounds": stored.rounds}
-            # The bots are told the whole game as it replays, so they count cards as before.
-            bots: list[list[Event]] = []
-
-            def collect(action: Action | None, caused: list[Event]) -> None:
-                bots.extend(caused)
-
-            game = fairness.replay_seeded(partial, room.seed, on_events=collect)
-            room._begin(game)
-            room._tell(bots)
+            room._seat_bots()
+            # The bots are told the game again as it replays, so they know what they knew.
+            room.game = fairness.replay_seeded(partial, room.seed, on_events=lambda action, caused: room._tell(caused))
             loop = asyncio.get_running_loop()
             for number, seat in enumerate(room._all_seats()):
                 if seat.bot is None:  # nobody is connected yet: the grace period starts now
@@ -367,7 +360,7 @@ class Room:
             self._timer.cancel()
             self._timer = None
         self.deadline = None
-        if game.round_over or game.current in self._bot_seats() or game.phase is Phase.COLOR:
+        if game.round_over or game.current in self._bot_seats():
             return
         loop = asyncio.get_running_loop()
         self.deadline = loop.time() + self.setup.turn_seconds
@@ -380,6 +373,11 @@ class Room:
         if game is None or self._timer_key != key or game.round_over or game.is_over:
             return
         seat = game.current
+        if game.phase is Phase.COLOR:  # nothing to draw: the seat's stand-in bot chooses the colour
+            assert self.bots is not None
+            action = self.bots.checked(seat, self.bots.ask(game, seat, react=False))
+            self._commit(action, self.bots.apply(game, seat, action))
+            return
         for kind in (Kind.DRAW, Kind.PASS):
             legal = [a for a in game.legal_actions(seat) if a.kind is kind]
             if legal:
@@ -502,7 +500,11 @@ class Room:
         return [seat.name if seat is not None else f"{number}" for number, seat in enumerate(self.seats)]
 
     def _over_message(self) -> dict[str, Any]:
-        return {"type": "over", "record": f"/api/rooms/{self.code}/record", "scores": self.record and self.record["scores"]}
+        return {
+            "type": "over",
+            "record": f"/api/rooms/{self.code}/record",
+            "scores": self.record and self.record["scores"],
+        }
 
     def _stored_seats(self) -> list[dict[str, Any]]:
         return [seat.stored() for seat in self._all_seats()]

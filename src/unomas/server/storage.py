@@ -70,6 +70,7 @@ class Store(ABC):
     def load(self) -> list[StoredRoom]:
         """Every room, with its rounds, to resume after a restart."""
 
+    @abstractmethod
     def close(self) -> None:
         """Release the store."""
 

@@ -258,6 +258,7 @@ function renderActions(view, who) {
   const buttons = [];
   const add = (label, move, className = "") => {
     const button = el("button", { type: "button", className }, label);
+    button.dataset.a = move.a;
     button.addEventListener("click", () => act(move));
     buttons.push(button);
   };

@@ -1,0 +1,107 @@
+"""A real ``unomas serve`` killed mid-game and restarted on the same database resumes it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("uvicorn")
+import websockets
+
+from server_support import free_port, get, post
+from unomas import fairness
+from unomas.server.client import SeatClient
+
+
+@contextmanager
+def serve(db: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """``unomas serve`` as its own process; killed (SIGKILL) on leaving if still alive."""
+    command = [sys.executable, "-m", "unomas", "serve", "--port", str(port), "--db", str(db), "--bot-delay", "0"]
+    process = subprocess.Popen([*command, "--grace", "60"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                get(f"127.0.0.1:{port}", "/api/rooms/NONE00")
+                break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError("the server did not start") from None
+                time.sleep(0.1)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(10)
+
+
+async def look(url: str, token: str | None) -> dict[str, Any]:
+    """Connect, say hello, and return the first view the server sends."""
+    async with websockets.connect(url) as socket:
+        await socket.send(json.dumps({"type": "hello", "token": token}))
+        while True:
+            message = json.loads(await asyncio.wait_for(socket.recv(), 10))
+            if message["type"] == "update":
+                return dict(message["view"])
+
+
+async def commitment(url: str) -> str:
+    async with websockets.connect(url) as socket:
+        await socket.send(json.dumps({"type": "hello"}))
+        message = json.loads(await asyncio.wait_for(socket.recv(), 10))
+        return str(message["commitment"])
+
+
+def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    port = free_port()
+    address = f"127.0.0.1:{port}"
+    rules = {"players": 3, "target_score": 200, "jump_in": True, "stack_draw_two": True}
+    with serve(db, port) as process:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": rules, "bots": [2]})
+        _, beto = post(address, f"/api/rooms/{room['code']}/join", {"name": "Beto"})
+        url = f"ws://{address}/ws/{room['code']}"
+        tokens = [room["token"], beto["token"]]
+
+        async def first_half() -> None:
+            host = SeatClient(url, tokens[0], random.Random(1), stop_after=15)
+            guest = asyncio.ensure_future(SeatClient(url, tokens[1], random.Random(2)).play())
+            await host.play(start=True)  # leaves when it is the host's turn: the game waits there
+            guest.cancel()
+            await asyncio.gather(guest, return_exceptions=True)
+            await asyncio.sleep(0.3)
+
+        asyncio.run(first_half())
+        before = [asyncio.run(look(url, token)) for token in [*tokens, None]]
+        promised = asyncio.run(commitment(url))
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(10)
+    assert sum(before[2]["hand_sizes"]) > 0 and before[2]["hand"] == []
+    with serve(db, port):
+        after = [asyncio.run(look(url, token)) for token in [*tokens, None]]
+        assert after == before  # every seat's view, the spectator's too, exactly as before the kill
+        assert asyncio.run(commitment(url)) == promised
+
+        async def second_half() -> list[Any]:
+            host = SeatClient(url, tokens[0], random.Random(3))
+            guest = SeatClient(url, tokens[1], random.Random(4))
+            return list(await asyncio.wait_for(asyncio.gather(host.play(), guest.play()), 60))
+
+        results = asyncio.run(second_half())
+        assert all(result is not None and result["type"] == "over" for result in results)
+        status, final = get(address, f"/api/rooms/{room['code']}/record")
+        assert status == 200
+    game = fairness.verify(final)
+    assert game.is_over and final["shuffle"]["commitment"] == promised
