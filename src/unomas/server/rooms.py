@@ -485,11 +485,13 @@ class Room:
         if self.deadline is not None:
             remaining = max(0.0, round(self.deadline - asyncio.get_running_loop().time(), 1))
         seen = [redact(event, seat) for event in caused]
+        view = game.view(seat).to_json()
+        del view["rules"]  # sent once, in the room message
         message: dict[str, Any] = {
             "type": "update",
             "events": [ev.to_json(event) for event in seen],
             "narration": narrate(seen, self._names(), lang),
-            "view": game.view(seat).to_json(),
+            "view": view,
             "turn_left": remaining,
         }
         if ref is not None:

@@ -117,10 +117,9 @@ class SQLiteStore(Store):
 
     def append(self, code: str, index: int, entries: list[dict[str, Any]], result: dict[str, Any] | None) -> None:
         with self._transaction() as db:
-            (count,) = db.execute("SELECT COUNT(*) FROM events WHERE code = ? AND round = ?", (code, index)).fetchone()
             db.executemany(
-                "INSERT INTO events (code, round, seq, entry) VALUES (?, ?, ?, ?)",
-                [(code, index, count + n, _dumps(entry)) for n, entry in enumerate(entries)],
+                "INSERT INTO events (code, round, entry) VALUES (?, ?, ?)",
+                [(code, index, _dumps(entry)) for entry in entries],
             )
             if result is not None:
                 db.execute("UPDATE rounds SET result = ? WHERE code = ? AND idx = ?", (_dumps(result), code, index))
@@ -149,7 +148,7 @@ class SQLiteStore(Store):
                 if result is not None:
                     entry["result"] = json.loads(result)
                 rooms[code].rounds.append(entry)
-            for code, index, event in db.execute("SELECT code, round, entry FROM events ORDER BY code, round, seq"):
+            for code, index, event in db.execute("SELECT code, round, entry FROM events ORDER BY id"):
                 rooms[code].rounds[index]["events"].append(json.loads(event))
         return list(rooms.values())
 
@@ -182,8 +181,7 @@ def _insert_round(db: sqlite3.Connection, code: str, index: int, deal: dict[str,
     header = {key: deal[key] for key in ("dealer", "hands", "pile")} | {"events": []}
     db.execute("INSERT INTO rounds (code, idx, deal) VALUES (?, ?, ?)", (code, index, _dumps(header)))
     db.executemany(
-        "INSERT INTO events (code, round, seq, entry) VALUES (?, ?, ?, ?)",
-        [(code, index, n, _dumps(entry)) for n, entry in enumerate(deal["events"])],
+        "INSERT INTO events (code, round, entry) VALUES (?, ?, ?)", [(code, index, _dumps(e)) for e in deal["events"]]
     )
 
 
@@ -208,11 +206,10 @@ CREATE TABLE IF NOT EXISTS rounds (
     PRIMARY KEY (code, idx)
 );
 CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY,
     code TEXT NOT NULL,
     round INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
     entry TEXT NOT NULL,
-    PRIMARY KEY (code, round, seq),
     FOREIGN KEY (code, round) REFERENCES rounds(code, idx)
 );
 """
