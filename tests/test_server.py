@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sqlite3
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +23,7 @@ from unomas.game import Game
 from unomas.rules import Rules
 from unomas.server.client import SeatClient, choose
 from unomas.server.rooms import Settings
-from unomas.server.storage import SQLiteStore
+from unomas.server.storage import SQLiteStore, default_db_path
 
 
 def create(address: str, **setup: Any) -> dict[str, Any]:
@@ -384,3 +386,66 @@ def test_the_simple_client_only_ever_picks_a_legal_action() -> None:
         moves = [choose(game.view(seat).to_json(), rng) for seat in range(3)]
         assert moves[game.current] is not None  # the seat on turn always moves
         game.apply(Action.from_json(next(m for m in moves if m is not None)))
+
+
+def test_rooms_of_every_status_survive_a_restart_of_the_application(tmp_path: Path) -> None:
+    """Lobby, game in play and finished game, each brought back from the database."""
+    db = tmp_path / "deep" / "games.sqlite3"
+    rules = {"players": 2, "target_score": 0}
+    with running(SQLiteStore(db)) as address:
+        lobby = create(address, rules={"players": 3})
+        finished = create(address, rules=rules, bots=[1])
+        playing = create(address, rules=rules, bots=[1])
+
+        async def before() -> None:
+            await SeatClient(f"ws://{address}/ws/{finished['code']}", finished["token"], random.Random(1)).play(
+                start=True
+            )
+            await SeatClient(
+                f"ws://{address}/ws/{playing['code']}", playing["token"], random.Random(2), stop_after=3
+            ).play(start=True)
+
+        asyncio.run(before())
+        status, first = get(address, f"/api/rooms/{finished['code']}/record")
+        assert status == 200
+    with running(SQLiteStore(db)) as address:
+        assert join(address, lobby["code"], "Beto")["seat"] == 1
+        assert get(address, f"/api/rooms/{finished['code']}/record") == (200, first)
+        over = asyncio.run(SeatClient(f"ws://{address}/ws/{playing['code']}", playing["token"]).play())
+        assert over is not None and over["type"] == "over"
+        status, second = get(address, f"/api/rooms/{playing['code']}/record")
+        assert status == 200 and fairness.verify(second).is_over
+
+
+def test_a_room_that_cannot_be_restored_does_not_keep_the_others_down(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    with running(SQLiteStore(db)) as address:
+        good = create(address)
+        bad = create(address, rules={"players": 2}, bots=[1])
+
+        async def start() -> None:
+            await SeatClient(f"ws://{address}/ws/{bad['code']}", bad["token"], stop_after=0).play(start=True)
+
+        asyncio.run(start())
+    with sqlite3.connect(db) as connection:  # a seed that no longer deals the stored round
+        connection.execute("UPDATE rooms SET seed = ? WHERE code = ?", (bytes(32), bad["code"]))
+    with running(SQLiteStore(db)) as address:
+        assert get(address, f"/api/rooms/{good['code']}")[0] == 200
+        assert get(address, f"/api/rooms/{bad['code']}")[0] == 404
+
+
+def test_the_default_database_is_in_the_user_data_folder() -> None:
+    path = default_db_path()
+    assert path.name == "unomas.sqlite3" and "unomas" in path.parent.parts[-1].lower()
+
+
+def test_the_i18n_endpoint_serves_both_languages_and_refuses_others() -> None:
+    with running(SQLiteStore(":memory:")) as address:
+        status, words = get(address, "/api/i18n/es")
+        assert status == 200 and words["ui"]["Draw"] == "Robar" and words["catalog"]["Skip"] == "Salta"
+        status, words = get(address, "/api/i18n/en")
+        assert status == 200 and words["catalog"]["Skip"] == "Skip"
+        status, answer = get(address, "/api/i18n/fr")
+        assert status == 404 and "unknown language 'fr'" in answer["error"]
+        status, page = get(address, "/")
+        assert status == 200 and "unomas" in page

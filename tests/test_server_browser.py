@@ -37,6 +37,7 @@ STEP = """() => {
   const dialog = shown('#dialog-body');
   if (dialog) return 'dialog';
   if (document.querySelector('#actions [data-a=uno]')) return 'uno';
+  if (document.querySelector('#actions [data-a=color]')) return 'color';
   if (document.querySelector('#hand .card.playable')) return 'play';
   if (document.querySelector('#actions [data-a=draw]')) return 'draw';
   if (document.querySelector('#actions [data-a=pass]')) return 'pass';
@@ -44,7 +45,12 @@ STEP = """() => {
 }"""
 
 
-CLICKS = {"dialog": "#dialog-body button", "uno": "#actions [data-a=uno]", "play": "#hand .card.playable"}
+CLICKS = {
+    "dialog": "#dialog-body button",
+    "uno": "#actions [data-a=uno]",
+    "color": "#actions [data-a=color]",
+    "play": "#hand .card.playable",
+}
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
@@ -91,7 +97,10 @@ def test_two_people_and_a_bot_play_a_match_in_the_browser() -> None:
         done = {"host": False, "guest": False}
         shot = False
         while not all(done.values()):
-            assert time.monotonic() < deadline, "the match did not end in time"
+            if time.monotonic() > deadline:
+                host.screenshot(path=str(ARTIFACTS / "browser-stuck-host.png"))
+                guest.screenshot(path=str(ARTIFACTS / "browser-stuck-guest.png"))
+                raise AssertionError(f"the match did not end in time (see {ARTIFACTS}/browser-stuck-*.png)")
             for name, page in (("host", host), ("guest", guest)):
                 if done[name]:
                     continue

@@ -282,6 +282,7 @@ function renderActions(view, who) {
 function colorButtons(moves, then = act) {
   return moves.map((move) => {
     const button = el("button", { type: "button", className: `pick-${COLORS[move.color]}` }, colorName(move.color));
+    button.dataset.a = move.a;
     button.addEventListener("click", () => then(move));
     return button;
   });
