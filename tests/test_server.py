@@ -6,6 +6,7 @@ import asyncio
 import json
 import random
 import sqlite3
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -449,3 +450,29 @@ def test_the_i18n_endpoint_serves_both_languages_and_refuses_others() -> None:
         assert status == 404 and "unknown language 'fr'" in answer["error"]
         status, page = get(address, "/")
         assert status == 200 and "unomas" in page
+
+
+def test_a_finished_room_closes_after_a_while_and_its_record_stays() -> None:
+    settings = Settings(grace=30, bot_delay=0, round_pause=0, keep_finished=0.2)
+    with running(SQLiteStore(":memory:"), settings) as address:
+        room = create(address, rules={"players": 2, "target_score": 0}, bots=[1])
+        url = f"ws://{address}/ws/{room['code']}"
+        over = asyncio.run(SeatClient(url, room["token"], random.Random(1)).play(start=True))
+        assert over is not None
+        deadline = time.monotonic() + 10
+        while get(address, f"/api/rooms/{room['code']}")[0] != 404:
+            assert time.monotonic() < deadline, "the finished room stayed open"
+            time.sleep(0.05)
+        status, kept = get(address, f"/api/rooms/{room['code']}/record")
+        assert status == 200 and fairness.verify(kept).is_over
+
+
+def test_a_player_who_joined_and_never_came_is_played_by_a_bot_after_the_grace_period() -> None:
+    with running(SQLiteStore(":memory:"), Settings(grace=0.3, bot_delay=0, round_pause=0)) as address:
+        room = create(address, rules={"players": 3, "target_score": 0}, bots=[2])
+        join(address, room["code"], "Beto")  # takes seat 1, never connects
+        host = SeatClient(f"ws://{address}/ws/{room['code']}", room["token"], random.Random(1))
+        over = asyncio.run(asyncio.wait_for(host.play(start=True), 30))
+        assert over is not None and over["type"] == "over"
+        rooms = [m for m in host.messages if m["type"] == "room"]
+        assert any(m["seats"][1]["away"] for m in rooms) and not rooms[0]["seats"][1]["away"]

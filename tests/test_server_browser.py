@@ -33,7 +33,7 @@ ARGS = [
 # One step of a player: whatever the page offers now, as a person would pick it.
 STEP = """() => {
   const shown = (s) => { const n = document.querySelector(s); return n && !n.closest('[hidden]') ? n : null; };
-  if (shown('#match-over')) return 'over';
+  if (document.querySelector('#over-banner')) return 'over';
   const dialog = shown('#dialog-body');
   if (dialog) return 'dialog';
   if (document.querySelector('#actions [data-a=uno]')) return 'uno';
@@ -124,11 +124,10 @@ def test_two_people_and_a_bot_play_a_match_in_the_browser() -> None:
 
         host.screenshot(path=str(ARTIFACTS / "browser-match-over.png"))
         for page in (host, guest):
-            assert page.locator("#match-over").is_visible()
             page.wait_for_function("document.querySelector('#fairness').textContent.includes('--verify')")
-        assert "Partida" in guest.text_content("#dialog-body") or "Fin" in guest.text_content("#dialog-body")
+        assert "Fin de la partida" in guest.text_content("#over-banner")
         assert host.locator("#log li").count() > 5  # the narration of the match
-        record = host.evaluate("fetch(document.querySelector('#dialog-body a').href).then((r) => r.json())")
+        record = host.evaluate("fetch(document.querySelector('#over-banner a').href).then((r) => r.json())")
         assert record["winner"] is not None and record["names"][:2] == ["Ana", "Beto"]
         browser.close()
     assert (ARTIFACTS / "browser-table.png").stat().st_size > 10_000

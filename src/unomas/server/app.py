@@ -82,9 +82,18 @@ class Server:
         """Bring back every stored room; games in play resume where they were."""
         for stored in self.store.load():
             try:
-                self.rooms[stored.code] = Room.restore(stored, self.store, self.settings)
+                self._add(Room.restore(stored, self.store, self.settings))
             except Exception:  # one broken room must not keep the others down
                 log.exception("room %s could not be restored", stored.code)
+
+    def _add(self, room: Room) -> None:
+        self.rooms[room.code] = room
+        room.on_over = self._finished
+
+    def _finished(self, room: Room) -> None:
+        """A finished room closes after a while; its record stays in the store."""
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.settings.keep_finished, self.rooms.pop, room.code, None)
 
     async def stop(self) -> None:
         for room in self.rooms.values():
@@ -106,7 +115,7 @@ class Server:
             return _error(describe(error), 422)
         except (ValueError, RoomError) as error:
             return _error(str(error), 422)
-        self.rooms[code] = room
+        self._add(room)
         link = str(request.url_for("room_page", code=code))
         return JSONResponse({"code": code, "seat": 0, "token": token, "link": link})
 
@@ -131,15 +140,14 @@ class Server:
         return JSONResponse(room.room_message(None))
 
     async def room_record(self, request: Request) -> Response:
-        try:
-            room = self.room(request.path_params["code"])
-        except RoomError as error:
-            return _error(str(error), 404)
-        if room.record is None:
+        code = request.path_params["code"].upper()
+        room = self.rooms.get(code)
+        finished = room.record if room is not None else self.store.finished_record(code)
+        if finished is None:
+            if room is None:
+                return _error(f"no room {code!r}", 404)
             return _error("the game is not over: its record (and seed) are revealed at the end", 409)
-        return JSONResponse(
-            room.record, headers={"Content-Disposition": f'attachment; filename="unomas-{room.code}.json"'}
-        )
+        return JSONResponse(finished, headers={"Content-Disposition": f'attachment; filename="unomas-{code}.json"'})
 
     # ------------------------------------------------------------------ WebSocket
 

@@ -58,6 +58,8 @@ class Settings:
     """Seconds between the end of a round and the next deal."""
     queue_limit: int = 1000
     """Messages waiting for one connection beyond which it is dropped as too slow."""
+    keep_finished: float = 3600.0
+    """Seconds a finished room stays open (its record is kept in the store for good)."""
 
 
 def new_code() -> str:
@@ -191,6 +193,10 @@ class Room:
         self.store.start_game(self.code, self._stored_seats(), self.seed, record.round_json(game.log[0]))
         self.status = "playing"
         self._tell(game.round_start_events)
+        loop = asyncio.get_running_loop()
+        for number, player in enumerate(self._all_seats()):
+            if player.bot is None and player.connections == 0:  # joined, then left: the grace period starts
+                player.away_timer = loop.call_later(self.settings.grace, self._mark_away, number)
         self._broadcast_room()
         self._broadcast(None, game.round_start_events)
         self._launch()
@@ -206,7 +212,6 @@ class Room:
         room = cls(stored.code, RoomSetup.model_validate(stored.setup), store, settings)
         room.seats = [None if s is None else Seat(s["name"], token=s["token"], bot=s["bot"]) for s in stored.seats]
         room.status = stored.status
-        room.record = stored.record
         if stored.status == "playing":
             assert stored.seed is not None
             room.seed = stored.seed

@@ -39,8 +39,6 @@ class StoredRoom:
     seed: bytes | None = None
     rounds: list[dict[str, Any]] = field(default_factory=list)
     """The record's rounds so far (deal, events, result once over)."""
-    record: dict[str, Any] | None = None
-    """The finished game's full record (seed revealed)."""
 
 
 class Store(ABC):
@@ -68,7 +66,11 @@ class Store(ABC):
 
     @abstractmethod
     def load(self) -> list[StoredRoom]:
-        """Every room, with its rounds, to resume after a restart."""
+        """Every room not yet over, with its rounds, to resume after a restart."""
+
+    @abstractmethod
+    def finished_record(self, code: str) -> dict[str, Any] | None:
+        """The record of a finished game, or None if there is no finished game by that code."""
 
     @abstractmethod
     def close(self) -> None:
@@ -131,26 +133,29 @@ class SQLiteStore(Store):
     def load(self) -> list[StoredRoom]:
         with self._transaction() as db:
             rooms = {
-                code: StoredRoom(
-                    code,
-                    json.loads(setup),
-                    json.loads(seats),
-                    status,
-                    seed,
-                    record=None if record is None else json.loads(record),
-                )
-                for code, setup, seats, status, seed, record in db.execute(
-                    "SELECT code, setup, seats, status, seed, record FROM rooms ORDER BY rowid"
+                code: StoredRoom(code, json.loads(setup), json.loads(seats), status, seed)
+                for code, setup, seats, status, seed in db.execute(
+                    "SELECT code, setup, seats, status, seed FROM rooms WHERE status != 'over' ORDER BY rowid"
                 )
             }
-            for code, deal, result in db.execute("SELECT code, deal, result FROM rounds ORDER BY code, idx"):
+            for code, deal, result in db.execute(
+                "SELECT code, deal, result FROM rounds JOIN rooms USING (code)"
+                " WHERE status != 'over' ORDER BY code, idx"
+            ):
                 entry = json.loads(deal)
                 if result is not None:
                     entry["result"] = json.loads(result)
                 rooms[code].rounds.append(entry)
-            for code, index, event in db.execute("SELECT code, round, entry FROM events ORDER BY id"):
+            for code, index, event in db.execute(
+                "SELECT code, round, entry FROM events JOIN rooms USING (code) WHERE status != 'over' ORDER BY id"
+            ):
                 rooms[code].rounds[index]["events"].append(json.loads(event))
         return list(rooms.values())
+
+    def finished_record(self, code: str) -> dict[str, Any] | None:
+        with self._transaction() as db:
+            row = db.execute("SELECT record FROM rooms WHERE code = ? AND status = 'over'", (code,)).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
 
     def close(self) -> None:
         with self._lock:

@@ -347,11 +347,14 @@ async function renderFairness() {
   const room = state.room;
   if (!room || !room.commitment) return;
   const lines = [t("Shuffle commitment (SHA-256 of the secret seed): {c}", { c: room.commitment })];
-  if (state.over) {
+  const extra = [];
+  if (state.over) {  // kept on the page after the summary is closed
     const record = await fetch(state.over.record).then((r) => r.json());
     lines.push(t("Seed revealed: {s}. Check it with: unomas replay --verify", { s: record.shuffle.seed }));
+    extra.push(el("div", { id: "over-banner" }, `${t("Match over")} — `,
+      el("a", { href: state.over.record, download: `unomas-${state.code}.json` }, t("Download the record"))));
   }
-  $("#fairness").replaceChildren(...lines.map((line) => el("div", {}, line)));
+  $("#fairness").replaceChildren(...extra, ...lines.map((line) => el("div", {}, line)));
 }
 
 function addLog(line) {
