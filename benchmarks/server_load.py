@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -92,6 +93,15 @@ async def run(base: str, ws: str, rooms: int, seconds: float, think: float, seed
     return totals
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of a process so far (Linux), or None elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -119,8 +129,12 @@ def main() -> None:
                 except OSError:
                     time.sleep(0.1)
             started = time.monotonic()
+            server_cpu = cpu_seconds(server.pid)
+            client_cpu = time.process_time()
             totals = asyncio.run(run(base, ws, args.rooms, args.seconds, args.think, args.seed))
             elapsed = time.monotonic() - started
+            server_after = cpu_seconds(server.pid)
+            client_cpu = time.process_time() - client_cpu
         finally:
             server.terminate()
             server.wait(30)
@@ -128,6 +142,12 @@ def main() -> None:
     print(f"rooms {args.rooms} x {SEATS} seats, think {args.think} s, {elapsed:.1f} s")
     print(f"matches finished {totals.matches}, actions {totals.actions}, refused (races) {totals.errors}")
     print(f"actions/s {totals.actions / elapsed:.0f}")
+    if server_cpu is not None and server_after is not None and totals.actions:
+        used = server_after - server_cpu
+        print(
+            f"server CPU {used:.1f} s ({100 * used / elapsed:.0f} % of one core), {1000 * used / totals.actions:.2f} ms"
+            f" per action; clients' CPU {client_cpu:.1f} s"
+        )
     if lat:
         print(
             f"latency ms: p50 {1000 * statistics.median(lat):.1f}  p99 {1000 * percentile(lat, 0.99):.1f}"
