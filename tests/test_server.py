@@ -23,7 +23,7 @@ from unomas.cards import card_token
 from unomas.game import Game
 from unomas.rules import Rules
 from unomas.server.client import SeatClient, choose
-from unomas.server.rooms import Settings
+from unomas.server.rooms import Connection, Settings
 from unomas.server.storage import SQLiteStore, default_db_path
 
 
@@ -476,3 +476,27 @@ def test_a_player_who_joined_and_never_came_is_played_by_a_bot_after_the_grace_p
         assert over is not None and over["type"] == "over"
         rooms = [m for m in host.messages if m["type"] == "room"]
         assert any(m["seats"][1]["away"] for m in rooms) and not rooms[0]["seats"][1]["away"]
+
+
+def test_a_websocket_to_an_unknown_room_is_told_so_and_closed() -> None:
+    with running(SQLiteStore(":memory:")) as address:
+
+        async def knock() -> tuple[dict[str, Any], int | None]:
+            async with websockets.connect(f"ws://{address}/ws/NOPE00") as socket:
+                message = json.loads(await asyncio.wait_for(socket.recv(), 5))
+                with pytest.raises(websockets.ConnectionClosed):
+                    await asyncio.wait_for(socket.recv(), 5)
+                return message, socket.close_code
+
+        message, code = asyncio.run(knock())
+        assert message == {"type": "error", "message": "no room 'NOPE00'"} and code == 4404
+
+
+def test_a_connection_too_far_behind_is_dropped_not_waited_for() -> None:
+    async def scenario() -> list[Any]:
+        connection = Connection(limit=2)
+        for number in range(5):
+            connection.post({"n": number})
+        return [connection.queue.get_nowait() for _ in range(connection.queue.qsize())]
+
+    assert asyncio.run(scenario()) == [{"n": 0}, {"n": 1}, None]
