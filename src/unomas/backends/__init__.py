@@ -42,8 +42,10 @@ __all__ = [
     "BackendUnavailable",
     "BatchFailed",
     "Job",
+    "LocalRunner",
     "Runner",
     "batch_size",
+    "drive",
     "play",
     "play_batch",
 ]
@@ -151,14 +153,15 @@ def play(job: Job[R], games: int, backend: Backend | None = None) -> Generator[R
     elif (backend.jobs or 1) > 1 and games > 1:
         runner = LocalRunner(job, min(backend.jobs or 1, games))
     else:
-        yield from play_batch(job, 0, games)
+        for number in range(games):  # one by one, so each counts as soon as it ends
+            yield job.play(number)
         return
     size = backend.batch or batch_size(games, runner.workers)
-    with closing(_drive(runner, job, games, size)) as results:
+    with closing(drive(runner, job, games, size)) as results:
         yield from results
 
 
-def _drive(runner: Runner[R], job: Job[R], games: int, size: int) -> Generator[R, None, None]:
+def drive(runner: Runner[R], job: Job[R], games: int, size: int) -> Generator[R, None, None]:
     """Keep the runner busy with batches and yield their results in match order."""
     window = TASKS_PER_WORKER * runner.workers
     waiting = deque((start, min(start + size, games)) for start in range(0, games, size))

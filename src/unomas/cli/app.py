@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from unomas import record
-from unomas.backends import BACKENDS, Backend
+from unomas.backends import BACKENDS, Backend, BackendUnavailable
 from unomas.errors import RecordError, SettingsError
 from unomas.rules import PRESETS, Rules
 from unomas.simulate import POLICIES
@@ -121,7 +121,7 @@ def simulate_command(
                 if sink is not None and result.record is not None:
                     sink.write(record.dumps(result.record) + "\n")
                 progress.advance(task)
-        except SettingsError as error:
+        except BackendUnavailable as error:
             raise typer.BadParameter(str(error), param_hint="--backend") from None
         except KeyboardInterrupt:
             interrupted = True
@@ -217,6 +217,8 @@ def tournament_command(
                 records=records,
                 progress=lambda done, _total: progress.update(task, completed=done),
             )
+        except BackendUnavailable as error:
+            raise typer.BadParameter(str(error), param_hint="--backend") from None
         except SettingsError as error:
             raise typer.BadParameter(str(error), param_hint="--bots") from None
         except TournamentInterrupted as stop:
