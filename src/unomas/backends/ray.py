@@ -17,7 +17,7 @@ import os
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 import ray
-from ray.exceptions import RayError
+from ray.exceptions import RayError, RayTaskError
 
 from unomas.backends import BatchFailed, Job, play_batch
 
@@ -46,7 +46,9 @@ class RayRunner(Generic[R]):
         if self.owned:
             if address is None:
                 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-                ray.init(num_cpus=cpus, include_dashboard=False, object_store_memory=OBJECT_STORE_BYTES)
+                ray.init(
+                    address="local", num_cpus=cpus, include_dashboard=False, object_store_memory=OBJECT_STORE_BYTES
+                )
             else:
                 ray.init(address=address)
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
@@ -62,13 +64,14 @@ class RayRunner(Generic[R]):
         refs: list[ray.ObjectRef[list[R]]] = handles  # type: ignore[assignment]
         done: list[ray.ObjectRef[list[R]]] = []
         while not done:
-            done, _ = ray.wait(refs, num_returns=len(refs), timeout=POLL_SECONDS, fetch_local=True)
+            done, _ = ray.wait(refs, num_returns=1, timeout=POLL_SECONDS)
+        done, _ = ray.wait(refs, num_returns=len(refs), timeout=0)  # every one done by now
         results: list[tuple[object, list[R] | BatchFailed]] = []
         for ref in done:
             try:
                 results.append((ref, ray.get(ref)))
             except RayError as error:
-                results.append((ref, BatchFailed(_first_line(error))))
+                results.append((ref, BatchFailed(_describe(error))))
         return results
 
     def close(self, handles: list[object]) -> None:
@@ -78,6 +81,10 @@ class RayRunner(Generic[R]):
             ray.shutdown()
 
 
-def _first_line(error: RayError) -> str:
+def _describe(error: RayError) -> str:
+    """What went wrong: the exception raised in the task, else the first line of Ray's error."""
+    cause = error.cause if isinstance(error, RayTaskError) else None
+    if isinstance(cause, BaseException):
+        return f"{type(cause).__name__}: {cause}"
     lines = [line for line in str(error).splitlines() if line.strip()]
     return f"{type(error).__name__}: {lines[0] if lines else 'the task failed'}"
