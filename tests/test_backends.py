@@ -117,6 +117,7 @@ def test_batch_size() -> None:
         ({"jobs": 0}, "jobs must be at least 1"),
         ({"batch": 0}, "batch must be at least 1"),
         ({"address": "10.0.0.1:6379"}, "--backend ray"),
+        ({"name": "ray", "address": "10.0.0.1:6379", "jobs": 2}, "a cluster's workers are its CPUs"),
     ],
 )
 def test_bad_backends_are_refused(kwargs: dict[str, object], named: str) -> None:

@@ -111,6 +111,8 @@ class Backend:
             raise SettingsError(f"batch must be at least 1, not {self.batch}")
         if self.address is not None and self.name != "ray":
             raise SettingsError("an address is for the ray backend (give --backend ray)")
+        if self.address is not None and self.jobs is not None:
+            raise SettingsError("jobs are for this machine: a cluster's workers are its CPUs (give no --jobs)")
 
 
 def batch_size(games: int, workers: int, limit: int = BATCH) -> int:
