@@ -248,3 +248,17 @@ def test_cli_simulate_with_jobs_gives_the_same_records(tmp_path: Path) -> None:
     refused = run("simulate", "--games", "2", "--address", "auto")
     assert refused.exit_code == 2
     assert "--backend ray" in refused.output
+
+
+def test_cli_simulate_lists_the_matches_that_could_not_be_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    played = SimulationJob.play
+
+    def lost(self: SimulationJob, number: int) -> SimulatedMatch:
+        return self.failed(number, "WorkerCrashedError: gone") if number == 2 else played(self, number)
+
+    monkeypatch.setattr(SimulationJob, "play", lost)
+    result = run("simulate", "--games", "4", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.replace("│", " ").split())
+    assert "not played (task failed) 1" in text
+    assert "error in match 2: WorkerCrashedError: gone" in text
