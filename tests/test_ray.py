@@ -24,7 +24,7 @@ from typer.testing import CliRunner, Result
 
 ray = pytest.importorskip("ray")
 
-from unomas.backends import Backend, play  # noqa: E402
+from unomas.backends import Backend, BackendUnavailable, play  # noqa: E402
 from unomas.cli import app  # noqa: E402
 from unomas.rules import Rules  # noqa: E402
 from unomas.tournament import TournamentInterrupted, TournamentResult, run_tournament  # noqa: E402
@@ -255,6 +255,14 @@ def test_an_interrupt_cancels_the_tasks_and_keeps_the_matches_before_it(cluster:
 
 
 # ---------------------------------------------------------------- the command line
+
+
+def test_an_address_where_no_cluster_answers_is_refused_at_once() -> None:
+    with pytest.raises(BackendUnavailable, match=f"no Ray cluster answers at 127.0.0.1:{(port := free_port())}"):
+        run_tournament(ONE_ROUND, ["playfirst", "random"], 2, backend="ray", address=f"127.0.0.1:{port}")
+    result = run("tournament", "--bots", "playfirst,random", "--backend", "ray", "--address", "nowhere")
+    assert result.exit_code == 2
+    assert "bad Ray address 'nowhere'" in " ".join(result.output.split())
 
 
 def test_cli_on_the_cluster_and_on_a_local_ray_instance(cluster: Cluster, tmp_path: Path) -> None:

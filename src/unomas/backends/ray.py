@@ -14,12 +14,13 @@ for lost workers alone.
 from __future__ import annotations
 
 import os
+import socket
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 import ray
 from ray.exceptions import RayError, RayTaskError
 
-from unomas.backends import BatchFailed, Job, play_batch
+from unomas.backends import BackendUnavailable, BatchFailed, Job, play_batch
 
 if TYPE_CHECKING:
     from ray._private.worker import RemoteFunction2
@@ -31,6 +32,9 @@ MAX_RETRIES = 8
 
 OBJECT_STORE_BYTES = 128 * 1024 * 1024
 """The object store of a local instance: results are small, and so is this."""
+
+CONNECT_SECONDS = 5.0
+"""How long the cluster's address may take to accept a connection."""
 
 POLL_SECONDS = 0.5
 """The longest wait in Ray without looking at signals (so Ctrl-C is seen at once)."""
@@ -50,6 +54,7 @@ class RayRunner(Generic[R]):
                     address="local", num_cpus=cpus, include_dashboard=False, object_store_memory=OBJECT_STORE_BYTES
                 )
             else:
+                _check_reachable(address)
                 ray.init(address=address)
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
         self.job = ray.put(job)
@@ -79,6 +84,19 @@ class RayRunner(Generic[R]):
             ray.cancel(ref, force=True)
         if self.owned:
             ray.shutdown()
+
+
+def _check_reachable(address: str) -> None:
+    """Refuse at once an address where no cluster answers (Ray itself would retry for minutes)."""
+    if address == "auto":
+        return
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not host or not port.isdigit():
+        raise BackendUnavailable(f"bad Ray address {address!r}: give HOST:PORT, ray://HOST:PORT or auto")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
+    except OSError as error:
+        raise BackendUnavailable(f"no Ray cluster answers at {address}: {error.strerror or error}") from None
 
 
 def _describe(error: RayError) -> str:
