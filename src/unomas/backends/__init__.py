@@ -143,7 +143,11 @@ class Runner(Protocol[R]):
 
 
 def play(job: Job[R], games: int, backend: Backend | None = None) -> Generator[R, None, None]:
-    """The results of matches 0 to ``games - 1`` of ``job``, in match order, as they finish."""
+    """The results of matches 0 to ``games - 1`` of ``job``, in match order, as they finish.
+
+    Raises :class:`BackendUnavailable` when the backend cannot be used (Ray missing, no
+    cluster at the address).
+    """
     backend = backend or Backend()
     runner: Runner[R]
     if backend.name == "ray":
@@ -184,8 +188,7 @@ def drive(runner: Runner[R], job: Job[R], games: int, size: int) -> Generator[R,
                         continue
                     outcome = [job.failed(start, str(outcome))]
                 for number, result in enumerate(outcome, start):
-                    if number >= following:
-                        ready[number] = result
+                    ready[number] = result  # by number: a batch played again replaces
             while following in ready:
                 yield ready.pop(following)
                 following += 1
