@@ -17,6 +17,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import unomas.rl.openspiel as uno_spiel
+from unomas.bots import search
 from unomas.cards import DECK, WILD_DRAW_FOUR, parse_card
 from unomas.errors import IllegalAction
 from unomas.game import Game
@@ -351,7 +352,7 @@ def test_rollout_evaluator_values_the_round_and_catches_a_forgotten_uno(monkeypa
     )
     forgot = state.driver.game.uno_pending
     caught = []
-    original = uno_spiel.rollout
+    original = search.rollout
 
     def spy(played: Game, rng_: random.Random) -> int:
         caught.append(len(played.hands[forgot]))
