@@ -157,9 +157,8 @@ class UnoGame(pyspiel.Game):  # type: ignore[misc]
         self.rules, self.episode, self.max_steps = _rules(merged)
         self.layout = ObservationLayout(self.rules)
         players = self.rules.players
-        driver = Driver(self.rules, episode=self.episode, max_steps=self.max_steps)
         info = pyspiel.GameInfo(
-            num_distinct_actions=driver.table.size,
+            num_distinct_actions=action_table(players).size,
             max_chance_outcomes=KINDS,
             num_players=players,
             min_utility=-1.0 / (players - 1),
@@ -221,8 +220,6 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
             if dealing.take(action):
                 self._dealt(dealing)
             return
-        driver = self._driver
-        assert driver is not None
         order = self._reshuffle(action)
         if order is not None:
             self._dealing = _Dealing.of("reshuffle", order, pending=action)
