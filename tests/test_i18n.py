@@ -31,7 +31,7 @@ from unomas.match import Table
 from unomas.rules import Rules
 
 PACKAGE = LOCALE_DIR.parent.parent
-SOURCES = ("i18n", "tui")
+SOURCES = ("i18n", "tui", "cli")
 """The sub-packages whose messages the catalogs hold."""
 
 
