@@ -109,19 +109,18 @@ class GameScreen(Screen[None]):
         line = describe(events, self.names, self.t)
         if line:
             self.query_one(RichLog).write(line)
-        for event in events:
-            if isinstance(event, RoundEnded) and self.session is not None:
-                summary = text.round_summary(event, self.names, self.t)
-                if event.scores and not any(isinstance(e, MatchEnded) for e in events):
-                    self.app.push_screen(SummaryScreen(self.t, summary, self.t.gettext("Enter: next round")))
-            if isinstance(event, MatchEnded) and self.session is not None:
-                lines = text.match_summary(event.scores, event.winner, self.names, self.t)
-                summary = [*text.round_summary(self._last_round(events), self.names, self.t), "", *lines]
-                self.app.push_screen(SummaryScreen(self.t, summary, self.t.gettext("Enter: close")))
-
-    @staticmethod
-    def _last_round(events: list[Event]) -> RoundEnded:
-        return next(e for e in events if isinstance(e, RoundEnded))
+        if self.session is None:
+            return
+        ended = next((e for e in events if isinstance(e, RoundEnded)), None)
+        if ended is None:
+            return
+        summary = text.round_summary(ended, self.names, self.t)
+        final = next((e for e in events if isinstance(e, MatchEnded)), None)
+        if final is None:
+            self.app.push_screen(SummaryScreen(summary, self.t.gettext("Enter: next round")))
+        else:
+            summary += ["", *text.match_summary(final.scores, final.winner, self.names, self.t)]
+            self.app.push_screen(SummaryScreen(summary, self.t.gettext("Enter: close")))
 
     def refresh_all(self) -> None:
         view = self.view()
@@ -331,7 +330,7 @@ class SummaryScreen(ModalScreen[None]):
         Binding("q", "close", show=False),
     ]
 
-    def __init__(self, t: Translations, lines: list[str], footer: str) -> None:
+    def __init__(self, lines: list[str], footer: str) -> None:
         super().__init__()
         self.lines = [*lines, "", footer]
 

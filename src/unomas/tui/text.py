@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from unomas.actions import Action, Kind
+from unomas.actions import Kind
 from unomas.cards import COLOR_LETTERS, POINTS, Card, card_token
 from unomas.events import RoundEnded
 from unomas.game import Phase
@@ -195,11 +195,3 @@ def match_summary(scores: Sequence[int], winner: int, names: Sequence[str], t: T
     for seat in sorted(range(len(scores)), key=lambda s: -scores[s]):
         lines.append(t.gettext("{player}: {score} points").format(player=names[seat], score=scores[seat]))
     return lines
-
-
-def action_text(action: Action, names: Sequence[str], t: Translations) -> str:
-    """An action the person may take, in words (for the line mode's list)."""
-    if action.kind is Kind.PLAY:
-        assert action.card is not None
-        return card_name(action.card, t, chosen=action.color)
-    return action.kind.value
