@@ -76,3 +76,11 @@ def test_engine_source_imports_only_the_standard_library_and_the_core(module: st
             assert len(parts) < 2 or parts[1] not in OUTER, f"{module} imports {name}"
         else:
             assert top in sys.stdlib_module_names or top == "__future__", f"{module} imports {name}"
+
+
+@pytest.mark.parametrize("module", ["unomas.cli.app", "unomas.session", "unomas.tui.plain", "unomas.i18n"])
+def test_textual_loads_only_with_the_game_screen(module: str) -> None:
+    modules = loaded_after(f"import {module}")
+    assert module in modules
+    assert sorted(m for m in modules if m.split(".")[0] == "textual") == []
+    assert "textual" in {m.split(".")[0] for m in loaded_after("import unomas.tui.app")}

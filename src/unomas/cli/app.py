@@ -295,11 +295,56 @@ def _figure(value: float | None, digits: int = 1) -> str:
     return "–" if value is None else f"{value:,.{digits}f}"
 
 
+@app.command(name="play")
+def play_command(
+    players: Annotated[Optional[int], typer.Option(help="Seats, 2 to 10 (skips the setup screen).")] = None,  # noqa: UP045
+    bots: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="Bot specs for the other seats, comma separated; the last one repeats."),
+    ] = None,
+    rules_preset: Annotated[Optional[str], typer.Option("--rules", help="Preset: official or all.")] = None,  # noqa: UP045
+    settings: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option("--set", help="A setting of the rules, NAME=VALUE (repeatable)."),
+    ] = None,
+    lang: Annotated[Optional[str], typer.Option(help="es or en (default: from the locale).")] = None,  # noqa: UP045
+    plain: Annotated[bool, typer.Option("--plain", help="Line mode, for screen readers and pipes.")] = False,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the last unfinished match.")] = False,
+    pace: Annotated[float, typer.Option(min=0, help="Seconds between bot actions.")] = 0.8,
+    window: Annotated[float, typer.Option(min=0, help="Seconds an out-of-turn chance stays open for you.")] = 2.5,
+    name: Annotated[Optional[str], typer.Option(help="Your name at the table.")] = None,  # noqa: UP045
+    seed: Annotated[Optional[str], typer.Option(help="Seed of the shuffles and the bots.")] = None,  # noqa: UP045
+) -> None:
+    """Play a match against bots in the terminal (the record is saved as you play)."""
+    from unomas.cli.play import play
+
+    play(
+        players=players,
+        bots=bots,
+        preset=rules_preset,
+        settings=settings,
+        lang=lang,
+        plain=plain,
+        resume_last=resume,
+        pace=pace,
+        window=window,
+        name=name,
+        seed=seed,
+    )
+
+
 @app.command(name="replay")
 def replay_command(
     files: Annotated[list[Path], typer.Argument(help="Record files: JSON, or JSON Lines of records.", exists=True)],
+    watch: Annotated[bool, typer.Option("--watch", help="Step through the (first) record on the game screen.")] = False,
+    lang: Annotated[Optional[str], typer.Option(help="es or en, for --watch (default: from the locale).")] = None,  # noqa: UP045
 ) -> None:
     """Replay and check records; exit non-zero if any is invalid."""
+    if watch:
+        from unomas.cli.play import watch_record
+
+        watch_record(files[0], lang)
+        return
     bad = 0
     for path in files:
         for number, item in enumerate(record.iter_file(path)):
