@@ -136,7 +136,12 @@ class Table:
 
     ``seed`` fixes the shuffles and every bot's random source; without it all are
     unpredictable. ``on_events`` is called with the events of every action, unredacted
-    (for a narrator or a store that has the right to see them).
+    (for a narrator or a store that has the right to see them). ``game`` continues a match
+    already under way (a resumed record): the bots are then told the current round so far.
+
+    :meth:`play` runs the match to its end; a front end with a person at a seat steps it
+    instead: :meth:`deal`, :meth:`bot_step` (one bot decision) and :meth:`submit` (the
+    person's action).
     """
 
     def __init__(
@@ -147,16 +152,17 @@ class Table:
         seed: int | str | None = None,
         on_events: Callable[[Action | None, list[Event]], None] | None = None,
         history: bool = True,
+        game: Game | None = None,
     ) -> None:
         if len(bots) != rules.players:
             raise ValueError(f"{len(bots)} bots for {rules.players} seats")
         self.rules = rules
         self.on_events = on_events
         if seed is None:
-            self.game = Game(rules, history=history)
+            self.game = game or Game(rules, history=history)
             rngs = [random.Random() for _ in bots]
         else:
-            self.game = Game(rules, seed=f"{seed}/deal", history=history)
+            self.game = game or Game(rules, seed=f"{seed}/deal", history=history)
             rngs = [random.Random(f"{seed}/seat {seat}") for seat in range(len(bots))]
         self.seats = BotSeats(rules, bots, rngs)
         self.bots = self.seats.bots
@@ -164,33 +170,61 @@ class Table:
         self.round_winners: list[int] = []
         self.round_points: list[int] = []
         self._tell(None, self.game.round_start_events)
+        if game is not None and game.log:
+            for action, events in game.log[-1].moves:
+                self._tell(action, events)
 
     def play(self) -> Outcome:
         """Play the match to its end and return the outcome."""
         game = self.game
-        seats = self.seats
-        everyone = range(self.rules.players)
         actions_this_round = 0
         abandoned = False
         try:
             while not game.is_over:
                 if game.round_over:
-                    events = game.start_round()
+                    self.deal()
                     actions_this_round = 0
-                    self._tell(None, events)
                     continue
                 if actions_this_round >= MAX_ACTIONS_PER_ROUND:
                     abandoned = True
                     break
                 actions_this_round += 1
-                action = seats.react(game, everyone)
-                if action is None:
-                    seat = game.current
-                    action = seats.checked(seat, seats.ask(game, seat, react=False))
-                self._tell(action, seats.apply(game, action.player, action))
+                self.bot_step()
         finally:
-            seats.close()
+            self.close()
         return self._outcome(abandoned)
+
+    def deal(self) -> list[Event]:
+        """Deal the next round (the last one is over) and tell every bot."""
+        events = self.game.start_round()
+        self._tell(None, events)
+        return events
+
+    def bot_step(self, person: int | None = None) -> Action | None:
+        """One bot decision: each bot with an out-of-turn action is offered it, then the
+        bot on turn acts. Returns the action applied, or None when no bot acted because
+        the game waits for seat ``person`` (played by a person, never asked here)."""
+        game = self.game
+        seats = self.seats
+        action = seats.react(game, [seat for seat in range(self.rules.players) if seat != person])
+        if action is None:
+            seat = game.current
+            if seat == person:
+                return None
+            action = seats.checked(seat, seats.ask(game, seat, react=False))
+        self._tell(action, seats.apply(game, action.player, action))
+        return action
+
+    def submit(self, action: Action) -> list[Event]:
+        """Apply a person's action (checked: an illegal one raises IllegalAction and
+        changes nothing) and tell every bot."""
+        events = self.game.apply(action)
+        self._tell(action, events)
+        return events
+
+    def close(self) -> None:
+        """Release every bot (a table that is stepped is closed by its owner)."""
+        self.seats.close()
 
     def _tell(self, action: Action | None, events: list[Event]) -> None:
         for event in events:

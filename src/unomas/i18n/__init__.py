@@ -7,10 +7,10 @@ compiles them and is needed for development only; a test checks that each ``.mo`
 exactly its ``.po``). Message ids are the English text; both languages have two plural
 forms, chosen by ``n != 1``.
 
-Changing a message (the catalogs hold those of ``unomas.i18n`` and ``unomas.tui``; a test
+Changing a message (the catalogs hold those of ``unomas.i18n``, ``unomas.tui`` and ``unomas.cli``; a test
 checks that they hold exactly the ones in use, all translated, placeholders kept)::
 
-    pybabel extract --no-location -o unomas.pot src/unomas/i18n src/unomas/tui
+    pybabel extract --no-location -o unomas.pot src/unomas/i18n src/unomas/tui src/unomas/cli
     pybabel update --no-location -i unomas.pot -d src/unomas/i18n/locale -D unomas
     # translate the new entries; in en/ each text is its own id
     pybabel compile -d src/unomas/i18n/locale -D unomas

@@ -50,18 +50,20 @@ def narrate(events: Sequence[Event], names: Sequence[str], lang: str | Translati
 
 
 def describe(events: Sequence[Event], names: Sequence[str], lang: str | Translations) -> str:
-    """The events of one action as one line: the first sentence, then what it caused.
+    """The events of one action as one line: the first sentence, then what it caused
+    (a deal's sentences simply follow each other).
 
     ``Beto juega Roba dos rojo (R+2): Ana tiene que robar 2.``
     """
-    sentences = [s.rstrip(".") for s in narrate(events, names, lang)]
-    if not sentences:
-        return ""
+    said = narrate(events, names, lang)
+    if not said or isinstance(events[0], Dealt):
+        return " ".join(said)  # a deal: its sentences as they are
+    sentences = [s.rstrip(".") for s in said]
     t = _t(lang)
     line = sentences[0]
     if len(sentences) > 1:
         line = t.gettext("{first}: {rest}").format(first=line, rest=t.gettext("; ").join(sentences[1:]))
-    return line + "."
+    return line if line.endswith(("!", "?")) else line + "."
 
 
 def _cards(cards: Sequence[Card], t: Translations) -> str:
