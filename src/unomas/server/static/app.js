@@ -175,7 +175,7 @@ function send(message) {
   if (state.socket && state.socket.readyState === WebSocket.OPEN) state.socket.send(JSON.stringify(message));
 }
 
-function act(move) { send({ type: "act", action: move }); }
+function act(move) { if (move) send({ type: "act", action: move }); }
 
 function receive(message) {
   if (message.type === "error") {
