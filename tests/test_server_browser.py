@@ -5,6 +5,7 @@ saved in ``test-artifacts/`` at the repository's root."""
 from __future__ import annotations
 
 import contextlib
+import re
 import shutil
 import time
 from pathlib import Path
@@ -45,6 +46,22 @@ STEP = """() => {
 }"""
 
 
+# Every error the server sends a page is kept, to check that the page only ever sent
+# actions the view offered (a refusal can then only be a race lost to another seat).
+KEEP_ERRORS = """(() => {
+  window.unomasErrors = [];
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (event) => {
+        const message = JSON.parse(event.data);
+        if (message.type === 'error') window.unomasErrors.push(message.message);
+      });
+    }
+  };
+})();"""
+
 CLICKS = {
     "dialog": "#dialog-body button",
     "uno": "#actions [data-a=uno]",
@@ -63,6 +80,7 @@ def test_two_people_and_a_bot_play_a_match_in_the_browser() -> None:
         guest = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
         for page in (host, guest):
             page.set_default_timeout(15_000)
+            page.add_init_script(KEEP_ERRORS)
 
         # The host creates a room: three seats, the third a bot, one round, jump-in on.
         host.goto(f"http://{address}/")
@@ -127,6 +145,9 @@ def test_two_people_and_a_bot_play_a_match_in_the_browser() -> None:
             page.wait_for_function("document.querySelector('#fairness').textContent.includes('--verify')")
         assert "Fin de la partida" in guest.text_content("#over-banner")
         assert host.locator("#log li").count() > 5  # the narration of the match
+        for page in (host, guest):
+            errors = page.evaluate("window.unomasErrors")
+            assert all(re.match(r"\d+ (play|draw|pass|uno|catch|challenge|color) ", e) for e in errors), errors
         record = host.evaluate("fetch(document.querySelector('#over-banner a').href).then((r) => r.json())")
         assert record["winner"] is not None and record["names"][:2] == ["Ana", "Beto"]
         browser.close()

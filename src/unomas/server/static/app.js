@@ -9,7 +9,8 @@ const COLOR_IDS = { R: "Red", Y: "Yellow", G: "Green", B: "Blue" };
 const FILL = { R: "#d32f2f", Y: "#f9a825", G: "#2e7d32", B: "#1565c0", W: "#222" };
 
 const state = { lang: localStorage.getItem("unomas:lang") || (navigator.language || "en").slice(0, 2),
-  words: {}, catalog: {}, code: null, token: null, socket: null, room: null, view: null, closed: false, retry: 0 };
+  words: {}, catalog: {}, code: null, token: null, socket: null, room: null, view: null, closed: false, retry: 0,
+  sayUno: false };
 if (!["es", "en"].includes(state.lang)) state.lang = "en";
 
 const $ = (selector) => document.querySelector(selector);
@@ -175,7 +176,7 @@ function send(message) {
   if (state.socket && state.socket.readyState === WebSocket.OPEN) state.socket.send(JSON.stringify(message));
 }
 
-function act(move) { if (move) send({ type: "act", action: move }); }
+function act(move) { send({ type: "act", action: move }); }
 
 function receive(message) {
   if (message.type === "error") {
