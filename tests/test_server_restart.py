@@ -68,7 +68,7 @@ def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     port = free_port()
     address = f"127.0.0.1:{port}"
-    rules = {"players": 3, "target_score": 200, "jump_in": True, "stack_draw_two": True}
+    rules = {"players": 3, "target_score": 100, "jump_in": True, "stack_draw_two": True}
     with serve(db, port) as process:
         _, room = post(address, "/api/rooms", {"name": "Ana", "rules": rules, "bots": [2]})
         _, beto = post(address, f"/api/rooms/{room['code']}/join", {"name": "Beto"})
@@ -97,7 +97,7 @@ def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
         async def second_half() -> list[Any]:
             host = SeatClient(url, tokens[0], random.Random(3))
             guest = SeatClient(url, tokens[1], random.Random(4))
-            return list(await asyncio.wait_for(asyncio.gather(host.play(), guest.play()), 60))
+            return list(await asyncio.wait_for(asyncio.gather(host.play(), guest.play()), 180))
 
         results = asyncio.run(second_half())
         assert all(result is not None and result["type"] == "over" for result in results)
