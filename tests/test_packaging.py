@@ -12,9 +12,9 @@ import pytest
 
 import unomas
 
-HEAVY = ("typer", "rich", "textual", "starlette", "numpy", "click")
+HEAVY = ("typer", "rich", "textual", "starlette", "numpy", "click", "ray")
 ENGINE = ("cards", "rules", "actions", "events", "game", "view", "record", "errors")
-OUTER = ("cli", "bots", "tui", "server", "rl")
+OUTER = ("cli", "bots", "tui", "server", "rl", "backends")
 PACKAGE = Path(unomas.__file__).resolve().parent
 
 
@@ -33,6 +33,12 @@ def test_import_unomas_loads_nothing_heavy() -> None:
     assert heavy == []
     outer = sorted(m for m in modules if m.split(".")[:2] in [["unomas", o] for o in OUTER])
     assert outer == []
+
+
+def test_ray_is_loaded_only_when_chosen() -> None:
+    modules = loaded_after("import unomas.cli, unomas.tournament, unomas.simulation")
+    assert "unomas.backends" in modules
+    assert not [m for m in modules if m == "ray" or m.startswith(("ray.", "unomas.backends.ray"))]
 
 
 @pytest.mark.parametrize("module", ENGINE)

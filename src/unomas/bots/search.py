@@ -268,14 +268,14 @@ def _iterate(root: Node, game: Game, rng: random.Random, exploration: float) -> 
         game.push(best_action)
         node = best_child
         path.append(node)
-    winner = _rollout(game, rng)
+    winner = rollout(game, rng)
     for visited in path:
         visited.visits += 1
         if visited.player == winner:
             visited.wins += 1.0
 
 
-def _rollout(game: Game, rng: random.Random) -> int:
+def rollout(game: Game, rng: random.Random) -> int:
     """Play the round out with :func:`rollout_action`; the winner's seat, or -1 if it drags on."""
     for _ in range(ROLLOUT_LIMIT):
         if game.round_over:

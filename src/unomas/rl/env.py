@@ -38,6 +38,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from typing import Any, Final, Literal, cast
@@ -48,10 +49,10 @@ import numpy.typing as npt
 from pettingzoo import AECEnv
 
 from unomas.actions import Action
-from unomas.cards import POINTS, card_token, color_letter
+from unomas.cards import POINTS, Card, card_token, color_letter
 from unomas.errors import IllegalAction, SettingsError
 from unomas.events import Event, MatchEnded, RoundEnded
-from unomas.game import Game
+from unomas.game import Deal, Game
 from unomas.rl.actions import ActionTable, action_table
 from unomas.rl.observation import ObservationLayout, encode
 from unomas.rules import Rules
@@ -73,9 +74,21 @@ class Driver:
     ``actor`` is the seat that must decide; ``out_of_turn`` says whether it decides in an
     out-of-turn window (then ``none`` is open to it). ``events`` are the events of the
     last step (a new round's deal included).
+
+    With ``dictate_deals`` the driver deals no round itself: once a round of a match
+    episode is over it sets ``deal_pending`` and waits for :meth:`deal` (the chance
+    outcomes of OpenSpiel's game come from outside).
     """
 
-    def __init__(self, rules: Rules, *, episode: Episode = "round", reward: Reward = "win", max_steps: int) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        episode: Episode = "round",
+        reward: Reward = "win",
+        max_steps: int,
+        dictate_deals: bool = False,
+    ) -> None:
         if episode not in ("round", "match"):
             raise SettingsError(f"episode must be 'round' or 'match', not {episode!r}")
         if reward not in ("win", "points"):
@@ -96,23 +109,50 @@ class Driver:
         self.steps = 0
         self.done = False
         self.truncated = False
+        self.dictate_deals = dictate_deals
+        self.deal_pending = False
         self._legal: list[int] | None = None
 
     def reset(self, seed: int) -> None:
         """A new episode: a new match dealt from ``seed``."""
-        self.game = Game(self.rules, seed=seed, history=False)
-        self.events = list(self.game.round_start_events)
+        self.start(Game(self.rules, seed=seed, history=False))
+
+    def start(self, game: Game) -> None:
+        """A new episode on ``game``, whose first round is dealt."""
+        self.game = game
+        self.events = list(game.round_start_events)
         self.steps = 0
-        self.done = self.truncated = False
+        self.done = self.truncated = self.deal_pending = False
         self._decide()
+
+    def deal(self, deal: Deal) -> None:
+        """Deal the next round of the match as ``deal`` dictates (once ``deal_pending``)."""
+        if not self.deal_pending:
+            raise IllegalAction("no round is waiting to be dealt")
+        self.deal_pending = False
+        self.events = self.game.start_round(deal)
+        self._decide()
+
+    def copy(self) -> Driver:
+        """An independent copy (the game copied, the rules and the table shared)."""
+        other = copy.copy(self)
+        other.game = self.game.copy()
+        other.queue = self.queue[:]
+        other.events = self.events[:]
+        other._legal = None
+        return other
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Driver:
+        return self.copy()
 
     def _decide(self) -> None:
         """Find who decides next (dealing the next round in a match episode)."""
         game = self.game
         self._legal = None
         while game.round_over:
-            if game.is_over or self.episode == "round":
-                self.done = True
+            if game.is_over or self.episode == "round" or self.dictate_deals:
+                self.done = game.is_over or self.episode == "round"
+                self.deal_pending = not self.done
                 self.queue = []
                 self.out_of_turn = False
                 return
@@ -134,7 +174,7 @@ class Driver:
         already (from the actor's view), to spare computing them again.
         """
         if self._legal is None:
-            if self.done:
+            if self.done or self.deal_pending:
                 self._legal = []
             else:
                 ids = self.table.ids[self.actor]
@@ -153,10 +193,14 @@ class Driver:
             mask[self.legal_ids(None if view is None else view.legal_actions)] = 1
         return mask
 
-    def step(self, action_id: int) -> list[float] | None:
-        """The actor takes ``action_id``; returns the rewards it caused, if any, by seat."""
-        if self.done:
-            raise IllegalAction("the episode is over")
+    def step(self, action_id: int, reshuffle: Sequence[Card] | None = None) -> list[float] | None:
+        """The actor takes ``action_id``; returns the rewards it caused, if any, by seat.
+
+        ``reshuffle`` dictates the new draw pile (top first) should the action reshuffle
+        (see :meth:`unomas.game.Game.apply`).
+        """
+        if self.done or self.deal_pending:
+            raise IllegalAction("the episode is over" if self.done else "the next round is not dealt yet")
         if action_id not in self.legal_ids():
             raise IllegalAction(
                 f"seat {self.actor} may not take action {action_id} now"
@@ -175,7 +219,7 @@ class Driver:
         else:
             action = self.table.actions[self.actor][action_id]
             assert action is not None
-            self.events = self.game.push(action)
+            self.events = self.game.push(action) if reshuffle is None else self.game.apply(action, reshuffle=reshuffle)
             rewards = self._rewards(self.events)
             self._decide()
         if not self.done and self.steps >= self.max_steps:
