@@ -12,9 +12,9 @@ import pytest
 
 import unomas
 
-HEAVY = ("typer", "rich", "textual", "starlette", "numpy", "click")
+HEAVY = ("typer", "rich", "textual", "starlette", "numpy", "click", "ray")
 ENGINE = ("cards", "rules", "actions", "events", "game", "view", "record", "errors")
-OUTER = ("cli", "bots", "tui", "server", "rl")
+OUTER = ("cli", "bots", "tui", "server", "rl", "backends")
 PACKAGE = Path(unomas.__file__).resolve().parent
 
 
@@ -33,6 +33,12 @@ def test_import_unomas_loads_nothing_heavy() -> None:
     assert heavy == []
     outer = sorted(m for m in modules if m.split(".")[:2] in [["unomas", o] for o in OUTER])
     assert outer == []
+
+
+def test_ray_is_loaded_only_when_chosen() -> None:
+    modules = loaded_after("import unomas.cli, unomas.tournament, unomas.simulation")
+    assert "unomas.backends" in modules
+    assert not [m for m in modules if m == "ray" or m.startswith(("ray.", "unomas.backends.ray"))]
 
 
 @pytest.mark.parametrize("module", ENGINE)
@@ -70,3 +76,11 @@ def test_engine_source_imports_only_the_standard_library_and_the_core(module: st
             assert len(parts) < 2 or parts[1] not in OUTER, f"{module} imports {name}"
         else:
             assert top in sys.stdlib_module_names or top == "__future__", f"{module} imports {name}"
+
+
+@pytest.mark.parametrize("module", ["unomas.cli.app", "unomas.session", "unomas.tui.plain", "unomas.i18n"])
+def test_textual_loads_only_with_the_game_screen(module: str) -> None:
+    modules = loaded_after(f"import {module}")
+    assert module in modules
+    assert sorted(m for m in modules if m.split(".")[0] == "textual") == []
+    assert "textual" in {m.split(".")[0] for m in loaded_after("import unomas.tui.app")}

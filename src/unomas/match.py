@@ -60,7 +60,12 @@ class Table:
 
     ``seed`` fixes the shuffles and every bot's random source; without it all are
     unpredictable. ``on_events`` is called with the events of every action, unredacted
-    (for a narrator or a store that has the right to see them).
+    (for a narrator or a store that has the right to see them). ``game`` continues a match
+    already under way (a resumed record): the bots are then told the current round so far.
+
+    :meth:`play` runs the match to its end; a front end with a person at a seat steps it
+    instead: :meth:`deal`, :meth:`bot_step` (one bot decision) and :meth:`submit` (the
+    person's action).
     """
 
     def __init__(
@@ -71,6 +76,7 @@ class Table:
         seed: int | str | None = None,
         on_events: Callable[[Action | None, list[Event]], None] | None = None,
         history: bool = True,
+        game: Game | None = None,
     ) -> None:
         if len(bots) != rules.players:
             raise ValueError(f"{len(bots)} bots for {rules.players} seats")
@@ -78,10 +84,10 @@ class Table:
         self.bots = list(bots)
         self.on_events = on_events
         if seed is None:
-            self.game = Game(rules, history=history)
+            self.game = game or Game(rules, history=history)
             rngs = [random.Random() for _ in bots]
         else:
-            self.game = Game(rules, seed=f"{seed}/deal", history=history)
+            self.game = game or Game(rules, seed=f"{seed}/deal", history=history)
             rngs = [random.Random(f"{seed}/seat {seat}") for seat in range(len(bots))]
         self.stats = [SeatStats() for _ in bots]
         for seat, (bot, rng) in enumerate(zip(self.bots, rngs, strict=True)):
@@ -89,6 +95,9 @@ class Table:
         self.round_winners: list[int] = []
         self.round_points: list[int] = []
         self._tell(None, self.game.round_start_events)
+        if game is not None and game.log:
+            for action, events in game.log[-1].moves:
+                self._tell(action, events)
 
     def play(self) -> Outcome:
         """Play the match to its end and return the outcome."""
@@ -98,31 +107,60 @@ class Table:
         try:
             while not game.is_over:
                 if game.round_over:
-                    events = game.start_round()
+                    self.deal()
                     actions_this_round = 0
-                    self._tell(None, events)
                     continue
                 if actions_this_round >= MAX_ACTIONS_PER_ROUND:
                     abandoned = True
                     break
                 actions_this_round += 1
-                if self._offer_out_of_turn():
-                    continue
-                seat = game.current
-                self._apply(seat, self._ask(seat, react=False))
+                self.bot_step()
         finally:
-            for bot in self.bots:
-                bot.close()
+            self.close()
         return self._outcome(abandoned)
 
-    def _offer_out_of_turn(self) -> bool:
-        """Offer each seat with an out-of-turn action its chance; True if one was taken."""
+    def deal(self) -> list[Event]:
+        """Deal the next round (the last one is over) and tell every bot."""
+        events = self.game.start_round()
+        self._tell(None, events)
+        return events
+
+    def bot_step(self, person: int | None = None) -> Action | None:
+        """One bot decision: each bot with an out-of-turn action is offered it, then the
+        bot on turn acts. Returns the action applied, or None when no bot acted because
+        the game waits for seat ``person`` (played by a person, never asked here)."""
+        action = self._offer_out_of_turn(person)
+        if action is not None:
+            return action
+        seat = self.game.current
+        if seat == person:
+            return None
+        action = self._ask(seat, react=False)
+        self._apply(seat, action)
+        return action
+
+    def submit(self, action: Action) -> list[Event]:
+        """Apply a person's action (checked: an illegal one raises IllegalAction and
+        changes nothing) and tell every bot."""
+        events = self.game.apply(action)
+        self._tell(action, events)
+        return events
+
+    def close(self) -> None:
+        """Release every bot (a table that is stepped is closed by its owner)."""
+        for bot in self.bots:
+            bot.close()
+
+    def _offer_out_of_turn(self, person: int | None = None) -> Action | None:
+        """Offer each bot seat with an out-of-turn action its chance; the action taken, if any."""
         for seat in self.game.out_of_turn_seats():
+            if seat == person:
+                continue
             action = self._ask(seat, react=True)
             if action is not None:
                 self._apply(seat, action)
-                return True
-        return False
+                return action
+        return None
 
     def _ask(self, seat: int, *, react: bool) -> Action | None:
         bot = self.bots[seat]

@@ -10,8 +10,10 @@ Match ``k`` (counted from 0) seats the entrants rotated by ``k``: entrant ``i`` 
 ``(i + k) % n``, so over ``n`` matches every entrant has every seat once. Its randomness
 (the shuffles and every bot's random source) comes from the seed and ``k`` only, as
 ``Table(..., seed=f"{seed}/{k}")``, so the same seed gives the same matches whatever the
-number of worker processes; without a seed, matches are unpredictable. (A bot that thinks
-for a set time, ``ismcts:seconds=...``, still depends on the machine's speed.)
+backend (this machine's processes or a Ray cluster, :mod:`unomas.backends`), the number of
+workers and the order in which they finish; without a seed, matches are unpredictable. (A
+bot that thinks for a set time, ``ismcts:seconds=...``, still depends on the machine's speed.)
+The figures are gathered in match order.
 
 The figures of an entrant, over the matches that ended without a bot error:
 
@@ -36,7 +38,12 @@ The figures of an entrant, over the matches that ended without a bot error:
 
 A match in which a bot fails (:class:`~unomas.match.BotError`: an illegal answer, a crash)
 is an error of that match: it is listed, charged to the failing entrant's ``errors``, and
-otherwise left out of the figures; the tournament goes on.
+otherwise left out of the figures; the tournament goes on. So is a match whose task kept
+failing (its worker process died again and again): its error names no bot.
+
+An interrupt (Ctrl-C) stops the matches under way and raises :class:`TournamentInterrupted`,
+which carries the results of the matches finished so far: the first ``k`` matches, exactly
+as a tournament of ``k`` matches would have them.
 
 >>> from unomas.rules import Rules
 >>> result = run_tournament(Rules(players=2, target_score=0), ["playfirst", "random"], games=4, seed=1)
@@ -49,17 +56,15 @@ otherwise left out of the figures; the tournament goes on.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
-import signal
-from collections.abc import Callable, Generator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from unomas import record
+from unomas.backends import Backend, play
 from unomas.errors import SettingsError
 from unomas.rules import Rules
 
@@ -69,6 +74,8 @@ __all__ = [
     "MatchError",
     "MatchResult",
     "PlotUnavailable",
+    "TournamentInterrupted",
+    "TournamentJob",
     "TournamentResult",
     "entrant_names",
     "play_match",
@@ -250,6 +257,24 @@ def _describe(error: Exception) -> str:
     return f"{type(error).__name__}: {error}"
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentJob:
+    """The matches of a tournament, for a backend: match ``number`` from the seed and ``number``."""
+
+    rules: Rules
+    specs: tuple[str, ...]
+    """The entrants' specs."""
+    seed: int | str | None
+    history: bool
+
+    def play(self, number: int) -> MatchResult:
+        return play_match(self.rules, self.specs, number, self.seed, self.history)
+
+    def failed(self, number: int, reason: str) -> MatchResult:
+        error = MatchError(match=number, seat=None, entrant=None, bot=None, reason=reason)
+        return MatchResult(number, seating(len(self.specs), number), error=error)
+
+
 @dataclass(slots=True)
 class BotStats:
     """The figures of one entrant (see the module's documentation)."""
@@ -339,6 +364,8 @@ class TournamentResult:
     """Every match in order (records released)."""
     errors: list[MatchError] = field(default_factory=list)
     abandoned: int = 0
+    interrupted: bool = False
+    """Stopped before all ``games`` were played: the figures are those of ``matches``."""
 
     def to_json(self) -> dict[str, Any]:
         """The results file: settings, then per-entrant figures, then errors."""
@@ -356,6 +383,7 @@ class TournamentResult:
             "matches": len(self.matches),
             "finished": len(self.matches) - len(self.errors) - self.abandoned,
             "abandoned": self.abandoned,
+            "interrupted": self.interrupted,
             "bots": [bot.to_json() for bot in self.bots],
             "errors": [error.to_json() for error in self.errors],
         }
@@ -402,45 +430,12 @@ def _check_specs(specs: Sequence[str]) -> None:
         make_bot(spec).close()
 
 
-def _in_order(
-    rules: Rules, specs: list[str], games: int, seed: int | str | None, jobs: int, history: bool
-) -> Generator[MatchResult, None, None]:
-    """The results of every match, in match order, played by ``jobs`` processes."""
-    if jobs <= 1 or games <= 1:
-        for number in range(games):
-            yield play_match(rules, specs, number, seed, history)
-        return
-    context = multiprocessing.get_context("spawn")
-    executor = ProcessPoolExecutor(max_workers=min(jobs, games), mp_context=context, initializer=_ignore_interrupts)
-    finished = False
-    try:
-        window = 4 * jobs
-        pending: dict[Future[MatchResult], int] = {}
-        ready: dict[int, MatchResult] = {}
-        submitted = 0
-        following = 0
-        while following < games:
-            while submitted < games and len(pending) + len(ready) < window:
-                pending[executor.submit(play_match, rules, specs, submitted, seed, history)] = submitted
-                submitted += 1
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                ready[pending.pop(future)] = future.result()
-            while following in ready:
-                yield ready.pop(following)
-                following += 1
-        finished = True
-    finally:
-        if not finished:
-            # Stopped early (an interrupt, an error): the matches under way are dropped too.
-            for process in list(executor._processes.values()):
-                process.terminate()
-        executor.shutdown(wait=True, cancel_futures=True)
+class TournamentInterrupted(KeyboardInterrupt):
+    """A tournament stopped by an interrupt; ``result`` has the matches finished before it."""
 
-
-def _ignore_interrupts() -> None:  # pragma: no cover - runs in the workers
-    """Workers leave Ctrl-C to the main process, which stops them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    def __init__(self, result: TournamentResult) -> None:
+        super().__init__(f"interrupted after {len(result.matches)} of {result.games} matches")
+        self.result = result
 
 
 def run_tournament(
@@ -449,22 +444,27 @@ def run_tournament(
     games: int,
     *,
     seed: int | str | None = None,
-    jobs: int = 1,
+    jobs: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    batch: int | None = None,
     records: str | os.PathLike[str] | None = None,
     progress: Progress | None = None,
 ) -> TournamentResult:
     """Play ``games`` matches between the bots ``specs`` (see the module's documentation).
 
-    ``jobs`` worker processes play them (1: in this process); ``records`` names a file to
-    write every match's record to, as JSON Lines in match order (the record's ``names`` are
-    the specs by seat; a match stopped by an error has its record so far, with an ``error``
-    field). Bad specs or settings raise :class:`~unomas.errors.SettingsError` before any
-    match is played.
+    The ``backend`` plays them (see :class:`~unomas.backends.Backend`): ``local``, ``jobs``
+    processes of this machine (by default 1: this process); ``ray``, Ray tasks of ``batch``
+    matches on a local Ray instance of ``jobs`` CPUs or on the cluster at ``address``.
+    ``records`` names a file to write every match's record to, as JSON Lines in match order
+    (the record's ``names`` are the specs by seat; a match stopped by an error has its record
+    so far, with an ``error`` field). Bad specs or settings raise
+    :class:`~unomas.errors.SettingsError` before any match is played; an interrupt raises
+    :class:`TournamentInterrupted` with the results so far.
     """
     if games < 1:
         raise SettingsError(f"games must be at least 1, not {games}")
-    if jobs < 1:
-        raise SettingsError(f"jobs must be at least 1, not {jobs}")
+    where = Backend(backend, jobs, address, batch)
     entrants = seat_specs(list(specs), rules.players)
     _check_specs(entrants)
     names = entrant_names(entrants)
@@ -476,9 +476,31 @@ def run_tournament(
         bots=[BotStats(name, spec) for name, spec in zip(names, entrants, strict=True)],
     )
     ratings = _Ratings(len(entrants))
+    try:
+        _gather(result, ratings, where, records, progress)
+    except KeyboardInterrupt:
+        result.interrupted = True
+        raise TournamentInterrupted(result) from None
+    finally:
+        for bot, rating in zip(result.bots, ratings.ratings, strict=True):
+            bot.mu, bot.sigma = rating.mu, rating.sigma
+    return result
+
+
+def _gather(
+    result: TournamentResult,
+    ratings: _Ratings,
+    backend: Backend,
+    records: str | os.PathLike[str] | None,
+    progress: Progress | None,
+) -> None:
+    """Play the matches on ``backend`` and add each, in match order, to ``result``."""
+    games = result.games
+    entrants = tuple(bot.spec for bot in result.bots)
     with ExitStack() as stack:
         sink = stack.enter_context(Path(records).open("w", encoding="utf-8")) if records is not None else None
-        played = stack.enter_context(closing(_in_order(rules, entrants, games, seed, jobs, sink is not None)))
+        job = TournamentJob(result.rules, entrants, result.seed, sink is not None)
+        played = stack.enter_context(closing(play(job, games, backend)))
         for done, match in enumerate(played, start=1):
             if sink is not None and match.record is not None:
                 sink.write(record.dumps(match.record) + "\n")
@@ -496,9 +518,6 @@ def run_tournament(
                     ratings.rate(match)
             if progress is not None:
                 progress(done, games)
-    for bot, rating in zip(result.bots, ratings.ratings, strict=True):
-        bot.mu, bot.sigma = rating.mu, rating.sigma
-    return result
 
 
 class PlotUnavailable(RuntimeError):

@@ -16,10 +16,19 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from unomas import record
+from unomas.backends import BACKENDS, Backend, BackendUnavailable
 from unomas.errors import RecordError, SettingsError
 from unomas.rules import PRESETS, Rules
-from unomas.simulate import POLICIES, simulate
-from unomas.tournament import PLOT_INSTALL, TournamentResult, plot, plot_available, run_tournament
+from unomas.simulate import POLICIES
+from unomas.simulation import Totals, run_simulation
+from unomas.tournament import (
+    PLOT_INSTALL,
+    TournamentInterrupted,
+    TournamentResult,
+    plot,
+    plot_available,
+    run_tournament,
+)
 
 app = typer.Typer(
     help="UNO with every house rule: simulate matches, run tournaments between bots, replay and check records.",
@@ -41,6 +50,29 @@ def rules_from_options(players: int | None, preset: str, settings: list[str]) ->
         raise typer.BadParameter(str(error)) from None
 
 
+BackendOption = Annotated[
+    str, typer.Option("--backend", help=f"Where to play: {' or '.join(BACKENDS)} (a Ray cluster, unomas[ray]).")
+]
+AddressOption = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(help="The Ray cluster to join (--backend ray); without it a local Ray instance is started."),
+]
+JobsOption = Annotated[
+    Optional[int],  # noqa: UP045
+    typer.Option("--jobs", "-j", min=1, help="Worker processes (default 1), or a local Ray instance's CPUs (all)."),
+]
+INTERRUPTED = 130
+"""The exit code after Ctrl-C."""
+
+
+def backend_from_options(name: str, jobs: int | None, address: str | None) -> Backend:
+    """The backend of ``--backend``, ``--jobs`` and ``--address``."""
+    try:
+        return Backend(name, jobs, address)
+    except SettingsError as error:
+        raise typer.BadParameter(str(error), param_hint="--backend") from None
+
+
 @app.command(name="simulate")
 def simulate_command(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Matches to play.")] = 100,
@@ -56,13 +88,17 @@ def simulate_command(
         Optional[Path],  # noqa: UP045
         typer.Option(help="Write every match's record to this file, as JSON Lines.", dir_okay=False),
     ] = None,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    jobs: JobsOption = None,
 ) -> None:
     """Play matches between random players and report how fast the engine went."""
     rules = rules_from_options(players, rules_preset, settings or [])
     if policy not in POLICIES:
         raise typer.BadParameter(f"unknown policy {policy!r} (policies are {', '.join(POLICIES)})")
-    totals = {"rounds": 0, "actions": 0, "abandoned": 0}
-    wins = [0] * rules.players
+    where = backend_from_options(backend, jobs, address)
+    totals = Totals(rules.players)
+    interrupted = False
     started = time.perf_counter()
     with ExitStack() as stack:
         sink = stack.enter_context(records.open("w", encoding="utf-8")) if records else None
@@ -77,27 +113,37 @@ def simulate_command(
             )
         )
         task = progress.add_task("matches", total=games)
-        for result in simulate(rules, games, policy=policy, seed=seed, history=sink is not None):
-            totals["rounds"] += result.rounds
-            totals["actions"] += result.actions
-            totals["abandoned"] += result.abandoned
-            if result.game.winner >= 0:
-                wins[result.game.winner] += 1
-            if sink is not None:
-                sink.write(record.dumps(record.to_json(result.game)) + "\n")
-            progress.advance(task)
+        try:
+            for result in run_simulation(
+                rules, games, policy=policy, seed=seed, history=sink is not None, backend=where
+            ):
+                totals.add(result)
+                if sink is not None and result.record is not None:
+                    sink.write(record.dumps(result.record) + "\n")
+                progress.advance(task)
+        except BackendUnavailable as error:
+            raise typer.BadParameter(str(error), param_hint="--backend") from None
+        except KeyboardInterrupt:
+            interrupted = True
     elapsed = max(time.perf_counter() - started, 1e-9)
     table = Table(title="simulation", show_header=False)
-    table.add_row("games", f"{games:,}")
-    table.add_row("rounds", f"{totals['rounds']:,}")
-    table.add_row("actions", f"{totals['actions']:,}")
-    if totals["abandoned"]:
-        table.add_row("abandoned (no end in sight)", f"{totals['abandoned']:,}")
-    table.add_row("wins by seat", " ".join(str(w) for w in wins))
+    table.add_row("games", f"{totals.games:,}")
+    table.add_row("rounds", f"{totals.rounds:,}")
+    table.add_row("actions", f"{totals.actions:,}")
+    if totals.abandoned:
+        table.add_row("abandoned (no end in sight)", f"{totals.abandoned:,}")
+    if totals.errors:
+        table.add_row("not played (task failed)", f"{len(totals.errors):,}")
+    table.add_row("wins by seat", " ".join(str(w) for w in totals.wins))
     table.add_row("seconds", f"{elapsed:.2f}")
-    table.add_row("games/s", f"{games / elapsed:,.1f}")
-    table.add_row("actions/s", f"{totals['actions'] / elapsed:,.0f}")
+    table.add_row("games/s", f"{totals.games / elapsed:,.1f}")
+    table.add_row("actions/s", f"{totals.actions / elapsed:,.0f}")
     out.print(table)
+    for failure in totals.errors:
+        out.print(f"[red]error[/] in match {failure.number}: {escape(failure.error or '')}")
+    if interrupted:
+        err.print(f"[red]interrupted[/] after {totals.games} of {games} matches; the figures are theirs")
+        raise typer.Exit(code=INTERRUPTED)
 
 
 @app.command(name="tournament")
@@ -118,7 +164,9 @@ def tournament_command(
         Optional[list[str]],  # noqa: UP045
         typer.Option("--set", help="A setting of the rules, NAME=VALUE (repeatable)."),
     ] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
+    jobs: JobsOption = None,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
     seed: Annotated[Optional[str], typer.Option(help="Seed: the same seed gives the same results.")] = None,  # noqa: UP045
     records: Annotated[
         Optional[Path],  # noqa: UP045
@@ -145,6 +193,8 @@ def tournament_command(
     if chart is not None and not plot_available():
         err.print(f"[red]error:[/] --plot needs matplotlib, which is not installed: {escape(PLOT_INSTALL)}")
         raise typer.Exit(code=2)
+    where = backend_from_options(backend, jobs, address)
+    interrupted = False
     started = time.perf_counter()
     with Progress(
         TextColumn("playing"),
@@ -161,12 +211,18 @@ def tournament_command(
                 specs,
                 games,
                 seed=seed,
-                jobs=jobs,
+                jobs=where.jobs,
+                backend=where.name,
+                address=where.address,
                 records=records,
                 progress=lambda done, _total: progress.update(task, completed=done),
             )
+        except BackendUnavailable as error:
+            raise typer.BadParameter(str(error), param_hint="--backend") from None
         except SettingsError as error:
             raise typer.BadParameter(str(error), param_hint="--bots") from None
+        except TournamentInterrupted as stop:
+            result, interrupted = stop.result, True
     elapsed = time.perf_counter() - started
     out.print(_tournament_table(result, elapsed))
     for failure in result.errors:
@@ -175,6 +231,10 @@ def tournament_command(
         results.write_text(json.dumps(result.to_json(), indent=2) + "\n", encoding="utf-8")
     if chart is not None:
         plot(result, chart)
+    if interrupted:
+        kept = "" if results is None else f"; results so far written to {escape(str(results))}"
+        err.print(f"[red]interrupted[/] after {len(result.matches)} of {games} matches{kept}")
+        raise typer.Exit(code=INTERRUPTED)
 
 
 def _tournament_table(result: TournamentResult, elapsed: float) -> Table:
@@ -235,11 +295,56 @@ def _figure(value: float | None, digits: int = 1) -> str:
     return "–" if value is None else f"{value:,.{digits}f}"
 
 
+@app.command(name="play")
+def play_command(
+    players: Annotated[Optional[int], typer.Option(help="Seats, 2 to 10 (skips the setup screen).")] = None,  # noqa: UP045
+    bots: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="Bot specs for the other seats, comma separated; the last one repeats."),
+    ] = None,
+    rules_preset: Annotated[Optional[str], typer.Option("--rules", help="Preset: official or all.")] = None,  # noqa: UP045
+    settings: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option("--set", help="A setting of the rules, NAME=VALUE (repeatable)."),
+    ] = None,
+    lang: Annotated[Optional[str], typer.Option(help="es or en (default: from the locale).")] = None,  # noqa: UP045
+    plain: Annotated[bool, typer.Option("--plain", help="Line mode, for screen readers and pipes.")] = False,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the last unfinished match.")] = False,
+    pace: Annotated[float, typer.Option(min=0, help="Seconds between bot actions.")] = 0.8,
+    window: Annotated[float, typer.Option(min=0, help="Seconds an out-of-turn chance stays open for you.")] = 2.5,
+    name: Annotated[Optional[str], typer.Option(help="Your name at the table.")] = None,  # noqa: UP045
+    seed: Annotated[Optional[str], typer.Option(help="Seed of the shuffles and the bots.")] = None,  # noqa: UP045
+) -> None:
+    """Play a match against bots in the terminal (the record is saved as you play)."""
+    from unomas.cli.play import play
+
+    play(
+        players=players,
+        bots=bots,
+        preset=rules_preset,
+        settings=settings,
+        lang=lang,
+        plain=plain,
+        resume_last=resume,
+        pace=pace,
+        window=window,
+        name=name,
+        seed=seed,
+    )
+
+
 @app.command(name="replay")
 def replay_command(
     files: Annotated[list[Path], typer.Argument(help="Record files: JSON, or JSON Lines of records.", exists=True)],
+    watch: Annotated[bool, typer.Option("--watch", help="Step through the (first) record on the game screen.")] = False,
+    lang: Annotated[Optional[str], typer.Option(help="es or en, for --watch (default: from the locale).")] = None,  # noqa: UP045
 ) -> None:
     """Replay and check records; exit non-zero if any is invalid."""
+    if watch:
+        from unomas.cli.play import watch_record
+
+        watch_record(files[0], lang)
+        return
     bad = 0
     for path in files:
         for number, item in enumerate(record.iter_file(path)):

@@ -1,0 +1,227 @@
+"""Where the matches of a run are played: this machine's processes, or a Ray cluster.
+
+A run is a *job* (a picklable object that plays match ``k`` of the run from its settings,
+the seed and ``k`` alone) and a number of matches. A backend cuts the match numbers into
+batches, plays each batch with :func:`play_batch` wherever it likes and hands the batches
+back in whatever order they finish; :func:`play` turns those into the per-match results in
+match order, every number exactly once: a result is kept by its match number, so a batch
+played twice (as a retried one may be) replaces, never adds. The aggregators (the
+tournament's table, the simulation's totals) see only that ordered stream, so they give the
+same answer on every backend, whatever the number of workers and the order of finishing.
+
+``local``
+    ``jobs`` processes of this machine (1: this process).
+``ray``
+    Ray tasks (:mod:`unomas.backends.ray`, the one module that imports Ray, loaded only
+    when chosen): a local Ray instance of ``jobs`` CPUs (every core by default), or the
+    cluster at ``address``. A worker lost mid-run has its tasks retried by Ray.
+
+A batch that fails as a whole (its worker process died more times than Ray retries, say)
+is played again one match per task, and a match that still fails is an error of that match
+(:meth:`Job.failed`), so one bad match never stops a run. Closing the stream (an interrupt,
+an error in the caller) cancels the work under way.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections import deque
+from collections.abc import Generator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import closing
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+from unomas.errors import SettingsError
+
+__all__ = [
+    "BACKENDS",
+    "RAY_INSTALL",
+    "Backend",
+    "BackendUnavailable",
+    "BatchFailed",
+    "Job",
+    "LocalRunner",
+    "Runner",
+    "batch_size",
+    "drive",
+    "play",
+    "play_batch",
+]
+
+BACKENDS = ("local", "ray")
+RAY_INSTALL = "pip install 'unomas[ray]'"
+
+BATCH = 32
+"""The most matches in one task: enough that a Ray task's overhead is a small share of its
+work (``benchmarks/scale.py`` measures it), few enough that work spreads over the workers."""
+
+TASKS_PER_WORKER = 4
+"""Batches per worker at least, when the run is small enough that full batches would leave
+workers idle; also the batches in flight (or finished, waiting for an earlier one) per worker."""
+
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
+
+
+class Job(Protocol[R_co]):
+    """What a run plays: match ``number`` from the run's settings and seed alone."""
+
+    def play(self, number: int) -> R_co:
+        """The result of match ``number``."""
+        ...
+
+    def failed(self, number: int, reason: str) -> R_co:
+        """The result of a match that could not be played at all (its task kept failing)."""
+        ...
+
+
+class BackendUnavailable(SettingsError):
+    """The chosen backend cannot be used here (its extra is not installed)."""
+
+
+class BatchFailed(Exception):
+    """A batch whose task failed for good (not a bot error: those are results)."""
+
+
+def play_batch(job: Job[R], start: int, stop: int) -> list[R]:
+    """Play matches ``start`` to ``stop - 1`` of a run: the work of one task, on any backend."""
+    return [job.play(number) for number in range(start, stop)]
+
+
+@dataclass(frozen=True, slots=True)
+class Backend:
+    """Where to play: ``name`` is ``local`` or ``ray`` (see the module's documentation)."""
+
+    name: str = "local"
+    jobs: int | None = None
+    """Worker processes (local; default 1) or the CPUs of a local Ray instance (default: all)."""
+    address: str | None = None
+    """The Ray cluster to join (``ray`` only; without it a local instance is started)."""
+    batch: int | None = None
+    """Matches per task (default: :func:`batch_size`)."""
+
+    def __post_init__(self) -> None:
+        if self.name not in BACKENDS:
+            raise SettingsError(f"unknown backend {self.name!r} (backends are {', '.join(BACKENDS)})")
+        if self.jobs is not None and self.jobs < 1:
+            raise SettingsError(f"jobs must be at least 1, not {self.jobs}")
+        if self.batch is not None and self.batch < 1:
+            raise SettingsError(f"batch must be at least 1, not {self.batch}")
+        if self.address is not None and self.name != "ray":
+            raise SettingsError("an address is for the ray backend (give --backend ray)")
+        if self.address is not None and self.jobs is not None:
+            raise SettingsError("jobs are for this machine: a cluster's workers are its CPUs (give no --jobs)")
+
+
+def batch_size(games: int, workers: int, limit: int = BATCH) -> int:
+    """Matches per task: at most ``limit``, and small enough to give each worker several tasks.
+
+    >>> batch_size(100_000, 2), batch_size(40, 2), batch_size(3, 8)
+    (32, 5, 1)
+    """
+    return max(1, min(limit, games // (TASKS_PER_WORKER * workers)))
+
+
+class Runner(Protocol[R]):
+    """A backend at work: starts batches and reports the finished ones."""
+
+    workers: int
+
+    def submit(self, start: int, stop: int) -> object:
+        """Start playing matches ``start`` to ``stop - 1``; a handle for :meth:`finished`."""
+        ...
+
+    def finished(self, handles: list[object]) -> list[tuple[object, list[R] | BatchFailed]]:
+        """Wait until at least one of ``handles`` is done; each done one with its results."""
+        ...
+
+    def close(self, handles: list[object]) -> None:
+        """Stop: cancel the batches ``handles`` still under way, let go of the workers."""
+        ...
+
+
+def play(job: Job[R], games: int, backend: Backend | None = None) -> Generator[R, None, None]:
+    """The results of matches 0 to ``games - 1`` of ``job``, in match order, as they finish.
+
+    Raises :class:`BackendUnavailable` when the backend cannot be used (Ray missing, no
+    cluster at the address).
+    """
+    backend = backend or Backend()
+    runner: Runner[R]
+    if backend.name == "ray":
+        try:
+            from unomas.backends.ray import RayRunner
+        except ImportError as error:
+            raise BackendUnavailable(f"the ray backend needs Ray, which is not installed: {RAY_INSTALL}") from error
+        runner = RayRunner(job, backend.jobs, backend.address)
+    elif (backend.jobs or 1) > 1 and games > 1:
+        runner = LocalRunner(job, min(backend.jobs or 1, games))
+    else:
+        for number in range(games):  # one by one, so each counts as soon as it ends
+            yield job.play(number)
+        return
+    size = backend.batch or batch_size(games, runner.workers)
+    with closing(drive(runner, job, games, size)) as results:
+        yield from results
+
+
+def drive(runner: Runner[R], job: Job[R], games: int, size: int) -> Generator[R, None, None]:
+    """Keep the runner busy with batches and yield their results in match order."""
+    window = TASKS_PER_WORKER * runner.workers
+    waiting = deque((start, min(start + size, games)) for start in range(0, games, size))
+    pending: dict[object, tuple[int, int]] = {}
+    ready: dict[int, R] = {}
+    following = 0
+    try:
+        while following < games:
+            while waiting and len(pending) + len(ready) // size < window:
+                start, stop = waiting.popleft()
+                pending[runner.submit(start, stop)] = (start, stop)
+            for handle, outcome in runner.finished(list(pending)):
+                start, stop = pending.pop(handle)
+                if isinstance(outcome, BatchFailed):
+                    if stop - start > 1:
+                        # Played again one match per task, to find the failing match.
+                        waiting.extendleft((number, number + 1) for number in reversed(range(start, stop)))
+                        continue
+                    outcome = [job.failed(start, str(outcome))]
+                for number, result in enumerate(outcome, start):
+                    ready[number] = result  # by number: a batch played again replaces
+            while following in ready:
+                yield ready.pop(following)
+                following += 1
+    finally:
+        runner.close(list(pending))
+
+
+class LocalRunner(Generic[R]):
+    """Batches in a pool of ``workers`` processes of this machine (started by spawn)."""
+
+    def __init__(self, job: Job[R], workers: int) -> None:
+        self.job = job
+        self.workers = workers
+        self.executor = ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts
+        )
+
+    def submit(self, start: int, stop: int) -> object:
+        return self.executor.submit(play_batch, self.job, start, stop)
+
+    def finished(self, handles: list[object]) -> list[tuple[object, list[R] | BatchFailed]]:
+        futures: list[Future[list[R]]] = handles  # type: ignore[assignment]
+        done, _ = wait(futures, return_when=FIRST_COMPLETED)
+        return [(future, future.result()) for future in done]
+
+    def close(self, handles: list[object]) -> None:
+        if handles:
+            # Stopped early (an interrupt, an error): the batches under way are dropped too.
+            for process in list(self.executor._processes.values()):
+                process.terminate()
+        self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _ignore_interrupts() -> None:  # pragma: no cover - runs in the workers
+    """Workers leave Ctrl-C to the main process, which stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -1,0 +1,176 @@
+"""Words for people: gettext catalogs in Spanish and English, card names, narration.
+
+The catalogs are standard gettext ones (domain ``unomas``): the ``.po`` sources live in
+``locale/<lang>/LC_MESSAGES/unomas.po`` and the compiled ``.mo`` files beside them are
+committed, so at run time only the standard library's :mod:`gettext` reads them (Babel
+compiles them and is needed for development only; a test checks that each ``.mo`` holds
+exactly its ``.po``). Message ids are the English text; both languages have two plural
+forms, chosen by ``n != 1``.
+
+Changing a message (the catalogs hold those of ``unomas.i18n``, ``unomas.tui`` and ``unomas.cli``; a test
+checks that they hold exactly the ones in use, all translated, placeholders kept)::
+
+    pybabel extract --no-location -o unomas.pot src/unomas/i18n src/unomas/tui src/unomas/cli
+    pybabel update --no-location -i unomas.pot -d src/unomas/i18n/locale -D unomas
+    # translate the new entries; in en/ each text is its own id
+    pybabel compile -d src/unomas/i18n/locale -D unomas
+
+>>> t = translator("es")
+>>> t.gettext("Draw Two")
+'Roba dos'
+>>> from unomas.cards import parse_card
+>>> card_name(parse_card("R+2"), "es"), card_name(parse_card("R+2"), "en")
+('Roba dos rojo (R+2)', 'Red Draw Two (R+2)')
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from functools import cache
+from pathlib import Path
+
+from unomas.cards import (
+    COLOR_LETTERS,
+    COLOR_OF,
+    DRAW_TWO,
+    RANK_OF,
+    REVERSE,
+    SKIP,
+    WILD,
+    WILD_DRAW_FOUR,
+    Card,
+    Color,
+    card_token,
+)
+from unomas.errors import SettingsError
+
+__all__ = [
+    "DOMAIN",
+    "LANGUAGES",
+    "LOCALE_DIR",
+    "Translations",
+    "card_name",
+    "catalog_json",
+    "color_name",
+    "default_language",
+    "describe",
+    "narrate",
+    "translator",
+]
+
+DOMAIN = "unomas"
+LANGUAGES = ("es", "en")
+"""The languages with a catalog; the first is the language of the rule texts."""
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+
+Translations = gettext.NullTranslations
+
+
+@cache
+def translator(lang: str) -> Translations:
+    """The gettext translations of ``lang`` (``es`` or ``en``); other names raise SettingsError."""
+    if lang not in LANGUAGES:
+        raise SettingsError(f"unknown language {lang!r} (languages are {', '.join(LANGUAGES)})")
+    return gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[lang])
+
+
+def default_language(environ: dict[str, str] | None = None) -> str:
+    """``es`` when the user's locale is Spanish, else ``en``.
+
+    Reads ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` in gettext's order: the
+    first one set decides.
+
+    >>> default_language({"LANG": "es_AR.UTF-8"}), default_language({"LC_ALL": "C", "LANG": "es_ES"})
+    ('es', 'en')
+    """
+    env = os.environ if environ is None else environ
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name)
+        if value:
+            first = value.split(":")[0]
+            return "es" if first.lower().startswith("es") else "en"
+    return "en"
+
+
+def _t(lang: str | Translations) -> Translations:
+    return translator(lang) if isinstance(lang, str) else lang
+
+
+def color_name(color: Color, lang: str | Translations) -> str:
+    """A colour's name on its own, with its letter: ``Rojo (R)``, ``Red (R)``."""
+    t = _t(lang)
+    names = (t.gettext("Red"), t.gettext("Yellow"), t.gettext("Green"), t.gettext("Blue"))
+    return t.gettext("{color} ({letter})").format(color=names[color], letter=COLOR_LETTERS[color])
+
+
+def _rank_name(card: Card, t: Translations) -> str:
+    rank = RANK_OF[card]
+    if card == WILD:
+        return t.gettext("Wild")
+    if card == WILD_DRAW_FOUR:
+        return t.gettext("Wild Draw Four")
+    if rank == SKIP:
+        return t.gettext("Skip")
+    if rank == REVERSE:
+        return t.gettext("Reverse")
+    if rank == DRAW_TWO:
+        return t.gettext("Draw Two")
+    return str(rank)
+
+
+def card_name(card: Card, lang: str | Translations, *, chosen: Color | None = None) -> str:
+    """A card's name with its token, so colour is never the only carrier of it.
+
+    ``Roba dos rojo (R+2)``, ``Comodín (W)``; ``chosen`` adds the colour chosen for a wild:
+    ``Comodín (W), azul``.
+    """
+    t = _t(lang)
+    token = card_token(card)
+    if card >= WILD:
+        name = t.gettext("{name} ({token})").format(name=_rank_name(card, t), token=token)
+        if chosen is None:
+            return name
+        return t.gettext("{card}, {color}").format(card=name, color=_in_card_color(chosen, t))
+    return t.gettext("{color} {rank} ({token})").format(
+        color=_in_card_color(COLOR_OF[card], t), rank=_rank_name(card, t), token=token
+    )
+
+
+def _in_card_color(color: Color, t: Translations) -> str:
+    """A colour as it reads inside a card's name (``rojo`` in Spanish, ``Red`` in English)."""
+    names = (
+        t.pgettext("in a card name", "Red"),
+        t.pgettext("in a card name", "Yellow"),
+        t.pgettext("in a card name", "Green"),
+        t.pgettext("in a card name", "Blue"),
+    )
+    return names[color]
+
+
+@cache
+def catalog_json(lang: str) -> dict[str, str]:
+    """Every message of ``lang``'s catalog as ``{msgid: text}``, for a browser.
+
+    A plural message gives two entries: its singular id maps to the singular form and its
+    plural id to the plural form (both languages pick the plural when ``n != 1``). Context
+    messages are keyed ``context\\x04msgid``, as gettext stores them.
+    """
+    # English is the source language, so its plural form is the plural id itself.
+    plural_ids = {key[0]: text for key, text in _messages("en").items() if isinstance(key, tuple) and key[1] == 1}
+    out: dict[str, str] = {}
+    for key, text in _messages(lang).items():
+        if isinstance(key, tuple):
+            out[key[0] if key[1] == 0 else plural_ids[key[0]]] = text
+        elif key:  # the empty id holds the catalog's metadata
+            out[key] = text
+    return out
+
+
+def _messages(lang: str) -> dict[str | tuple[str, int], str]:
+    """The raw gettext catalog: plural forms are keyed ``(msgid, form)``."""
+    catalog: dict[str | tuple[str, int], str] = vars(translator(lang))["_catalog"]
+    return catalog
+
+
+from unomas.i18n.narration import describe, narrate  # noqa: E402

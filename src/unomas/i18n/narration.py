@@ -1,0 +1,222 @@
+"""Plain sentences for the engine's events, in the chosen language.
+
+Every event type has its sentence (a test holds this for both languages). Events should
+be redacted for the seat that reads them (:func:`unomas.events.redact`): a sentence
+names cards only where the event still carries them.
+
+>>> from unomas.cards import parse_card
+>>> from unomas.events import Drew, PenaltyPending, Played
+>>> names = ["Ana", "Beto"]
+>>> describe([Played(1, parse_card("R+2"), None, None, False, False), PenaltyPending(0, 2, False)], names, "es")
+'Beto juega Roba dos rojo (R+2): Ana tiene que robar 2.'
+>>> narrate([Drew(0, 2, None, "penalty")], names, "es")
+['Ana roba 2 y pierde el turno.']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import assert_never
+
+from unomas.cards import Card
+from unomas.events import (
+    Caught,
+    Challenged,
+    ColorChosen,
+    Dealt,
+    DirectionChanged,
+    Drew,
+    Event,
+    HandsPassed,
+    HandsSwapped,
+    MatchEnded,
+    Passed,
+    PenaltyPending,
+    Played,
+    Reshuffled,
+    RoundEnded,
+    Skipped,
+    StartingCard,
+    StartingCardReturned,
+    UnoCalled,
+)
+from unomas.i18n import Translations, _t, card_name, color_name
+
+
+def narrate(events: Sequence[Event], names: Sequence[str], lang: str | Translations) -> list[str]:
+    """One sentence per event, naming seats by ``names``."""
+    t = _t(lang)
+    return [_sentence(event, names, t) for event in events]
+
+
+def describe(events: Sequence[Event], names: Sequence[str], lang: str | Translations) -> str:
+    """The events of one action as one line: the first sentence, then what it caused
+    (a deal's sentences simply follow each other).
+
+    ``Beto juega Roba dos rojo (R+2): Ana tiene que robar 2.``
+    """
+    said = narrate(events, names, lang)
+    if not said or isinstance(events[0], Dealt):
+        return " ".join(said)  # a deal: its sentences as they are
+    sentences = [s.rstrip(".") for s in said]
+    t = _t(lang)
+    line = sentences[0]
+    if len(sentences) > 1:
+        line = t.gettext("{first}: {rest}").format(first=line, rest=t.gettext("; ").join(sentences[1:]))
+    return line if line.endswith(("!", "?")) else line + "."
+
+
+def _cards(cards: Sequence[Card], t: Translations) -> str:
+    return ", ".join(card_name(card, t) for card in cards)
+
+
+def _dealt(e: Dealt, n: Sequence[str], t: Translations) -> str:
+    return t.gettext("Round {round}: {dealer} deals.").format(round=e.round + 1, dealer=n[e.dealer])
+
+
+def _returned(e: StartingCardReturned, n: Sequence[str], t: Translations) -> str:
+    return t.gettext("A Wild Draw Four was turned up: it goes back into the pile, which is shuffled.")
+
+
+def _starting(e: StartingCard, n: Sequence[str], t: Translations) -> str:
+    return t.gettext("The starting card is {card}.").format(card=card_name(e.card, t))
+
+
+def _played(e: Played, n: Sequence[str], t: Translations) -> str:
+    card = card_name(e.card, t, chosen=e.color)
+    if e.jump_in:
+        return t.gettext("{player} jumps in with {card}.").format(player=n[e.player], card=card)
+    return t.gettext("{player} plays {card}.").format(player=n[e.player], card=card)
+
+
+def _drew(e: Drew, n: Sequence[str], t: Translations) -> str:
+    player, amount = n[e.player], e.amount
+    if e.reason == "penalty":
+        text = t.gettext("{player} draws {n} and loses the turn.")
+    elif e.reason == "challenge":
+        text = t.gettext("{player} draws {n} for the challenge.")
+    elif e.reason == "caught":
+        text = t.gettext("{player} draws {n} for not calling UNO.")
+    else:
+        text = t.ngettext("{player} draws a card.", "{player} draws {n} cards.", amount)
+    sentence = text.format(player=player, n=amount)
+    if e.cards:
+        sentence = t.gettext("{sentence} ({cards})").format(sentence=sentence.rstrip("."), cards=_cards(e.cards, t))
+        sentence += "."
+    return sentence
+
+
+def _passed(e: Passed, n: Sequence[str], t: Translations) -> str:
+    return t.gettext("{player} keeps the drawn card and passes.").format(player=n[e.player])
+
+
+def _color(e: ColorChosen, n: Sequence[str], t: Translations) -> str:
+    return t.gettext("{player} chooses {color}.").format(player=n[e.player], color=color_name(e.color, t))
+
+
+def _uno(e: UnoCalled, n: Sequence[str], t: Translations) -> str:
+    return t.gettext("{player} calls UNO!").format(player=n[e.player])
+
+
+def _caught(e: Caught, n: Sequence[str], t: Translations) -> str:
+    return t.gettext("{catcher} catches {target} without UNO.").format(catcher=n[e.catcher], target=n[e.target])
+
+
+def _skipped(e: Skipped, n: Sequence[str], t: Translations) -> str:
+    return t.gettext("{player} loses the turn.").format(player=n[e.player])
+
+
+def _direction(e: DirectionChanged, n: Sequence[str], t: Translations) -> str:
+    if e.direction == 1:
+        return t.gettext("Play goes clockwise now.")
+    return t.gettext("Play goes counter-clockwise now.")
+
+
+def _penalty(e: PenaltyPending, n: Sequence[str], t: Translations) -> str:
+    if e.challengeable:
+        return t.gettext("{player} must draw {n} or challenge.").format(player=n[e.player], n=e.amount)
+    return t.gettext("{player} must draw {n}.").format(player=n[e.player], n=e.amount)
+
+
+def _challenged(e: Challenged, n: Sequence[str], t: Translations) -> str:
+    who = {"challenger": n[e.challenger], "challenged": n[e.challenged]}
+    if e.guilty:
+        text = t.gettext("{challenger} challenges {challenged}: the Wild Draw Four was a bluff.").format(**who)
+    else:
+        text = t.gettext("{challenger} challenges {challenged}: the Wild Draw Four was legal.").format(**who)
+    if e.hand is not None:
+        shown = t.gettext("{player} shows {cards}.").format(player=n[e.challenged], cards=_cards(e.hand, t) or "—")
+        text = f"{text} {shown}"
+    return text
+
+
+def _swapped(e: HandsSwapped, n: Sequence[str], t: Translations) -> str:
+    return t.gettext("{player} swaps hands with {target}.").format(player=n[e.player], target=n[e.target])
+
+
+def _passed_on(e: HandsPassed, n: Sequence[str], t: Translations) -> str:
+    if e.direction == 1:
+        return t.gettext("Every hand passes on clockwise.")
+    return t.gettext("Every hand passes on counter-clockwise.")
+
+
+def _reshuffled(e: Reshuffled, n: Sequence[str], t: Translations) -> str:
+    return t.ngettext(
+        "The discard pile is shuffled into a new draw pile of {n} card.",
+        "The discard pile is shuffled into a new draw pile of {n} cards.",
+        e.size,
+    ).format(n=e.size)
+
+
+def _round_ended(e: RoundEnded, n: Sequence[str], t: Translations) -> str:
+    return t.ngettext(
+        "{player} wins the round and scores {n} point.", "{player} wins the round and scores {n} points.", e.points
+    ).format(player=n[e.winner], n=e.points)
+
+
+def _match_ended(e: MatchEnded, n: Sequence[str], t: Translations) -> str:
+    score = e.scores[e.winner]
+    return t.ngettext(
+        "{player} wins the match with {n} point.", "{player} wins the match with {n} points.", score
+    ).format(player=n[e.winner], n=score)
+
+
+def _sentence(e: Event, n: Sequence[str], t: Translations) -> str:
+    """The sentence of one event; mypy checks that every event type has its branch."""
+    if isinstance(e, Dealt):
+        return _dealt(e, n, t)
+    if isinstance(e, StartingCardReturned):
+        return _returned(e, n, t)
+    if isinstance(e, StartingCard):
+        return _starting(e, n, t)
+    if isinstance(e, Played):
+        return _played(e, n, t)
+    if isinstance(e, Drew):
+        return _drew(e, n, t)
+    if isinstance(e, Passed):
+        return _passed(e, n, t)
+    if isinstance(e, ColorChosen):
+        return _color(e, n, t)
+    if isinstance(e, UnoCalled):
+        return _uno(e, n, t)
+    if isinstance(e, Caught):
+        return _caught(e, n, t)
+    if isinstance(e, Skipped):
+        return _skipped(e, n, t)
+    if isinstance(e, DirectionChanged):
+        return _direction(e, n, t)
+    if isinstance(e, PenaltyPending):
+        return _penalty(e, n, t)
+    if isinstance(e, Challenged):
+        return _challenged(e, n, t)
+    if isinstance(e, HandsSwapped):
+        return _swapped(e, n, t)
+    if isinstance(e, HandsPassed):
+        return _passed_on(e, n, t)
+    if isinstance(e, Reshuffled):
+        return _reshuffled(e, n, t)
+    if isinstance(e, RoundEnded):
+        return _round_ended(e, n, t)
+    if isinstance(e, MatchEnded):
+        return _match_ended(e, n, t)
+    assert_never(e)

@@ -1,0 +1,369 @@
+"""A match with a person at one seat: bots, pacing, out-of-turn chances, saving, resuming.
+
+Everything a front end needs that is not drawing: the terminal game (Textual and the
+``--plain`` line mode) drives a :class:`Session` and only shows what it says. The person
+sees :meth:`Session.view` (their seat's view) and events redacted for their seat; their
+actions are the view's legal actions, applied through the engine. Bots are stepped by
+:class:`unomas.match.Table`. After every action the match is written as a record
+(RECORD.md) to the user data folder, so :func:`resume` continues it after a crash.
+
+Pacing is advisory: :meth:`Session.delay` says how long a front end should wait before
+the next :meth:`Session.step`. While the person has an out-of-turn chance (catching,
+calling a late UNO, jumping in) the wait is the longer ``window``, and the bots do not move
+before it runs out, unless the person lets the chance go (calls :meth:`step` at once).
+
+>>> session = Session(Rules(players=2, target_score=0), ["random"], seed=3, save=False)
+>>> while not session.game.is_over:
+...     if session.waiting_for_person():  # the last action: a play if there is one
+...         _ = session.act(session.actions()[-1])
+...     elif session.game.round_over:
+...         _ = session.next_round()
+...     else:
+...         _ = session.step()
+>>> session.game.winner in (0, 1)
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from unomas import record
+from unomas.actions import Action, Kind
+from unomas.bots import make_bot
+from unomas.bots.base import Bot
+from unomas.cards import Card, Color
+from unomas.errors import RecordError, SettingsError
+from unomas.events import Event, Reshuffled, redact
+from unomas.game import Game, RoundLog
+from unomas.match import Table
+from unomas.rules import Rules
+from unomas.view import View
+
+NAMES = ("Ana", "Beto", "Carla", "Dani", "Elena", "Fede", "Gabi", "Hugo", "Inés", "Juan")
+"""Default seat names (the person sits at seat 0)."""
+
+BOT_LEVELS = ("random", "playfirst", "heuristic", "ismcts:iterations=300", "ismcts:iterations=1500")
+"""The bots offered at setup, weakest first."""
+
+DATA_ENV = "UNOMAS_DATA"
+"""An environment variable that, when set, names the data folder (tests use it)."""
+
+
+def data_dir() -> Path:
+    """The user data folder: records and the remembered setup live there."""
+    override = os.environ.get(DATA_ENV)
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return platformdirs.user_data_path("unomas", appauthor=False)
+
+
+def records_dir() -> Path:
+    return data_dir() / "records"
+
+
+@dataclass
+class Setup:
+    """What the setup screen chooses, remembered for next time."""
+
+    players: int = 4
+    bots: list[str] = field(default_factory=lambda: ["heuristic"] * 3)
+    """One bot spec per other seat, in seat order."""
+    preset: str = "official"
+    settings: dict[str, Any] = field(default_factory=dict)
+    """House-rule switches (and target_score) on top of the preset."""
+    name: str = NAMES[0]
+
+    def rules(self) -> Rules:
+        """The rules this setup plays; bad values raise SettingsError."""
+        return Rules.preset(self.preset).replace(**(self.settings | {"players": self.players}))
+
+    def fitted(self) -> Setup:
+        """This setup with one bot per other seat (the last bot repeats, or the list is cut)."""
+        bots = list(self.bots) or ["heuristic"]
+        bots = (bots + [bots[-1]] * self.players)[: self.players - 1]
+        return Setup(self.players, bots, self.preset, dict(self.settings), self.name)
+
+    @classmethod
+    def load(cls) -> Setup:
+        """The remembered setup, or the default one if there is none (or it is unreadable)."""
+        path = data_dir() / "setup.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            setup = cls(**data).fitted()
+            setup.rules()
+            for spec in setup.bots:
+                make_bot(spec).close()
+        except (OSError, ValueError, TypeError):
+            return cls()
+        return setup
+
+    def save(self) -> None:
+        path = data_dir() / "setup.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(asdict(self), indent=2) + "\n", encoding="utf-8")
+
+
+class _Person(Bot):
+    """The seat a person plays: the table never asks it, it only hears events."""
+
+    name = "person"
+
+
+class Session:
+    """A match between a person (seat ``person``) and bots (``bots``: one spec per other
+    seat, in seat order: specs like ``heuristic``, or bots).
+
+    ``pace``: seconds between bot actions; ``window``: seconds an out-of-turn chance of
+    the person stays open. ``save``: write the record to the data folder after every
+    action (``path`` names the file; default: a new one under ``records/``).
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        bots: Sequence[str | Bot],
+        *,
+        person: int = 0,
+        names: Sequence[str] | None = None,
+        seed: int | str | None = None,
+        pace: float = 0.8,
+        window: float = 2.5,
+        save: bool = True,
+        path: Path | None = None,
+        game: Game | None = None,
+    ) -> None:
+        if len(bots) != rules.players - 1:
+            raise SettingsError(f"{rules.players} players need {rules.players - 1} bots, not {len(bots)}")
+        if not 0 <= person < rules.players:
+            raise SettingsError(f"the person's seat must be 0 to {rules.players - 1}, not {person}")
+        self.rules = rules
+        self.person = person
+        players: list[Bot] = [make_bot(bot) if isinstance(bot, str) else bot for bot in bots]
+        players.insert(person, _Person())
+        self.specs: list[str | None] = [bot if isinstance(bot, str) else bot.name for bot in bots]
+        self.specs.insert(person, None)
+        """Each seat's bot spec (None: the person), as the record keeps them."""
+        self.names = list(names) if names is not None else [NAMES[s % len(NAMES)] for s in range(rules.players)]
+        if len(self.names) != rules.players:
+            raise SettingsError(f"{len(self.names)} names for {rules.players} seats")
+        self.pace = pace
+        self.window = window
+        self.listeners: list[Callable[[Action | None, list[Event]], None]] = []
+        self.history: list[tuple[Action | None, list[Event]]] = []
+        """What the person has seen: each action (None for a deal) with its events, redacted."""
+        self.path = path
+        if save and path is None:
+            stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
+            self.path = records_dir() / f"{stamp}.json"
+        self._asked = -1
+        self._ready = False
+        # The table tells the round so far (the deal; a resumed round's moves) through _heard.
+        self.table = Table(rules, players, seed=seed, game=game, on_events=self._heard)
+        self.game = self.table.game
+        self._ready = True
+        self._save()
+
+    # ------------------------------------------------------------------ what the person sees
+
+    def view(self) -> View:
+        """The person's view: their hand, the public table, their legal actions."""
+        return self.game.view(self.person)
+
+    def actions(self) -> list[Action]:
+        """Every action open to the person now (on turn or out of turn)."""
+        return self.game.legal_actions(self.person)
+
+    def waiting_for_person(self) -> bool:
+        """Whether the game waits for the person's turn action (or starting colour)."""
+        game = self.game
+        return not game.round_over and game.current == self.person
+
+    def chance_open(self) -> bool:
+        """Whether the person has an out-of-turn action open while a bot is on turn."""
+        return not self.waiting_for_person() and bool(self.actions())
+
+    def delay(self) -> float | None:
+        """Seconds to wait before the next :meth:`step`; None when nothing should happen
+        until the person acts (their turn, a finished round or match)."""
+        game = self.game
+        if game.round_over or self._bots_done():
+            return None
+        return max(self.window, self.pace) if self.chance_open() else self.pace
+
+    def _moment(self) -> int:
+        log = self.game.log or []
+        return sum(len(r.moves) for r in log) + len(log)
+
+    def _bots_done(self) -> bool:
+        """On the person's turn, once the bots have had their out-of-turn chances, nothing moves."""
+        return self.waiting_for_person() and self._asked == self._moment()
+
+    # ------------------------------------------------------------------ moving on
+
+    def step(self) -> Action | None:
+        """Let the bots move once (a bot's out-of-turn action, or the bot on turn)."""
+        if self.game.round_over:
+            return None
+        moment = self._moment()
+        action = self.table.bot_step(self.person)
+        if action is None:
+            self._asked = moment
+        return action
+
+    def act(self, action: Action) -> list[Event]:
+        """The person's action; an illegal one raises IllegalAction and changes nothing."""
+        if action.player != self.person:
+            raise SettingsError(f"seat {self.person} cannot act for seat {action.player}")
+        return self.table.submit(action)
+
+    def next_round(self) -> list[Event]:
+        """Deal the next round once the person has seen the last one's summary."""
+        return self.table.deal()
+
+    def close(self) -> None:
+        self.table.close()
+
+    def _heard(self, action: Action | None, events: list[Event]) -> None:
+        seen = [redact(event, self.person) for event in events]
+        self.history.append((action, seen))
+        if self._ready:
+            self._save()
+        for listener in self.listeners:
+            listener(action, seen)
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        data = record.to_json(self.game, names=self.names, bots=self.specs, person=self.person)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.path.with_suffix(".part")
+        partial.write_text(record.dumps(data) + "\n", encoding="utf-8")
+        partial.replace(self.path)
+
+
+def choose_play(
+    actions: Sequence[Action], card: Card, *, color: Color | None = None, target: int | None = None, uno: bool = False
+) -> Action | str | None:
+    """The legal play of ``card`` that a person's choices name, picked from ``actions``.
+
+    Returns the action, or what is still to choose (``"color"`` for a wild, ``"target"``
+    for a 7 under the 7-0 rule), or None if ``card`` cannot be played now. ``uno`` asks
+    for the play with the UNO call where the play leaves one card.
+    """
+    plays = [a for a in actions if a.kind is Kind.PLAY and a.card == card]
+    if not plays:
+        return None
+    if any(a.color is not None for a in plays) and color is None:
+        return "color"
+    if any(a.target is not None for a in plays) and target is None:
+        return "target"
+    fitting = [a for a in plays if a.color in (None, color) and a.target in (None, target)]
+    if not fitting:
+        return None
+    return next((a for a in fitting if a.uno == uno), fitting[0])
+
+
+def last_unfinished() -> Path | None:
+    """The newest record in the data folder whose match is not over."""
+    folder = records_dir()
+    if not folder.is_dir():
+        return None
+    for path in sorted(folder.glob("*.json"), reverse=True):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("winner", 0) is None:
+            return path
+    return None
+
+
+def resume(path: Path, *, pace: float = 0.8, window: float = 2.5) -> Session:
+    """Continue the match of a saved record (written by a session); RecordError if it cannot be."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    game = record.replay(data)
+    if game.is_over:
+        raise RecordError(f"{path.name}: the match is over")
+    specs = data.get("bots")
+    person = data.get("person")
+    if (
+        not isinstance(specs, list)
+        or not isinstance(person, int)
+        or specs.count(None) != 1
+        or specs[person] is not None
+    ):
+        raise RecordError(f"{path.name}: not a record of a match against bots (no 'bots' and 'person')")
+    game.rng = random.SystemRandom()
+    bots = [spec for spec in specs if spec is not None]
+    return Session(
+        game.rules, bots, person=person, names=data.get("names"), pace=pace, window=window, path=path, game=game
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a watched record: the round, and the action (None: the deal)."""
+
+    round: int
+    action: Action | None
+    events: list[Event]
+
+
+class Watch:
+    """Steps through a finished record, seen from one seat (``seat``; default the person's)."""
+
+    def __init__(self, data: Any, seat: int | None = None) -> None:
+        final = record.replay(data)
+        assert final.log is not None
+        self.logs: list[RoundLog] = final.log
+        self.rules = final.rules
+        self.names: list[str] = data.get("names") or [NAMES[s % len(NAMES)] for s in range(final.players)]
+        person = data.get("person")
+        self.seat = seat if seat is not None else person if isinstance(person, int) else 0
+        self.steps: list[Step] = []
+        for number, log in enumerate(self.logs):
+            self.steps.append(Step(number, None, []))
+            self.steps.extend(Step(number, action, events) for action, events in log.moves)
+        self.position = 0
+        self.game = self._game_at(0)
+
+    def _game_at(self, position: int) -> Game:
+        """The game after the first ``position + 1`` steps, replayed from the deal."""
+        game: Game | None = None
+        for step in self.steps[: position + 1]:
+            log = self.logs[step.round]
+            if step.action is None:
+                if game is None:
+                    game = Game(self.rules, deal=log.deal, seed=0)
+                else:
+                    game.start_round(log.deal)
+            else:
+                assert game is not None
+                order = next((e.pile for e in step.events if isinstance(e, Reshuffled)), None)
+                game.apply(step.action, reshuffle=order)
+        assert game is not None
+        return game
+
+    def go(self, position: int) -> None:
+        """Move to step ``position`` (clamped to the record)."""
+        self.position = min(max(position, 0), len(self.steps) - 1)
+        self.game = self._game_at(self.position)
+
+    def events(self) -> list[Event]:
+        """What the current step caused, as the watching seat saw it."""
+        step = self.steps[self.position]
+        events = self.game.round_start_events if step.action is None else step.events
+        return [redact(event, self.seat) for event in events]
+
+    def view(self) -> View:
+        return self.game.view(self.seat)

@@ -1,0 +1,487 @@
+"""The Textual app of ``unomas play``: a setup screen, the game screen, summaries, watching.
+
+The screens show what the :class:`~unomas.session.Session` says and offer exactly the
+person's legal actions; keys (arrows, digits, letters) or the mouse pick them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.markup import escape
+from rich.style import Style
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
+from textual.widgets import Button, Checkbox, Input, Label, RichLog, Select, Static
+
+from unomas.actions import Action, Kind
+from unomas.cards import COLOR_LETTERS, COLOR_OF
+from unomas.errors import SettingsError, UnoError
+from unomas.events import Event, MatchEnded, RoundEnded
+from unomas.game import Phase
+from unomas.i18n import Translations, describe
+from unomas.session import BOT_LEVELS, Session, Setup, Watch, choose_play
+from unomas.tui import text
+from unomas.view import View
+
+CARD_STYLES = ("bold white on red", "bold black on yellow", "bold white on green", "bold white on blue")
+WILD_STYLE = "bold white on grey23"
+
+
+def card_text(token: str, color: int, *, marked: bool, selected: bool) -> Text:
+    """One card of the hand: its token in its colour, ``*`` when playable, reversed when selected."""
+    style = CARD_STYLES[color] if color >= 0 else WILD_STYLE
+    if not marked:
+        style = "dim " + style
+    if selected:
+        style = "reverse " + style
+    return Text(f"{'*' if marked else ' '}{token}", style=style)
+
+
+class GameScreen(Screen[None]):
+    """A match against bots, or (``watch``) a finished record stepped through."""
+
+    CSS = """
+    #status { height: auto; max-height: 2; background: $boost; }
+    #players { height: auto; max-height: 4; }
+    #log { height: 1fr; border: round $primary; }
+    #prompt { height: 1; text-style: bold; }
+    #hand { height: auto; max-height: 3; }
+    #keys { height: auto; max-height: 2; background: $boost; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", show=False),
+        Binding("right", "move(1)", show=False),
+        Binding("enter", "play", show=False),
+        *[Binding(str(d), f"digit({d})", show=False) for d in range(10)],
+        *[Binding(k, f"key('{k}')", show=False) for k in "dpxucjrygbn"],
+        Binding("space", "go_on", show=False),
+        Binding("q", "quit_game", show=False),
+    ]
+
+    def __init__(self, t: Translations, session: Session | None = None, watch: Watch | None = None) -> None:
+        super().__init__()
+        self.t = t
+        self.session = session
+        self.watched = watch
+        self.names = session.names if session is not None else watch.names if watch is not None else []
+        self.selected = 0
+        self.uno_armed = False
+        self.picking: tuple[str, int] | None = None
+        """("color" or "target", the card being played) while a picker is open."""
+        self.timer: Timer | None = None
+        self.message = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield Static(id="players")
+        yield RichLog(id="log", wrap=True, markup=False)
+        yield Static(id="prompt")
+        yield Static(id="hand")
+        yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        log = self.query_one(RichLog)
+        if self.session is not None:
+            for _action, events in self.session.history:
+                self._narrate(events)
+            self.session.listeners.append(lambda _a, events: self._narrate(events))
+        elif self.watched is not None:
+            self._narrate(self.watched.events())
+        log.can_focus = False
+        self.refresh_all()
+
+    # ------------------------------------------------------------------ drawing
+
+    def view(self) -> View:
+        if self.session is not None:
+            return self.session.view()
+        assert self.watched is not None
+        return self.watched.view()
+
+    def _narrate(self, events: list[Event]) -> None:
+        line = describe(events, self.names, self.t)
+        if line:
+            self.query_one(RichLog).write(line)
+        if self.session is None:
+            return
+        ended = next((e for e in events if isinstance(e, RoundEnded)), None)
+        if ended is None:
+            return
+        summary = text.round_summary(ended, self.names, self.t)
+        final = next((e for e in events if isinstance(e, MatchEnded)), None)
+        if final is None:
+            self.app.push_screen(SummaryScreen(summary, self.t.gettext("Enter: next round")))
+        else:
+            summary += ["", *text.match_summary(final.scores, final.winner, self.names, self.t)]
+            self.app.push_screen(SummaryScreen(summary, self.t.gettext("Enter: close")))
+
+    def refresh_all(self) -> None:
+        view = self.view()
+        t = self.t
+        self.query_one("#status", Static).update(Text(text.status_line(view, t)))
+        seats = [text.seat_line(view, s, self.names, t) for s in range(len(view.hand_sizes))]
+        per_line = 2 if len(seats) <= 8 else 3
+        rows = [" │ ".join(seats[i : i + per_line]) for i in range(0, len(seats), per_line)]
+        self.query_one("#players", Static).update(Text("\n".join(rows)))
+        self.query_one("#prompt", Static).update(Text(self._prompt(view)))
+        self.query_one("#hand", Static).update(self._hand(view))
+        self.query_one("#keys", Static).update(self._keys(view))
+        self._schedule()
+
+    def _prompt(self, view: View) -> str:
+        if self.message:
+            return self.message
+        if self.picking is not None and self.picking[0] == "color":
+            return text.color_prompt(self.t)
+        if self.picking is not None:
+            return text.target_prompt(view, self.names, self.t)
+        line = text.prompt(view, self.names, self.t)
+        if self.uno_armed:
+            line += " " + self.t.gettext("(UNO with your play)")
+        return line
+
+    def _hand(self, view: View) -> Text:
+        cards = text.hand_cards(view)
+        if cards:
+            self.selected = min(self.selected, len(cards) - 1)
+        marked = text.playable(view)
+        out = Text()
+        for index, card in enumerate(cards):
+            if index:
+                out.append(" ")
+            number = f"{(index + 1) % 10}:" if index < 10 else ""
+            out.append(number, style="dim")
+            piece = card_text(
+                text.card_label(card), COLOR_OF[card], marked=card in marked, selected=index == self.selected
+            )
+            piece.stylize(Style.on(click=f"screen.pick({index})"))
+            out.append_text(piece)
+        return out
+
+    def _keys(self, view: View) -> Text:
+        if self.watched is not None:
+            return Text(self.t.gettext("→/space: next · ←: back · q: quit"))
+        keys = [] if self.picking else text.offers(view, self.names, self.t)
+        if self.session is not None and self.session.chance_open() and not self.picking:
+            keys.append(("space", self.t.gettext("let it go")))
+        if any(a.kind is Kind.PLAY for a in view.legal_actions) and not self.picking:
+            keys.insert(0, ("←→/0-9 ⏎", self.t.gettext("play")))
+        if view.phase >= Phase.ROUND_OVER:
+            keys = [("⏎", self.t.gettext("go on"))]
+        keys.append(("q", self.t.gettext("quit")))
+        out = Text()
+        for key, label in keys:
+            first = key.split("/")[0]
+            out.append(f" {key}", style="bold")
+            out.append(f" {label} ", style=Style.on(click=f"screen.key('{first}')") if len(first) == 1 else "")
+        return out
+
+    # ------------------------------------------------------------------ bots' pace
+
+    def _schedule(self) -> None:
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer = None
+        if self.session is None:
+            return
+        delay = self.session.delay()
+        if delay is not None:
+            self.timer = self.set_timer(max(delay, 0.001), self._bots_move)
+
+    def _bots_move(self) -> None:
+        self.timer = None
+        if self.session is None or self.app.screen is not self:
+            return  # a summary is open: the bots wait for it to close
+        self.session.step()
+        self.refresh_all()
+
+    # ------------------------------------------------------------------ the person's keys
+
+    def _apply(self, action: Action | None) -> None:
+        if action is None or self.session is None:
+            return
+        try:
+            self.session.act(action)
+        except UnoError as error:
+            self.message = str(error)
+        else:
+            self.message = ""
+            self.uno_armed = False
+        self.picking = None
+        self.refresh_all()
+
+    def _find(self, kind: Kind) -> Action | None:
+        return next((a for a in self.view().legal_actions if a.kind is kind), None)
+
+    def action_move(self, step: int) -> None:
+        if self.watched is not None:
+            self.watched.go(self.watched.position + step)
+            if step > 0:
+                self._narrate(self.watched.events())
+            self.refresh_all()
+            return
+        self.selected = max(0, self.selected + step)
+        self.refresh_all()
+
+    def action_digit(self, digit: int) -> None:
+        if self.picking is not None and self.picking[0] == "target":
+            self._play(self.picking[1], target=digit)
+            return
+        self.selected = (digit - 1) % 10
+        self.refresh_all()
+
+    def action_pick(self, index: int) -> None:
+        self.selected = index
+        self.action_play()
+
+    def action_play(self) -> None:
+        view = self.view()
+        if view.phase >= Phase.ROUND_OVER:
+            self.action_go_on()
+            return
+        cards = text.hand_cards(view)
+        if not cards or self.picking is not None:
+            return
+        self._play(cards[min(self.selected, len(cards) - 1)])
+
+    def _play(self, card: int, *, color: int | None = None, target: int | None = None) -> None:
+        choice = choose_play(self.view().legal_actions, card, color=color, target=target, uno=self.uno_armed)
+        if isinstance(choice, str):
+            self.picking = (choice, card)
+            self.refresh_all()
+        elif choice is None:
+            self.message = self.t.gettext("That card cannot be played now.")
+            self.picking = None
+            self.refresh_all()
+        else:
+            self._apply(choice)
+
+    def action_key(self, key: str) -> None:
+        self.message = ""
+        view = self.view()
+        if self.watched is not None:
+            if key == "n":
+                self.action_move(1)
+            return
+        if key in "rygb":
+            color = COLOR_LETTERS.index(key.upper())
+            if self.picking is not None and self.picking[0] == "color":
+                self._play(self.picking[1], color=color)
+            else:
+                self._apply(next((a for a in view.legal_actions if a.kind is Kind.COLOR and a.color == color), None))
+            return
+        if key == "u":
+            uno = self._find(Kind.UNO)
+            if uno is not None:
+                self._apply(uno)
+            else:
+                self.uno_armed = not self.uno_armed and any(a.uno for a in view.legal_actions)
+                self.refresh_all()
+            return
+        if key == "j":
+            jump = next((a for a in view.legal_actions if a.kind is Kind.PLAY), None)
+            if jump is not None and jump.card is not None:
+                self._play(jump.card)
+            return
+        kinds = {"d": Kind.DRAW, "p": Kind.PASS, "x": Kind.CHALLENGE, "c": Kind.CATCH}
+        if key in kinds:
+            self._apply(self._find(kinds[key]))
+        elif key == "n":
+            self.action_go_on()
+
+    def action_go_on(self) -> None:
+        """Space: let an out-of-turn chance go, or go on after a round."""
+        if self.watched is not None:
+            self.action_move(1)
+            return
+        if self.session is None:
+            return
+        self.picking = None
+        game = self.session.game
+        if game.round_over and not game.is_over:
+            self.session.next_round()
+        elif self.session.chance_open():
+            self.session.step()
+        self.refresh_all()
+
+    def action_quit_game(self) -> None:
+        if self.session is not None:
+            self.session.close()
+        self.app.exit()
+
+
+class SummaryScreen(ModalScreen[None]):
+    """The end of a round or of the match: each hand's points, the totals."""
+
+    CSS = """
+    SummaryScreen { align: center middle; }
+    #summary { width: 76; height: auto; max-height: 22; border: double $accent; background: $surface; padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "close", show=False),
+        Binding("space", "close", show=False),
+        Binding("q", "close", show=False),
+    ]
+
+    def __init__(self, lines: list[str], footer: str) -> None:
+        super().__init__()
+        self.lines = [*lines, "", footer]
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("\n".join(self.lines)), id="summary")
+
+    def on_click(self) -> None:
+        self.action_close()
+
+    def action_close(self) -> None:
+        self.dismiss()
+        screen = self.app.screen
+        if isinstance(screen, GameScreen) and screen.session is not None:
+            game = screen.session.game
+            if game.is_over:
+                screen.action_quit_game()
+                return
+            screen.action_go_on()
+
+
+class SetupScreen(Screen[None]):
+    """Players, each bot and its level, target score, every house rule; presets."""
+
+    CSS = """
+    SetupScreen { layout: vertical; }
+    #form { height: 1fr; }
+    .row { height: auto; }
+    .row Label { width: 22; padding: 1 1 0 0; }
+    .row Select { width: 40; }
+    .row Input { width: 16; }
+    .group { text-style: bold; padding: 1 0 0 0; }
+    .help { color: $text-muted; padding: 0 0 0 4; }
+    #buttons { height: 3; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "start", show=False)]
+
+    def __init__(self, t: Translations, setup: Setup, start: Callable[[Setup], None]) -> None:
+        super().__init__()
+        self.t = t
+        self.setup = setup.fitted()
+        self.start = start
+
+    def compose(self) -> ComposeResult:
+        t = self.t
+        rules = self.setup.rules()
+        with VerticalScroll(id="form"):
+            yield Label(t.gettext("New match (Tab moves, Space toggles, Enter on Play starts)"), classes="group")
+            with Horizontal(classes="row"):
+                yield Label(t.gettext("Players"))
+                yield Select(
+                    [(str(n), n) for n in range(2, 11)], value=self.setup.players, allow_blank=False, id="players"
+                )
+            with Horizontal(classes="row"):
+                yield Label(t.gettext("Target score"))
+                yield Input(str(rules.target_score), id="target", type="integer")
+            levels = [(text.bot_label(spec, t), spec) for spec in BOT_LEVELS]
+            for seat in range(1, 10):
+                spec = self.setup.bots[seat - 1] if seat - 1 < len(self.setup.bots) else self.setup.bots[-1]
+                if spec not in BOT_LEVELS:
+                    levels.append((spec, spec))
+                with Horizontal(classes="row", id=f"seat-row-{seat}"):
+                    yield Label(t.gettext("Seat {seat}: bot").format(seat=seat))
+                    yield Select(levels, value=spec, allow_blank=False, id=f"bot-{seat}")
+            with Horizontal(classes="row"):
+                yield Button(t.gettext("Official rules"), id="official")
+                yield Button(t.gettext("All house rules"), id="all")
+            for title, names in text.rule_groups(t):
+                yield Label(title, classes="group")
+                for name in names:
+                    short, help_text = text.rule_text(name, t)
+                    yield Checkbox(short, getattr(rules, name), id=f"rule-{name}")
+                    yield Label(help_text, classes="help")
+        with Horizontal(id="buttons"):
+            yield Button(t.gettext("Play"), id="play", variant="primary")
+            yield Label("", id="error")
+
+    def on_mount(self) -> None:
+        self._show_seats(self.setup.players)
+        self.query_one("#play", Button).focus()
+
+    def _show_seats(self, players: int) -> None:
+        for seat in range(1, 10):
+            self.query_one(f"#seat-row-{seat}").display = seat < players
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "players" and isinstance(event.value, int):
+            self._show_seats(event.value)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id in ("official", "all"):
+            for name in text.SWITCHES:
+                self.query_one(f"#rule-{name}", Checkbox).value = event.button.id == "all" or (
+                    name == "challenge_wild_draw_four"
+                )
+        elif event.button.id == "play":
+            self.action_start()
+
+    def chosen(self) -> Setup:
+        """The setup as the screen shows it; SettingsError names a bad value."""
+        players = self.query_one("#players", Select).value
+        assert isinstance(players, int)
+        bots = [str(self.query_one(f"#bot-{seat}", Select).value) for seat in range(1, players)]
+        target_text = self.query_one("#target", Input).value.strip()
+        if not target_text.isdigit():
+            raise SettingsError(self.t.gettext("the target score must be a whole number"))
+        settings: dict[str, int | bool] = {"target_score": int(target_text)}
+        for name in text.SWITCHES:
+            settings[name] = self.query_one(f"#rule-{name}", Checkbox).value
+        setup = Setup(players, bots, "official", settings, self.setup.name)
+        setup.rules()
+        return setup
+
+    def action_start(self) -> None:
+        try:
+            setup = self.chosen()
+        except SettingsError as error:
+            self.query_one("#error", Label).update(escape(str(error)))
+            return
+        setup.save()
+        self.start(setup)
+
+
+class UnomasApp(App[None]):
+    """``unomas play``: a setup screen (unless ``session`` is given), then the game."""
+
+    TITLE = "unomas"
+
+    def __init__(
+        self,
+        t: Translations,
+        *,
+        session: Session | None = None,
+        setup: Setup | None = None,
+        make_session: Callable[[Setup], Session] | None = None,
+        watch: Watch | None = None,
+    ) -> None:
+        super().__init__()
+        self.t = t
+        self.session = session
+        self.setup = setup
+        self.make_session = make_session
+        self.watched = watch
+
+    def on_mount(self) -> None:
+        if self.session is not None or self.watched is not None:
+            self.push_screen(GameScreen(self.t, self.session, self.watched))
+        else:
+            assert self.setup is not None
+            self.push_screen(SetupScreen(self.t, self.setup, self._start))
+
+    def _start(self, setup: Setup) -> None:
+        assert self.make_session is not None
+        self.session = self.make_session(setup)
+        self.switch_screen(GameScreen(self.t, self.session))

@@ -1,0 +1,197 @@
+"""What the terminal game writes, in the chosen language, for both the app and the line mode.
+
+Colour is never the only carrier: every card shows its token (``R7``, ``W+4``), every
+colour its letter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from unomas.actions import Kind
+from unomas.cards import COLOR_LETTERS, POINTS, Card, card_token
+from unomas.events import RoundEnded
+from unomas.game import Phase
+from unomas.i18n import Translations, card_name, color_name
+from unomas.view import View
+
+SWITCHES = (
+    "challenge_wild_draw_four",
+    "stack_draw_two",
+    "stack_draw_four",
+    "stack_mixed",
+    "seven_zero",
+    "jump_in",
+    "force_play_drawn",
+    "draw_until_playable",
+    "no_action_finish",
+)
+"""The house-rule switches of RULES.md, in its order."""
+
+
+def rule_groups(t: Translations) -> list[tuple[str, list[str]]]:
+    """The switches grouped for the setup screen: (group title, setting names)."""
+    return [
+        (t.gettext("Draw cards"), ["challenge_wild_draw_four", "stack_draw_two", "stack_draw_four", "stack_mixed"]),
+        (t.gettext("Playing"), ["seven_zero", "jump_in", "no_action_finish"]),
+        (t.gettext("Drawing from the pile"), ["force_play_drawn", "draw_until_playable"]),
+    ]
+
+
+def rule_text(name: str, t: Translations) -> tuple[str, str]:
+    """A switch's short title and its one-line explanation."""
+    texts = {
+        "challenge_wild_draw_four": (
+            t.gettext("Challenge the Wild Draw Four"),
+            t.gettext("W+4 only without the colour in play; the next player may challenge it"),
+        ),
+        "stack_draw_two": (t.gettext("+2 on +2"), t.gettext("answer a Draw Two with a Draw Two")),
+        "stack_draw_four": (t.gettext("+4 on +4"), t.gettext("answer a Wild Draw Four with a Wild Draw Four")),
+        "stack_mixed": (
+            t.gettext("Mixed stacking"),
+            t.gettext("+4 answers +2, and a +2 of the chosen colour answers +4"),
+        ),
+        "seven_zero": (t.gettext("7-0 rule"), t.gettext("a 7 swaps hands with a player, a 0 passes every hand on")),
+        "jump_in": (t.gettext("Jump in"), t.gettext("play an identical card out of turn")),
+        "force_play_drawn": (t.gettext("Play the drawn card"), t.gettext("a playable drawn card must be played")),
+        "draw_until_playable": (
+            t.gettext("Draw until playable"),
+            t.gettext("keep drawing until a playable card comes"),
+        ),
+        "no_action_finish": (
+            t.gettext("No action finish"),
+            t.gettext("the last card may not be an action or wild card"),
+        ),
+    }
+    return texts[name]
+
+
+def bot_label(spec: str, t: Translations) -> str:
+    """The name of a bot level on the setup screen."""
+    labels = {
+        "random": t.gettext("random (1, easiest)"),
+        "playfirst": t.gettext("playfirst (2)"),
+        "heuristic": t.gettext("heuristic (3)"),
+        "ismcts:iterations=300": t.gettext("ismcts 300 (4)"),
+        "ismcts:iterations=1500": t.gettext("ismcts 1500 (5, strongest)"),
+    }
+    return labels.get(spec, spec)
+
+
+def direction_text(direction: int, t: Translations) -> str:
+    return t.gettext("clockwise ↻") if direction == 1 else t.gettext("counter-clockwise ↺")
+
+
+def status_line(view: View, t: Translations) -> str:
+    """Round, top card, colour in play, direction and draw pile."""
+    color = "—" if view.color is None else color_name(view.color, t)
+    return t.gettext("Round {round} · Top: {card} · Colour: {color} · {direction} · Pile: {pile}").format(
+        round=view.round + 1,
+        card=card_name(view.top, t),
+        color=color,
+        direction=direction_text(view.direction, t),
+        pile=view.pile_size,
+    )
+
+
+def seat_line(view: View, seat: int, names: Sequence[str], t: Translations) -> str:
+    """One player: name, cards, score, and marks for the turn and a missed UNO."""
+    text = t.ngettext("{name}: {n} card, {score} pts", "{name}: {n} cards, {score} pts", view.hand_sizes[seat])
+    line = text.format(name=names[seat], n=view.hand_sizes[seat], score=view.scores[seat])
+    if seat == view.seat:
+        line = t.gettext("{line} (you)").format(line=line)
+    if seat == view.current and view.phase < Phase.ROUND_OVER:
+        line = "▶ " + line
+    if view.uno_pending == seat:
+        line += " " + t.gettext("[no UNO!]")
+    return line
+
+
+def prompt(view: View, names: Sequence[str], t: Translations) -> str:
+    """What the game waits for, said to the person at ``view.seat``."""
+    if view.phase == Phase.MATCH_OVER:
+        return t.gettext("The match is over.")
+    if view.phase == Phase.ROUND_OVER:
+        return t.gettext("The round is over.")
+    if view.current != view.seat:
+        return t.gettext("{player}'s turn.").format(player=names[view.current])
+    if view.phase == Phase.COLOR:
+        return t.gettext("Choose the starting colour.")
+    if view.phase == Phase.DRAWN:
+        assert view.drawn is not None
+        return t.gettext("You drew {card}: play it or keep it.").format(card=card_name(view.drawn, t))
+    if view.phase == Phase.PENALTY:
+        return t.gettext("You must draw {n}: draw, or answer.").format(n=view.penalty)
+    return t.gettext("Your turn: play a card or draw.")
+
+
+def hand_cards(view: View) -> list[Card]:
+    """The person's hand in display order (by colour, then rank; wilds last)."""
+    return sorted(view.hand)
+
+
+def playable(view: View) -> set[Card]:
+    """The cards of the hand that some legal play uses now."""
+    return {a.card for a in view.legal_actions if a.kind is Kind.PLAY and a.card is not None}
+
+
+def card_label(card: Card) -> str:
+    """A card in the hand: its token, which names its colour by letter."""
+    return card_token(card)
+
+
+def offers(view: View, names: Sequence[str], t: Translations) -> list[tuple[str, str]]:
+    """The keys open to the person now beside playing a card: (key, label)."""
+    keys: list[tuple[str, str]] = []
+    kinds = {a.kind: a for a in view.legal_actions}
+    if Kind.COLOR in kinds:
+        keys.append(("r/y/g/b", t.gettext("colour")))
+    if Kind.DRAW in kinds:
+        label = t.gettext("draw {n}").format(n=view.penalty) if view.penalty else t.gettext("draw")
+        keys.append(("d", label))
+    if Kind.PASS in kinds:
+        keys.append(("p", t.gettext("keep the card")))
+    if Kind.CHALLENGE in kinds:
+        keys.append(("x", t.gettext("challenge")))
+    if Kind.UNO in kinds or any(a.uno for a in view.legal_actions):
+        keys.append(("u", t.gettext("UNO!")))
+    catch = kinds.get(Kind.CATCH)
+    if catch is not None and catch.target is not None:
+        keys.append(("c", t.gettext("catch {player}").format(player=names[catch.target])))
+    if view.current != view.seat and any(a.kind is Kind.PLAY for a in view.legal_actions):
+        keys.append(("j", t.gettext("jump in")))
+    return keys
+
+
+def color_prompt(t: Translations) -> str:
+    return t.gettext("Choose a colour: {choices}").format(
+        choices=", ".join(f"{letter.lower()} = {color_name(c, t)}" for c, letter in enumerate(COLOR_LETTERS))
+    )
+
+
+def target_prompt(view: View, names: Sequence[str], t: Translations) -> str:
+    choices = ", ".join(f"{seat} = {names[seat]}" for seat in range(len(names)) if seat != view.seat)
+    return t.gettext("Swap hands with: {choices}").format(choices=choices)
+
+
+def round_summary(ended: RoundEnded, names: Sequence[str], t: Translations) -> list[str]:
+    """Each hand left and its points, the winner's gain and the totals."""
+    lines = [
+        t.gettext("{player} wins the round: +{points} points.").format(player=names[ended.winner], points=ended.points)
+    ]
+    for seat, hand in enumerate(ended.hands):
+        cards = " ".join(card_token(c) for c in sorted(hand)) or "—"
+        lines.append(
+            t.gettext("{player}: {points} pts in hand ({cards}); total {total}").format(
+                player=names[seat], points=sum(POINTS[c] for c in hand), cards=cards, total=ended.scores[seat]
+            )
+        )
+    return lines
+
+
+def match_summary(scores: Sequence[int], winner: int, names: Sequence[str], t: Translations) -> list[str]:
+    """The final scores, best first."""
+    lines = [t.gettext("{player} wins the match!").format(player=names[winner])]
+    for seat in sorted(range(len(scores)), key=lambda s: -scores[s]):
+        lines.append(t.gettext("{player}: {score} points").format(player=names[seat], score=scores[seat]))
+    return lines

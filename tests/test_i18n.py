@@ -1,0 +1,204 @@
+"""The catalogs, card names and narration in Spanish and English."""
+
+from __future__ import annotations
+
+import string
+import typing
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from unomas import events as ev
+from unomas.bots import make_bot
+from unomas.cards import KINDS, WILD, card_token, parse_card
+from unomas.errors import SettingsError
+from unomas.events import Event, redact
+from unomas.i18n import (
+    LANGUAGES,
+    LOCALE_DIR,
+    card_name,
+    catalog_json,
+    color_name,
+    default_language,
+    describe,
+    narrate,
+    translator,
+)
+from unomas.match import Table
+from unomas.rules import Rules
+
+PACKAGE = LOCALE_DIR.parent.parent
+SOURCES = ("i18n", "tui", "cli")
+"""The sub-packages whose messages the catalogs hold."""
+
+
+def po_messages(lang: str) -> dict[tuple[str, str | None], object]:
+    with (LOCALE_DIR / lang / "LC_MESSAGES" / "unomas.po").open("rb") as file:
+        catalog = read_po(file)
+    return {(m.id if isinstance(m.id, str) else m.id[0], m.context): m.string for m in catalog if m.id}
+
+
+def used_messages() -> set[tuple[str, str | None]]:
+    found = set()
+    for sub in SOURCES:
+        for _name, _line, message, _comments, context in extract_from_dir(PACKAGE / sub):
+            found.add((message if isinstance(message, str) else message[0], context))
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_compiled_catalog_matches_its_source(lang: str) -> None:
+    folder = LOCALE_DIR / lang / "LC_MESSAGES"
+    with (folder / "unomas.po").open("rb") as file:
+        source = read_po(file)
+    with (folder / "unomas.mo").open("rb") as file:
+        compiled = read_mo(file)
+    assert entries(compiled) == entries(source)
+    assert compiled.plural_forms == source.plural_forms == "nplurals=2; plural=(n != 1);"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_catalog_holds_exactly_the_messages_in_use_all_translated(lang: str) -> None:
+    messages = po_messages(lang)
+    assert set(messages) == used_messages()
+    untranslated = [key for key, text in messages.items() if not text or (isinstance(text, tuple) and not all(text))]
+    assert untranslated == []
+
+
+def entries(catalog: Catalog) -> dict[tuple[object, str | None], object]:
+    """A catalog's messages as comparable values (plural ids and forms as tuples)."""
+
+    def value(item: object) -> object:
+        return tuple(item) if isinstance(item, list | tuple) else item
+
+    return {(value(m.id), m.context): value(m.string) for m in catalog if m.id}
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_translations_keep_their_placeholders_and_english_is_the_source() -> None:
+    for (msgid, _context), text in po_messages("es").items():
+        texts = text if isinstance(text, tuple) else (text,)
+        for form in texts:
+            assert fields(form) <= fields(msgid) | {"n"}, (msgid, form)
+            assert fields(msgid) - {"n"} <= fields(form), (msgid, form)
+    english = catalog_json("en")
+    assert all(key.split("\x04")[-1] == text for key, text in english.items())
+
+
+def test_catalog_json_translates_every_id_including_plural_forms() -> None:
+    spanish, english = catalog_json("es"), catalog_json("en")
+    assert set(spanish) == set(english)
+    assert spanish["Draw Two"] == "Roba dos"
+    assert spanish["in a card name\x04Red"] == "rojo"
+    assert spanish["{player} draws a card."] == "{player} roba una carta."
+    assert spanish["{player} draws {n} cards."] == "{player} roba {n} cartas."
+
+
+def test_translator_and_default_language() -> None:
+    assert translator("es").gettext("Skip") == "Salta"
+    assert translator("en").gettext("Skip") == "Skip"
+    with pytest.raises(SettingsError, match="unknown language 'fr'"):
+        translator("fr")
+    assert default_language({"LANGUAGE": "es:en", "LANG": "en_US.UTF-8"}) == "es"
+    assert default_language({"LC_MESSAGES": "es_MX.UTF-8"}) == "es"
+    assert default_language({"LANG": "de_DE.UTF-8"}) == "en"
+    assert default_language({}) == "en"
+    assert default_language() in LANGUAGES
+
+
+def test_card_names_follow_the_rule_texts_and_always_show_the_token() -> None:
+    spanish = {card_token(k): card_name(k, "es") for k in range(KINDS)}
+    assert spanish["R+2"] == "Roba dos rojo (R+2)"
+    assert spanish["BR"] == "Cambio de sentido azul (BR)"
+    assert spanish["GS"] == "Salta verde (GS)"
+    assert spanish["Y7"] == "7 amarillo (Y7)"
+    assert spanish["W"] == "Comodín (W)"
+    assert spanish["W+4"] == "Comodín roba cuatro (W+4)"
+    assert card_name(WILD, "es", chosen=3) == "Comodín (W), azul"
+    assert card_name(parse_card("BR"), "en") == "Blue Reverse (BR)"
+    assert card_name(parse_card("W+4"), "en", chosen=0) == "Wild Draw Four (W+4), Red"
+    for lang in LANGUAGES:
+        assert all(f"({card_token(k)})" in card_name(k, lang) for k in range(KINDS))
+    assert [color_name(c, "es") for c in range(4)] == ["Rojo (R)", "Amarillo (Y)", "Verde (G)", "Azul (B)"]
+    assert color_name(1, "en") == "Yellow (Y)"
+
+
+R7, W4 = parse_card("R7"), parse_card("W+4")
+SAMPLES: list[Event] = [
+    ev.Dealt(0, 1, ((R7,), None), None),
+    ev.StartingCardReturned(None),
+    ev.StartingCard(R7),
+    ev.Played(0, W4, 2, None, False, False),
+    ev.Played(1, R7, None, None, False, True),
+    ev.Drew(0, 1, None, "turn"),
+    ev.Drew(0, 2, (R7, W4), "turn"),
+    ev.Drew(0, 4, None, "penalty"),
+    ev.Drew(1, 6, None, "challenge"),
+    ev.Drew(1, 2, None, "caught"),
+    ev.Passed(1),
+    ev.ColorChosen(0, 3),
+    ev.UnoCalled(1),
+    ev.Caught(0, 1),
+    ev.Skipped(1),
+    ev.DirectionChanged(1),
+    ev.DirectionChanged(-1),
+    ev.PenaltyPending(1, 4, True),
+    ev.PenaltyPending(1, 2, False),
+    ev.Challenged(1, 0, True, (R7,)),
+    ev.Challenged(1, 0, False, None),
+    ev.HandsSwapped(0, 1),
+    ev.HandsPassed(1),
+    ev.HandsPassed(-1),
+    ev.Reshuffled(40, None),
+    ev.RoundEnded(0, 57, ((), (R7,)), (57, 0)),
+    ev.MatchEnded(0, (557, 20)),
+]
+
+
+def test_every_event_type_has_a_sentence_in_both_languages() -> None:
+    assert {type(e) for e in SAMPLES} == set(typing.get_args(Event))
+    names = ["Ana", "Beto"]
+    spanish, english = narrate(SAMPLES, names, "es"), narrate(SAMPLES, names, "en")
+    for es_text, en_text in zip(spanish, english, strict=True):
+        assert es_text and en_text and es_text != en_text
+        assert "{" not in es_text + en_text
+    assert len(set(spanish)) == len(SAMPLES)
+    assert spanish[3] == "Ana juega Comodín roba cuatro (W+4), verde."
+    assert spanish[6] == "Ana roba 2 cartas (7 rojo (R7), Comodín roba cuatro (W+4))."
+    assert english[7] == "Ana draws 4 and loses the turn."
+    assert spanish[19] == "Beto desafía a Ana: el Comodín roba cuatro era un farol. Ana enseña 7 rojo (R7)."
+
+
+def test_describe_joins_an_action_s_events() -> None:
+    names = ["Ana", "Beto"]
+    played: list[Event] = [ev.Played(1, parse_card("R+2"), None, None, False, False), ev.PenaltyPending(0, 2, False)]
+    assert describe(played, names, "es") == "Beto juega Roba dos rojo (R+2): Ana tiene que robar 2."
+    assert describe(played, names, "en") == "Beto plays Red Draw Two (R+2): Ana must draw 2."
+    assert describe(played[:1], names, "en") == "Beto plays Red Draw Two (R+2)."
+    assert describe([], names, "en") == ""
+
+
+def test_a_whole_match_narrates_for_every_seat() -> None:
+    seen: list[tuple[Event, ...]] = []
+    table = Table(
+        Rules.preset("all", players=3, target_score=0),
+        [make_bot("random") for _ in range(3)],
+        seed=5,
+        on_events=lambda _action, events: seen.append(tuple(events)),
+    )
+    table.play()
+    names = ["Ana", "Beto", "Carla"]
+    kinds: set[type] = set()
+    for events in seen:
+        for seat in (0, 1, 2, None):
+            for lang in LANGUAGES:
+                line = describe([redact(e, seat) for e in events], names, lang)
+                assert line[-1] in ".!" and "{" not in line
+        kinds.update(type(e) for e in events)
+    assert len(kinds) >= 6

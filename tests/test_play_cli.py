@@ -1,0 +1,219 @@
+"""``unomas play --plain``, the command's options, ``replay --watch``, and the real program under tmux."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tui_fixtures import Scripted, stacked_game
+from unomas import record
+from unomas.actions import Kind
+from unomas.cli.app import app
+from unomas.i18n import translator
+from unomas.rules import Rules
+from unomas.session import Session, Watch
+from unomas.tui import plain, text
+from unomas.tui.app import UnomasApp
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("UNOMAS_DATA", str(tmp_path))
+    return tmp_path
+
+
+def run_plain(lang: str, answers: list[str]) -> tuple[Session, list[str]]:
+    game = stacked_game()
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+    written: list[str] = []
+    feed: Iterator[str] = iter(answers)
+
+    def read(prompt: str) -> str:
+        written.append(prompt)
+        answer = next(feed, None)
+        if answer is None:
+            raise EOFError  # as input() at the end of its input
+        return answer
+
+    plain.run(session, translator(lang), read, written.append)
+    return session, written
+
+
+def test_plain_mode_plays_the_stacked_match_in_spanish() -> None:
+    answers = ["zz", "9", "1", "c", "2", "2 y u", "x", "1 q", "1"]
+    session, out = run_plain("es", answers)
+    assert session.game.winner == 0 and session.game.scores == [21, 0]
+    text = "\n".join(out)
+    assert "No se entiende: 'zz'." in text and "No hay carta 9." in text
+    assert "Elige color: r = Rojo (R), y = Amarillo (Y), g = Verde (G), b = Azul (B)" in text
+    assert "Ana pilla a Beto sin cantar UNO: Beto roba 2 por no cantar UNO." in text
+    assert "Ana juega Comodín (W), amarillo: ¡Ana canta UNO!\n" in text + "\n"
+    assert "Beto desafía" not in text and "Ana desafía a Beto: el Comodín roba cuatro era un farol." in text
+    assert "Tu mano (* se puede jugar): 1:B5 2:W*" in text
+    assert "¡Ana gana la partida!" in text
+
+
+def test_plain_mode_quits_on_q_or_the_end_of_input() -> None:
+    session, out = run_plain("en", ["q"])
+    assert not session.game.is_over and "Your turn: play a card or draw." in "\n".join(out)
+    session, _ = run_plain("en", ["1"])
+    assert not session.game.is_over
+
+
+def test_plain_mode_lets_a_chance_go_and_deals_the_next_round() -> None:
+    session = Session(Rules(players=3, target_score=30), [Scripted(), Scripted()], pace=0, save=False, seed=4)
+
+    def answer(_prompt: str) -> str:
+        """Let chances go, play the first playable card, else draw or keep it."""
+        view = session.view()
+        if session.game.round_over or session.chance_open():
+            return ""
+        marked = text.playable(view)
+        for number, card in enumerate(text.hand_cards(view), start=1):
+            if card in marked:
+                return f"{number} r u" if card >= 52 else f"{number} u"
+        return "d" if any(a.kind is Kind.DRAW for a in view.legal_actions) else "p"
+
+    out: list[str] = []
+    plain.run(session, translator("en"), answer, out.append)
+    assert session.game.is_over
+    assert any("wins the round" in line for line in out) and any("total" in line for line in out)
+
+
+def test_play_command_in_plain_mode_saves_the_record(data_folder: Path) -> None:
+    result = runner.invoke(
+        app,
+        ["play", "--plain", "--players", "2", "--bots", "random", "--pace", "0", "--lang", "en", "--seed", "3"],
+        input="q\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "Round 1:" in result.output
+    (saved,) = (data_folder / "records").glob("*.json")
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    assert data["bots"] == [None, "random"] and data["winner"] is None
+    resumed = runner.invoke(app, ["play", "--plain", "--resume", "--pace", "0", "--lang", "es"], input="q\n")
+    assert resumed.exit_code == 0, resumed.output
+    assert "Ronda 1" in resumed.output
+    assert len(list((data_folder / "records").glob("*.json"))) == 1
+
+
+def test_play_command_refuses_bad_options() -> None:
+    result = runner.invoke(app, ["play", "--plain", "--lang", "fr"])
+    assert result.exit_code == 2 and "unknown language 'fr'" in result.output
+    result = runner.invoke(app, ["play", "--plain", "--players", "11"])
+    assert result.exit_code == 2 and "players must be 2 to 10" in result.output
+    result = runner.invoke(app, ["play", "--plain", "--set", "jump_in=maybe"])
+    assert result.exit_code == 2 and "jump_in must be true or false" in result.output
+    result = runner.invoke(app, ["play", "--plain", "--bots", "nobody", "--players", "2"])
+    assert result.exit_code == 2 and "unknown bot 'nobody'" in result.output
+    result = runner.invoke(app, ["play", "--resume", "--lang", "en"])
+    assert result.exit_code == 1 and "There is no unfinished match to resume." in result.output
+
+
+def test_play_command_flags_choose_the_rules(data_folder: Path) -> None:
+    result = runner.invoke(
+        app,
+        ["play", "--plain", "--players", "3", "--bots", "heuristic", "--rules", "all", "--set", "target_score=50"],
+        input="q\n",
+    )
+    assert result.exit_code == 0, result.output
+    (saved,) = (data_folder / "records").glob("*.json")
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    assert data["rules"]["jump_in"] and data["rules"]["target_score"] == 50
+    assert data["bots"] == [None, "heuristic", "heuristic"]
+
+
+def test_broken_or_finished_records_are_not_resumed(data_folder: Path) -> None:
+    folder = data_folder / "records"
+    folder.mkdir()
+    (folder / "a.json").write_text('{"format": "unomas-record/1", "winner": null}', encoding="utf-8")
+    result = runner.invoke(app, ["play", "--resume", "--lang", "en"])
+    assert result.exit_code == 1 and "rules" in result.output
+
+
+def finished_record(tmp_path: Path) -> Path:
+    game = stacked_game()
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+    while not session.game.is_over:
+        if session.waiting_for_person():
+            session.act(session.actions()[-1])
+        else:
+            session.step()
+    path = tmp_path / "match.json"
+    path.write_text(record.dumps(record.to_json(session.game, names=session.names, person=0)), encoding="utf-8")
+    return path
+
+
+async def watch_keys(path: Path) -> tuple[str, str]:
+    watched = Watch(json.loads(path.read_text(encoding="utf-8")))
+    app = UnomasApp(translator("en"), watch=watched)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for key in ["right", "space", "n", "right", "left"]:
+            await pilot.press(key)
+        await pilot.pause()
+        screen = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        position = str(watched.position)
+        await pilot.press("q")
+    return screen, position
+
+
+def test_replay_watch_steps_through_a_record_on_the_game_screen(tmp_path: Path) -> None:
+    screen, position = asyncio.run(watch_keys(finished_record(tmp_path)))
+    assert position == "3"
+    assert "Beto plays Green 2 (G2)." in screen and "Ana plays Wild (W), Blue." in screen
+    assert "→/space: next" in screen
+
+
+def test_replay_watch_refuses_a_bad_record(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "nope"}', encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path), "--watch"])
+    assert result.exit_code == 1 and "format must be" in result.output
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True, timeout=30).stdout
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (CI installs it)")
+def test_the_real_program_under_tmux_at_80_by_24(data_folder: Path) -> None:
+    program = Path(sys.executable).parent / "unomas"
+    name = f"unomas-smoke-{os.getpid()}"
+    command = f"UNOMAS_DATA={data_folder} {program} play --players 2 --bots random --pace 0.2 --lang en --seed 7"
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
+    try:
+        screen = ""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            screen = tmux("capture-pane", "-p", "-t", name)
+            if "Your turn" in screen or "You must draw" in screen:
+                break
+            time.sleep(0.5)
+        assert "Round 1" in screen and "Pile:" in screen and "(you)" in screen
+        lines = screen.rstrip("\n").split("\n")
+        assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
+        tmux("send-keys", "-t", name, "d")
+        time.sleep(2)
+        after = tmux("capture-pane", "-p", "-t", name)
+        assert "Ana draws" in after
+        tmux("send-keys", "-t", name, "q")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and subprocess.run(["tmux", "has-session", "-t", name]).returncode == 0:
+            time.sleep(0.3)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, check=False)
+    (saved,) = (data_folder / "records").glob("*.json")
+    assert json.loads(saved.read_text(encoding="utf-8"))["rounds"][0]["events"]

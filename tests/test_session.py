@@ -1,0 +1,175 @@
+"""The session under the terminal game: pacing, out-of-turn windows, saving, resuming, watching."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tui_fixtures import Scripted, stacked_game
+from unomas import record
+from unomas.actions import Action, Kind
+from unomas.cards import parse_card
+from unomas.errors import IllegalAction, RecordError, SettingsError
+from unomas.events import Caught, Dealt, Drew
+from unomas.rules import Rules
+from unomas.session import Session, Setup, Watch, choose_play, data_dir, last_unfinished, resume
+from unomas.testing import make_game
+
+
+@pytest.fixture(autouse=True)
+def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("UNOMAS_DATA", str(tmp_path))
+    return tmp_path
+
+
+G7 = Action.play(0, parse_card("G7"))
+
+
+def stacked_session(**options: object) -> Session:
+    game = stacked_game()
+    return Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, **options)  # type: ignore[arg-type]
+
+
+def test_the_person_sees_only_their_own_hand() -> None:
+    session = stacked_session(save=False)
+    dealt = session.history[0][1][0]
+    assert isinstance(dealt, Dealt) and dealt.hands[1] is None and dealt.hands[0] is not None
+    session.step()  # Beto plays G2
+    session.act(G7)
+    assert session.view().hand == tuple(parse_card(t) for t in ["W", "B5"])
+    assert all(not isinstance(e, Drew) or e.player == 0 or e.cards is None for _, es in session.history for e in es)
+
+
+def test_pace_and_the_window_of_an_out_of_turn_chance() -> None:
+    session = stacked_session(pace=0.5, window=3, save=False)
+    assert session.delay() == 0.5 and not session.waiting_for_person()
+    session.step()  # Beto: G2
+    assert session.waiting_for_person()
+    assert session.delay() == 0.5  # the bots may still catch or jump in
+    assert session.step() is None  # none did: now nothing moves before the person
+    assert session.delay() is None
+    session.act(G7)
+    session.step()  # Beto: G3, forgetting UNO; Ana may catch on her turn
+    catch = next(a for a in session.actions() if a.kind is Kind.CATCH)
+    events = session.act(catch)
+    assert events[0] == Caught(0, 1)
+
+
+def test_a_chance_out_of_turn_holds_the_bots_for_the_window() -> None:
+    game = make_game([["R1", "G5"], ["R2", "B4"], ["G7", "G8"]], ["R9"], target_score=0)
+    session = Session(game.rules, [Scripted(), Scripted()], game=game, pace=0.1, window=4, save=False)
+    assert not session.chance_open() and session.delay() == 0.1
+    session.step()  # seat 1 plays R2 and forgets UNO; seat 2 is on turn
+    assert session.view().uno_pending == 1 and session.game.current == 2
+    assert session.chance_open() and session.delay() == 4
+    session.step()  # the window ran out: seat 2 goes on
+    assert not session.chance_open() and session.view().uno_pending is None
+
+
+def test_bad_input_is_refused_and_changes_nothing() -> None:
+    session = stacked_session(save=False)
+    with pytest.raises(SettingsError, match="2 players need 1 bots, not 2"):
+        Session(Rules(players=2), ["random", "random"], save=False)
+    with pytest.raises(SettingsError, match="seat must be 0 to 1"):
+        Session(Rules(players=2), ["random"], person=2, save=False)
+    with pytest.raises(SettingsError, match="3 names for 2 seats"):
+        Session(Rules(players=2), ["random"], names=["a", "b", "c"], save=False)
+    with pytest.raises(SettingsError, match="cannot act for seat 1"):
+        session.act(Action.draw(1))
+    session.step()
+    with pytest.raises(IllegalAction):
+        session.act(Action.play(0, parse_card("B5")))
+    assert len(session.view().hand) == 3
+
+
+def test_choose_play_asks_for_what_is_missing() -> None:
+    game = make_game([["R2", "R3", "B4"], ["W", "R7", "G1"]], ["R9"], target_score=0, seven_zero=True)
+    actions = game.legal_actions(1)
+    wild, seven = parse_card("W"), parse_card("R7")
+    assert choose_play(actions, parse_card("G1")) is None
+    assert choose_play(actions, wild) == "color"
+    assert choose_play(actions, wild, color=3) == Action.play(1, wild, color=3)
+    assert choose_play(actions, seven) == "target"
+    assert choose_play(actions, seven, target=0) == Action.play(1, seven, target=0)
+    assert choose_play(actions, seven, target=5) is None
+    last = make_game([["R2", "R3"], ["R4", "G1"]], ["R9"], target_score=0).legal_actions(1)
+    assert choose_play(last, parse_card("R4"), uno=True) == Action.play(1, parse_card("R4"), uno=True)
+    assert choose_play(last, parse_card("R4")) == Action.play(1, parse_card("R4"))
+
+
+def test_every_action_is_saved_and_a_killed_match_resumes(data_folder: Path) -> None:
+    session = stacked_session(pace=0)
+    session.step()
+    session.act(G7)
+    assert session.path is not None and session.path.parent == data_folder / "records"
+    saved = json.loads(session.path.read_text(encoding="utf-8"))
+    assert saved["bots"] == [None, "scripted"] and saved["person"] == 0 and saved["winner"] is None
+    assert len(saved["rounds"][0]["events"]) == 2
+    assert last_unfinished() == session.path
+    with pytest.raises(SettingsError, match="unknown bot 'scripted'"):
+        resume(session.path)  # a bot only this test knows
+    saved["bots"] = [None, "playfirst"]
+    session.path.write_text(json.dumps(saved), encoding="utf-8")
+    again = resume(session.path, pace=0)
+    assert again.view() == session.view()
+    assert again.names == ["Ana", "Beto"] and len(again.history) == 3
+    while not again.game.is_over:
+        if again.waiting_for_person():
+            again.act(again.actions()[-1])
+        else:
+            again.step()
+    assert record.replay(json.loads(session.path.read_text(encoding="utf-8"))).is_over
+    assert last_unfinished() is None
+    with pytest.raises(RecordError, match="the match is over"):
+        resume(session.path)
+
+
+def test_resume_refuses_a_record_without_a_person(data_folder: Path) -> None:
+    folder = data_folder / "records"
+    folder.mkdir()
+    path = folder / "x.json"
+    path.write_text(record.dumps(record.to_json(stacked_game())), encoding="utf-8")
+    (folder / "broken.json").write_text("{", encoding="utf-8")
+    assert last_unfinished() == path
+    with pytest.raises(RecordError, match="not a record of a match against bots"):
+        resume(path)
+
+
+def test_setup_is_remembered_and_fitted(data_folder: Path) -> None:
+    assert data_dir() == data_folder
+    assert Setup.load() == Setup()
+    setup = Setup(players=5, bots=["random"], preset="all", settings={"target_score": 100})
+    fitted = setup.fitted()
+    assert fitted.bots == ["random"] * 4 and fitted.rules().jump_in and fitted.rules().target_score == 100
+    fitted.save()
+    assert Setup.load() == fitted
+    (data_folder / "setup.json").write_text('{"players": 99}', encoding="utf-8")
+    assert Setup.load() == Setup()
+    assert Setup(players=2, bots=["a", "b"]).fitted().bots == ["a"]
+
+
+def test_data_folder_defaults_to_the_user_data_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("UNOMAS_DATA")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert data_dir() == tmp_path / "xdg" / "unomas"
+
+
+def test_watch_steps_through_a_finished_record() -> None:
+    session = stacked_session(pace=0, save=False)
+    while not session.game.is_over:
+        if session.waiting_for_person():
+            session.act(session.actions()[-1])
+        else:
+            session.step()
+    data = record.to_json(session.game, names=session.names, person=0)
+    watch = Watch(data)
+    assert watch.seat == 0 and watch.names == ["Ana", "Beto"]
+    assert isinstance(watch.events()[0], Dealt)
+    watch.go(len(watch.steps) + 5)
+    assert watch.game.is_over and watch.view().scores == tuple(session.game.scores)
+    watch.go(1)
+    assert watch.view().top == parse_card("G2")
+    assert watch.view().hand_sizes == (3, 2)
+    assert Watch(data, seat=1).view().hand == (parse_card("G2"), parse_card("G3"), parse_card("W+4"))

@@ -1,0 +1,125 @@
+"""The Textual game driven through its keys by Textual's headless pilot."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from tui_fixtures import Scripted, stacked_game
+from unomas.actions import Kind
+from unomas.events import Caught, Challenged, Event, MatchEnded, Played, UnoCalled
+from unomas.game import Phase
+from unomas.i18n import translator
+from unomas.session import Session, Setup
+from unomas.tui import text
+from unomas.tui.app import GameScreen, SetupScreen, SummaryScreen, UnomasApp
+
+
+@pytest.fixture(autouse=True)
+def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("UNOMAS_DATA", str(tmp_path))
+    return tmp_path
+
+
+def screen_text(app: UnomasApp) -> str:
+    """The screen as text, line by line, as a person reads it."""
+    return "\n".join(strip.text.rstrip() for strip in app.screen._compositor.render_strips())
+
+
+def next_keys(session: Session) -> list[str]:
+    """The keys a person presses next: catch, challenge, else the first playable card
+    (UNO first when it leaves one card, yellow for a wild), else draw or keep."""
+    view = session.view()
+    kinds = {a.kind for a in view.legal_actions}
+    if view.phase >= Phase.ROUND_OVER:
+        return ["enter"]
+    if Kind.CATCH in kinds:
+        return ["c"]
+    if Kind.CHALLENGE in kinds:
+        return ["x"]
+    if session.chance_open():
+        return ["space"]
+    marked = text.playable(view)
+    for index, card in enumerate(text.hand_cards(view)):
+        if card in marked:
+            keys = [str((index + 1) % 10), "enter"]
+            if any(a.uno and a.card == card for a in view.legal_actions):
+                keys.insert(0, "u")
+            if card >= 52:
+                keys.append("y")
+            return keys
+    return ["d"] if Kind.DRAW in kinds else ["p"]
+
+
+async def play_through(lang: str) -> tuple[list[Event], str, str]:
+    """A whole match by keys alone; the events seen, a screen mid-match and the last one."""
+    session = Session(stacked_game().rules, [Scripted()], names=["Ana", "Beto"], pace=0, window=60, game=stacked_game())
+    app = UnomasApp(translator(lang), session=session)
+    middle = ""
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(60):
+            await pilot.pause()
+            if isinstance(app.screen, SummaryScreen):
+                final = screen_text(app)
+                await pilot.press("enter")
+                break
+            if session.waiting_for_person() or session.chance_open():
+                if not middle and session.view().uno_pending is not None:
+                    middle = screen_text(app)
+                for key in next_keys(session):
+                    await pilot.press(key)
+        await pilot.pause()
+    seen = [event for _action, events in session.history for event in events]
+    return seen, middle, final
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_person_plays_a_whole_match_by_keys(lang: str, data_folder: Path) -> None:
+    seen, middle, final = asyncio.run(play_through(lang))
+    assert Caught(0, 1) in seen
+    assert UnoCalled(0) in seen
+    assert any(isinstance(e, Played) and e.player == 0 and e.card == 52 and e.color == 1 for e in seen)
+    assert any(isinstance(e, Challenged) and e.challenger == 0 and e.guilty for e in seen)
+    assert MatchEnded(0, (21, 0)) in seen
+    lines = middle.splitlines()
+    assert len(lines) == 24 and max(len(line) for line in lines) <= 80
+    if lang == "es":
+        assert "Beto juega 3 verde (G3)." in middle and "pillar a Beto" in middle
+        assert "Ana gana la partida!" in final and "21" in final
+    else:
+        assert "Beto plays Green 3 (G3)." in middle and "catch Beto" in middle
+        assert "Ana wins the match!" in final
+    records = list((data_folder / "records").glob("*.json"))
+    assert len(records) == 1 and '"winner":0' in records[0].read_text(encoding="utf-8")
+
+
+async def setup_then_play() -> tuple[list[Setup], str]:
+    started: list[Setup] = []
+
+    def make(setup: Setup) -> Session:
+        started.append(setup)
+        return Session(setup.rules(), setup.bots, pace=0, window=0, save=False, seed=1)
+
+    app = UnomasApp(translator("en"), setup=Setup(players=3, bots=["random"]), make_session=make)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        shown = screen_text(app)
+        await pilot.click("#all")
+        await pilot.pause()
+        app.screen.query_one("#target").value = "0"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+    return started, shown
+
+
+def test_the_setup_screen_chooses_rules_and_remembers_them() -> None:
+    started, shown = asyncio.run(setup_then_play())
+    assert "Players" in shown and "Seat 1: bot" in shown
+    setup = started[0]
+    assert setup.players == 3 and setup.bots == ["random", "random"]
+    assert setup.rules().jump_in and setup.rules().target_score == 0
+    assert Setup.load() == setup

@@ -1,0 +1,37 @@
+"""A stacked match and a predictable bot for the terminal game's tests."""
+
+from __future__ import annotations
+
+from unomas.actions import Action, Kind
+from unomas.bots.base import Bot
+from unomas.game import Deal, Game
+from unomas.rules import Rules
+from unomas.view import View
+
+PERSON_HAND = ["G7", "W", "B5"]
+BOT_HAND = ["G2", "G3", "W+4"]
+PILE_TOP = ["G9", "Y1", "R2", "R3", "R4", "R5", "R6"]
+"""Beto plays G2, Ana G7, Beto G3 forgetting UNO; Ana catches him (he draws Y1 R2), plays
+the Wild calling UNO and chooses yellow; Beto bluffs a W+4 (he holds Y1) choosing blue;
+Ana challenges (he draws R3-R6) and wins with B5, scoring 21."""
+
+
+class Scripted(Bot):
+    """Plays the first playable card in hand order (the last colour for a wild), never
+    calls UNO, never catches; draws or keeps the card otherwise."""
+
+    name = "scripted"
+
+    def act(self, view: View) -> Action:
+        plays = [a for a in view.legal_actions if a.kind is Kind.PLAY and not a.uno]
+        for card in view.hand:
+            matching = [a for a in plays if a.card == card]
+            if matching:
+                return matching[-1]
+        return next(a for a in view.legal_actions if a.kind in (Kind.DRAW, Kind.PASS, Kind.COLOR))
+
+
+def stacked_game(**settings: object) -> Game:
+    """The match of the scenario above: two players, three cards each, a single round."""
+    rules = Rules(**({"players": 2, "hand_size": 3, "target_score": 0} | settings))  # type: ignore[arg-type]
+    return Game(rules, deal=Deal.from_tokens([PERSON_HAND, BOT_HAND], PILE_TOP), seed=0)
