@@ -1,8 +1,8 @@
 """The Ray backend on a real two-node cluster on this machine: same results, faults, interrupts.
 
-The module starts the cluster itself (``ray start --head`` and one ``ray start --address``)
-and stops it at the end. It needs the ``ray`` extra and is skipped without it; ``-m "not
-ray"`` leaves it out.
+The module starts the cluster itself (``ray start --head`` and one ``ray start --address``,
+each in the foreground) and stops those two nodes at the end, no other Ray of the machine.
+It needs the ``ray`` extra and is skipped without it; ``-m "not ray"`` leaves it out.
 """
 
 from __future__ import annotations
@@ -59,9 +59,30 @@ def free_port() -> int:
         return port
 
 
-def ray_command(*args: str) -> None:
+def start_node(*args: str) -> subprocess.Popen[bytes]:
+    """A Ray node in the foreground (``ray start --block``): stopping the process stops the node.
+
+    Only the nodes started here are stopped at the end, never another Ray on this machine.
+    """
     ray_bin = str(Path(sys.executable).with_name("ray"))
-    subprocess.run([ray_bin, *args], check=True, env=os.environ | QUIET, capture_output=True, timeout=120)
+    return subprocess.Popen(
+        [ray_bin, "start", "--block", *args],
+        env=os.environ | QUIET,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def wait_for_cpus(address: str, cpus: int) -> None:
+    """Wait until the cluster at ``address`` has ``cpus`` CPUs."""
+    ray.init(address=address)
+    try:
+        deadline = time.monotonic() + 120
+        while ray.cluster_resources().get("CPU", 0) < cpus:
+            assert time.monotonic() < deadline, "the cluster did not come up"
+            time.sleep(0.2)
+    finally:
+        ray.shutdown()
 
 
 @pytest.fixture(scope="module")
@@ -72,12 +93,18 @@ def cluster() -> Iterator[Cluster]:
     head = free_port()
     worker = free_port()
     common = ("--num-cpus=1", f"--object-store-memory={STORE}", "--disable-usage-stats")
+    nodes = [start_node("--head", f"--port={head}", "--include-dashboard=false", *common)]
     try:
-        ray_command("start", "--head", f"--port={head}", "--include-dashboard=false", *common)
-        ray_command("start", f"--address=127.0.0.1:{head}", f"--node-manager-port={worker}", *common)
+        nodes.append(start_node(f"--address=127.0.0.1:{head}", f"--node-manager-port={worker}", *common))
+        wait_for_cpus(f"127.0.0.1:{head}", 2)
         yield Cluster(f"127.0.0.1:{head}", worker)
     finally:
-        ray_command("stop", "--force")
+        for node in reversed(nodes):
+            node.terminate()
+            try:
+                node.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                node.kill()
         for name, value in saved.items():
             if value is None:
                 os.environ.pop(name, None)

@@ -9,9 +9,11 @@ import pytest
 
 from tui_fixtures import Scripted, stacked_game
 from unomas.actions import Kind
-from unomas.events import Caught, Challenged, Event, MatchEnded, Played, UnoCalled
-from unomas.game import Phase
+from unomas.cards import parse_card
+from unomas.events import Caught, Challenged, Event, HandsSwapped, MatchEnded, Played, UnoCalled
+from unomas.game import Deal, Game, Phase
 from unomas.i18n import translator
+from unomas.rules import Rules
 from unomas.session import Session, Setup
 from unomas.tui import text
 from unomas.tui.app import GameScreen, SetupScreen, SummaryScreen, UnomasApp
@@ -123,3 +125,38 @@ def test_the_setup_screen_chooses_rules_and_remembers_them() -> None:
     assert setup.players == 3 and setup.bots == ["random", "random"]
     assert setup.rules().jump_in and setup.rules().target_score == 0
     assert Setup.load() == setup
+
+
+async def jump_in_and_swap() -> tuple[list[Event], list[str]]:
+    rules = Rules(players=2, hand_size=3, target_score=0, seven_zero=True, jump_in=True)
+    game = Game(rules, deal=Deal.from_tokens([["G5", "G7", "B1"], ["G2", "Y3", "Y4"]], ["G5", "B9"]), seed=0)
+    session = Session(rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, window=60, save=False)
+    app = UnomasApp(translator("en"), session=session)
+    screens: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert session.chance_open()  # the starting G5 is Ana's to jump in on
+        screens.append(screen_text(app))
+        await pilot.press("j")
+        while not session.waiting_for_person():
+            await pilot.pause()
+        await pilot.click("#hand", offset=(3, 0))  # the mouse picks G7 (a 7: whom to swap with?)
+        await pilot.pause()
+        screens.append(screen_text(app))
+        await pilot.press("1")
+        while not session.waiting_for_person():
+            await pilot.pause()
+        await pilot.press("left", "enter")  # Y3 cannot be played on G7
+        await pilot.pause()
+        screens.append(screen_text(app))
+        await pilot.press("q")
+    return [event for _action, events in session.history for event in events], screens
+
+
+def test_jump_in_seven_target_and_a_refused_card_through_keys_and_mouse() -> None:
+    seen, screens = asyncio.run(jump_in_and_swap())
+    assert Played(0, parse_card("G5"), None, None, False, True) in seen
+    assert HandsSwapped(0, 1) in seen
+    assert "j jump in" in screens[0] and "space let it go" in screens[0]
+    assert "Swap hands with: 1 = Beto" in screens[1]
+    assert "That card cannot be played now." in screens[2]

@@ -48,7 +48,7 @@ class GameScreen(Screen[None]):
 
     CSS = """
     #status { height: auto; max-height: 2; background: $boost; }
-    #players { height: auto; max-height: 4; }
+    #players { height: auto; max-height: 5; }
     #log { height: 1fr; border: round $primary; }
     #prompt { height: 1; text-style: bold; }
     #hand { height: auto; max-height: 3; }
@@ -127,7 +127,7 @@ class GameScreen(Screen[None]):
         t = self.t
         self.query_one("#status", Static).update(Text(text.status_line(view, t)))
         seats = [text.seat_line(view, s, self.names, t) for s in range(len(view.hand_sizes))]
-        per_line = 2 if len(seats) <= 8 else 3
+        per_line = 2 if len(seats) <= 6 else 3
         rows = [" │ ".join(seats[i : i + per_line]) for i in range(0, len(seats), per_line)]
         self.query_one("#players", Static).update(Text("\n".join(rows)))
         self.query_one("#prompt", Static).update(Text(self._prompt(view)))
