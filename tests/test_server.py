@@ -259,6 +259,7 @@ def test_malformed_and_forbidden_messages_get_an_error_and_change_nothing() -> N
                 )
                 await host.send(json.dumps({"type": "start"}))
                 view = await next_view(host)
+                views = {0: view, 1: await next_view(beto)}
                 before = stored_events(store)
                 seat = view["current"]
                 socket = host if seat == 0 else beto if seat == 1 else None
@@ -277,7 +278,7 @@ def test_malformed_and_forbidden_messages_get_an_error_and_change_nothing() -> N
                     (eve, json.dumps({"type": "act", "action": {"p": 0, "a": "draw"}}), "spectators cannot act"),
                 ]
                 if socket is not None:  # a move the rules refuse: a card the seat does not hold
-                    held = set(view["hand"]) if seat == 0 else set()
+                    held = set(views[seat]["hand"])
                     missing = next(t for t in ("R1", "G2", "B3", "Y4", "R5", "G6", "B7", "Y8") if t not in held)
                     act = {"type": "act", "action": {"p": seat, "a": "play", "card": missing}, "ref": 7}
                     bad.append((socket, json.dumps(act), ""))
