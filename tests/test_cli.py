@@ -14,7 +14,8 @@ from typer.testing import CliRunner, Result
 from unomas import record
 from unomas.cli import app
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples"
+EXAMPLES = Path(__file__).resolve().parent / "examples"
+"""The sample records of RECORD.md, kept beside the tests."""
 
 runner = CliRunner()
 
@@ -36,8 +37,6 @@ def simulate_to(path: Path, *args: str) -> Result:
 
 def example(name: str) -> dict[str, Any]:
     path = EXAMPLES / name
-    if not path.is_file():
-        pytest.skip("the shared examples are not beside the repository")
     loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return loaded
 
@@ -139,8 +138,6 @@ def test_bad_settings_are_refused(tmp_path: Path, args: tuple[str, ...], named: 
 
 
 def test_replay_examples() -> None:
-    if not EXAMPLES.is_dir():
-        pytest.skip("the shared examples are not beside the repository")
     paths = sorted(EXAMPLES.glob("*.json"))
     result = run("replay", *(str(p) for p in paths))
     assert result.exit_code == 0, result.output
