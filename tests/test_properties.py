@@ -45,21 +45,8 @@ from unomas.events import (
     redact,
 )
 from unomas.game import Game, Phase
-from unomas.rules import Rules
+from unomas.rules import SWITCHES, Rules
 from unomas.testing import snapshot
-
-SWITCHES = (
-    "challenge_wild_draw_four",
-    "stack_draw_two",
-    "stack_draw_four",
-    "stack_mixed",
-    "seven_zero",
-    "jump_in",
-    "force_play_drawn",
-    "draw_until_playable",
-    "no_action_finish",
-)
-
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

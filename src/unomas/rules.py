@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from unomas.cards import DECK_SIZE
 from unomas.errors import SettingsError
@@ -35,6 +35,9 @@ SETTING_HELP: dict[str, str] = {
     "no_action_finish": "the last card may not be an action or wild card",
 }
 """One line per setting, in the order of RULES.md."""
+
+SWITCHES: Final = tuple(name for name in SETTING_HELP if name not in ("players", "hand_size", "target_score"))
+"""The house-rule switches (the on/off settings), in the order of RULES.md."""
 
 PRESETS = ("official", "all")
 
@@ -85,7 +88,7 @@ class Rules:
         if name == "official":
             return cls(**overrides)
         if name == "all":
-            switches = {n: True for n in SETTING_HELP if n not in ("players", "hand_size", "target_score")}
+            switches = dict.fromkeys(SWITCHES, True)
             return cls(**(switches | overrides))
         raise SettingsError(f"unknown preset {name!r} (presets are {', '.join(PRESETS)})")
 

@@ -53,13 +53,11 @@ import numpy.typing as npt
 
 from unomas.cards import COPIES, DECK_SIZE, KINDS, POINTS
 from unomas.game import Phase
-from unomas.rules import SETTING_HELP, Rules
+from unomas.rules import SWITCHES, Rules
 from unomas.view import View
 
 __all__ = ["SWITCHES", "ObservationLayout", "encode"]
 
-SWITCHES: Final = tuple(name for name in SETTING_HELP if name not in ("players", "hand_size", "target_score"))
-"""The rule switches, in RULES.md's order (the ``rules`` slice)."""
 
 MAX_PENALTY: Final = 8 * 2 + 4 * 4
 """Every +2 and W+4 stacked."""

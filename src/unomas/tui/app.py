@@ -25,6 +25,7 @@ from unomas.errors import SettingsError, UnoError
 from unomas.events import Event, MatchEnded, RoundEnded
 from unomas.game import Phase
 from unomas.i18n import Translations, describe
+from unomas.rules import SWITCHES
 from unomas.session import BOT_LEVELS, Session, Setup, Watch, choose_play
 from unomas.tui import text
 from unomas.view import View
@@ -421,7 +422,7 @@ class SetupScreen(Screen[None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id in ("official", "all"):
-            for name in text.SWITCHES:
+            for name in SWITCHES:
                 self.query_one(f"#rule-{name}", Checkbox).value = event.button.id == "all" or (
                     name == "challenge_wild_draw_four"
                 )
@@ -437,7 +438,7 @@ class SetupScreen(Screen[None]):
         if not target_text.isdigit():
             raise SettingsError(self.t.gettext("the target score must be a whole number"))
         settings: dict[str, int | bool] = {"target_score": int(target_text)}
-        for name in text.SWITCHES:
+        for name in SWITCHES:
             settings[name] = self.query_one(f"#rule-{name}", Checkbox).value
         setup = Setup(players, bots, "official", settings, self.setup.name)
         setup.rules()

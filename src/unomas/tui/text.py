@@ -15,19 +15,6 @@ from unomas.game import Phase
 from unomas.i18n import Translations, card_name, color_name
 from unomas.view import View
 
-SWITCHES = (
-    "challenge_wild_draw_four",
-    "stack_draw_two",
-    "stack_draw_four",
-    "stack_mixed",
-    "seven_zero",
-    "jump_in",
-    "force_play_drawn",
-    "draw_until_playable",
-    "no_action_finish",
-)
-"""The house-rule switches of RULES.md, in its order."""
-
 
 def rule_groups(t: Translations) -> list[tuple[str, list[str]]]:
     """The switches grouped for the setup screen: (group title, setting names)."""
