@@ -147,7 +147,7 @@ def test_two_people_and_a_bot_play_a_match_in_the_browser() -> None:
         assert host.locator("#log li").count() > 5  # the narration of the match
         for page in (host, guest):
             errors = page.evaluate("window.unomasErrors")
-            assert all(re.match(r"\d+ (play|draw|pass|uno|catch|challenge|color) ", e) for e in errors), errors
+            assert all(re.match(r"\d+ (play|draw|pass|uno|catch|challenge|color)\b", e) for e in errors), errors
         record = host.evaluate("fetch(document.querySelector('#over-banner a').href).then((r) => r.json())")
         assert record["winner"] is not None and record["names"][:2] == ["Ana", "Beto"]
         browser.close()
