@@ -11,7 +11,7 @@ import sys
 
 from setuptools import Extension, setup
 
-COMPILED = ["cards", "actions", "events", "game", "simulate", "bots/search"]
+COMPILED = ["cards", "actions", "events", "game", "simulate", "bots/search", "rl/actions", "rl/core"]
 
 
 def engine_extensions() -> list[Extension]:
@@ -19,7 +19,10 @@ def engine_extensions() -> list[Extension]:
         return []
     from mypyc.build import mypycify
 
-    extensions: list[Extension] = mypycify([f"src/unomas/{name}.py" for name in COMPILED], opt_level="3")
+    # Modules outside the list are only read for their types, errors silenced: a build has
+    # none of the optional libraries that unomas.rl (around rl/core) imports.
+    paths = [f"src/unomas/{name}.py" for name in COMPILED]
+    extensions: list[Extension] = mypycify([*paths, "--follow-imports=silent"], opt_level="3")
     for extension in extensions:
         extension.optional = True
     return extensions

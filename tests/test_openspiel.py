@@ -375,7 +375,7 @@ def test_driver_waits_for_dictated_deals() -> None:
     while not driver.deal_pending:
         driver.step(rng.choice(driver.legal_ids()))
     assert driver.legal_ids() == []
-    assert not driver.mask(driver.actor).any()
+    assert not any(driver.mask(driver.actor))
     with pytest.raises(IllegalAction, match="not dealt yet"):
         driver.step(driver.table.draw)
     deal = Game(Rules(players=2), seed=5).log[0].deal  # type: ignore[index]

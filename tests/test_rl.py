@@ -231,6 +231,27 @@ def test_observation_holds_no_hidden_information(settings: dict[str, Any]) -> No
     assert compared > 50
 
 
+@pytest.mark.parametrize("settings", SETTINGS, ids=[str(i) for i in range(len(SETTINGS))])
+def test_observations_are_the_encoded_views(settings: dict[str, Any]) -> None:
+    """The environment writes observations without building views, keeping each seat's
+    vector up to date: they must equal the encoding of the seat's view, every seat, every step."""
+    env = rl.env(max_steps=600, episode="match", reward="points", **settings)
+    rng = random.Random(6)
+    compared = 0
+    for episode in range(3):
+        env.reset(seed=episode)
+        while env.agents:
+            for agent in env.agents:
+                if rng.random() < 0.4:  # a seat's vector is brought up to date over several steps
+                    continue
+                seat = int(agent.split("_")[1])
+                observed = env.observe(agent)["observation"]
+                assert np.array_equal(observed, rl.encode(env.game.view(seat), env.layout)), (agent, env.game)
+                compared += 1
+            random_step(env, rng)
+    assert compared > 500
+
+
 def test_observation_layout() -> None:
     env = rl.env(players=2, target_score=0)
     env.reset(seed=1)

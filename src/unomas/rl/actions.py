@@ -56,7 +56,7 @@ class ActionTable:
     """The dense action ids of an ``players``-seat game, built once (see :func:`action_table`).
 
     ``actions[seat][id]`` is the :class:`~unomas.actions.Action` an id stands for when
-    ``seat`` takes it (``None`` for the ``none`` id); ``ids[seat]`` maps back.
+    ``seat`` takes it (``None`` for the ``none`` id); :meth:`id` maps back.
     """
 
     __slots__ = (
@@ -65,7 +65,6 @@ class ActionTable:
         "challenge",
         "color_base",
         "draw",
-        "ids",
         "none",
         "pass_",
         "play_base",
@@ -109,7 +108,6 @@ class ActionTable:
         assert self.size == 120 + 9 * players
 
         actions: list[tuple[Action | None, ...]] = []
-        ids: list[dict[Action, int]] = []
         for seat in range(players):
             row: list[Action | None] = []
             for kind, kind_card, color_, offset, uno in layout:
@@ -121,13 +119,44 @@ class ActionTable:
                     target = (seat + offset) % players
                 row.append(Action(seat, kind, kind_card, color_, target, uno))
             actions.append(tuple(row))
-            ids.append({action: i for i, action in enumerate(row) if action is not None})
         self.actions: tuple[tuple[Action | None, ...], ...] = tuple(actions)
-        self.ids: tuple[dict[Action, int], ...] = tuple(ids)
 
     def id(self, action: Action) -> int:
         """The id of an action; KeyError if the table has none for it (a bad seat, card…)."""
-        return self.ids[action.player][action]
+        try:
+            action_id = self.fast_id(action.player, action)
+            if self.actions[action.player][action_id] == action:
+                return action_id
+        except (IndexError, TypeError):
+            pass
+        raise KeyError(action)
+
+    def fast_id(self, seat: int, action: Action) -> int:
+        """The id of ``seat``'s ``action``, computed from its fields without checking them
+        all: for actions known to be in the table (the engine's legal actions); :meth:`id`
+        checks. KeyError if a field the id needs is missing."""
+        _, kind, card, color, target, uno = action
+        call = 1 if uno else 0
+        if kind is Kind.PLAY and card is not None:
+            base = self.play_base[card]
+            if card >= WILD and color is not None:
+                return base + 2 * color + call
+            if RANK_OF[card] == _SEVEN:
+                return base + 2 * (0 if target is None else (target - seat) % self.players) + call
+            return base + call
+        if kind is Kind.DRAW:
+            return self.draw
+        if kind is Kind.PASS:
+            return self.pass_
+        if kind is Kind.CHALLENGE:
+            return self.challenge
+        if kind is Kind.UNO:
+            return self.uno
+        if kind is Kind.CATCH and target is not None:
+            return self.catch_base + (target - seat) % self.players
+        if kind is Kind.COLOR and color is not None:
+            return self.color_base + color
+        raise KeyError(action)
 
     def action(self, seat: int, action_id: int) -> Action | None:
         """The action ``seat`` takes with ``action_id`` (``None``: the ``none`` id)."""

@@ -38,228 +38,44 @@ True
 
 from __future__ import annotations
 
-import copy
 import random
-from collections.abc import Sequence
-from typing import Any, Final, Literal, cast
+from typing import Any, Final, cast
 
 import gymnasium
 import numpy as np
 import numpy.typing as npt
 from pettingzoo import AECEnv
 
-from unomas.actions import Action
-from unomas.cards import POINTS, Card, card_token, color_letter
 from unomas.errors import IllegalAction, SettingsError
-from unomas.events import Event, MatchEnded, RoundEnded
-from unomas.game import Deal, Game
-from unomas.rl.actions import ActionTable, action_table
-from unomas.rl.observation import ObservationLayout, encode
+from unomas.game import Game
+from unomas.rl.actions import ActionTable
+from unomas.rl.core import Driver, Episode, Reward
+from unomas.rl.observation import ObservationLayout
 from unomas.rules import Rules
-from unomas.view import View
 
-__all__ = ["Driver", "UnoEnv", "env"]
+__all__ = ["Driver", "Episode", "Reward", "UnoEnv", "env"]
 
-Episode = Literal["round", "match"]
-Reward = Literal["win", "points"]
 Observation = dict[str, Any]
 """``{"observation": float32 vector, "action_mask": int8 vector}``."""
 
 DEFAULT_MAX_STEPS: Final = 100_000
 
 
-class Driver:
-    """The decision sequence over a :class:`~unomas.game.Game`, shared by both environments.
+_FLOAT32: Final = np.dtype(np.float32)
+_INT8: Final = np.dtype(np.int8)
 
-    ``actor`` is the seat that must decide; ``out_of_turn`` says whether it decides in an
-    out-of-turn window (then ``none`` is open to it). ``events`` are the events of the
-    last step (a new round's deal included).
 
-    With ``dictate_deals`` the driver deals no round itself: once a round of a match
-    episode is over it sets ``deal_pending`` and waits for :meth:`deal` (the chance
-    outcomes of OpenSpiel's game come from outside).
-    """
+def observe(driver: Driver, seat: int, layout: ObservationLayout) -> Observation:
+    """The observation of ``seat``: NumPy arrays over the driver's fresh buffers (nothing
+    is shared with another observation)."""
+    vector, mask_ = driver.observe(seat, layout.writer)
+    # positional dtypes: NumPy parses keyword arguments of frombuffer several times slower
+    return {"observation": np.frombuffer(vector, _FLOAT32), "action_mask": np.frombuffer(mask_, _INT8)}
 
-    def __init__(
-        self,
-        rules: Rules,
-        *,
-        episode: Episode = "round",
-        reward: Reward = "win",
-        max_steps: int,
-        dictate_deals: bool = False,
-    ) -> None:
-        if episode not in ("round", "match"):
-            raise SettingsError(f"episode must be 'round' or 'match', not {episode!r}")
-        if reward not in ("win", "points"):
-            raise SettingsError(f"reward must be 'win' or 'points', not {reward!r}")
-        if max_steps < 1:
-            raise SettingsError(f"max_steps must be at least 1, not {max_steps}")
-        self.rules = rules
-        self.players = rules.players
-        self.table: ActionTable = action_table(rules.players)
-        self.episode = episode
-        self.reward = reward
-        self.max_steps = max_steps
-        self.game = Game(rules, seed=0, history=False)
-        self.actor = 0
-        self.out_of_turn = False
-        self.queue: list[int] = []
-        self.events: list[Event] = []
-        self.steps = 0
-        self.done = False
-        self.truncated = False
-        self.dictate_deals = dictate_deals
-        self.deal_pending = False
-        self._legal: list[int] | None = None
 
-    def reset(self, seed: int) -> None:
-        """A new episode: a new match dealt from ``seed``."""
-        self.start(Game(self.rules, seed=seed, history=False))
-
-    def start(self, game: Game) -> None:
-        """A new episode on ``game``, whose first round is dealt."""
-        self.game = game
-        self.events = list(game.round_start_events)
-        self.steps = 0
-        self.done = self.truncated = self.deal_pending = False
-        self._decide()
-
-    def deal(self, deal: Deal) -> None:
-        """Deal the next round of the match as ``deal`` dictates (once ``deal_pending``)."""
-        if not self.deal_pending:
-            raise IllegalAction("no round is waiting to be dealt")
-        self.deal_pending = False
-        self.events = self.game.start_round(deal)
-        self._decide()
-
-    def copy(self) -> Driver:
-        """An independent copy (the game copied, the rules and the table shared)."""
-        other = copy.copy(self)
-        other.game = self.game.copy()
-        other.queue = self.queue[:]
-        other.events = self.events[:]
-        other._legal = None
-        return other
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Driver:
-        return self.copy()
-
-    def _decide(self) -> None:
-        """Find who decides next (dealing the next round in a match episode)."""
-        game = self.game
-        self._legal = None
-        while game.round_over:
-            if game.is_over or self.episode == "round" or self.dictate_deals:
-                self.done = game.is_over or self.episode == "round"
-                self.deal_pending = not self.done
-                self.queue = []
-                self.out_of_turn = False
-                return
-            self.events.extend(game.start_round())
-        window = game.out_of_turn_seats()
-        if window:
-            self.actor = window[0]
-            self.queue = window[1:]
-            self.out_of_turn = True
-        else:
-            self.actor = game.current
-            self.queue = []
-            self.out_of_turn = False
-
-    def legal_ids(self, legal_actions: Sequence[Action] | None = None) -> list[int]:
-        """The ids open to ``actor`` now (empty once the episode is over).
-
-        ``legal_actions`` may give the actor's legal actions when the caller has them
-        already (from the actor's view), to spare computing them again.
-        """
-        if self._legal is None:
-            if self.done or self.deal_pending:
-                self._legal = []
-            else:
-                ids = self.table.ids[self.actor]
-                if legal_actions is None:
-                    legal_actions = self.game.legal_actions(self.actor)
-                self._legal = [ids[action] for action in legal_actions]
-                if self.out_of_turn:
-                    self._legal.append(self.table.none)
-        return self._legal
-
-    def mask(self, seat: int, view: View | None = None) -> npt.NDArray[np.int8]:
-        """The action mask of ``seat`` (``view``: its view now, if the caller has it):
-        its open ids if it is the actor, else all zeros."""
-        mask = np.zeros(self.table.size, dtype=np.int8)
-        if seat == self.actor and not self.done:
-            mask[self.legal_ids(None if view is None else view.legal_actions)] = 1
-        return mask
-
-    def step(self, action_id: int, reshuffle: Sequence[Card] | None = None) -> list[float] | None:
-        """The actor takes ``action_id``; returns the rewards it caused, if any, by seat.
-
-        ``reshuffle`` dictates the new draw pile (top first) should the action reshuffle
-        (see :meth:`unomas.game.Game.apply`).
-        """
-        if self.done or self.deal_pending:
-            raise IllegalAction("the episode is over" if self.done else "the next round is not dealt yet")
-        if action_id not in self.legal_ids():
-            raise IllegalAction(
-                f"seat {self.actor} may not take action {action_id} now"
-                + (f" ({self.table.describe(action_id)})" if 0 <= action_id < self.table.size else "")
-            )
-        self.steps += 1
-        rewards = None
-        if action_id == self.table.none:
-            self.events = []
-            self._legal = None
-            if self.queue:
-                self.actor = self.queue.pop(0)
-            else:
-                self.actor = self.game.current
-                self.out_of_turn = False
-        else:
-            action = self.table.actions[self.actor][action_id]
-            assert action is not None
-            self.events = self.game.push(action) if reshuffle is None else self.game.apply(action, reshuffle=reshuffle)
-            rewards = self._rewards(self.events)
-            self._decide()
-        if not self.done and self.steps >= self.max_steps:
-            self.done = self.truncated = True
-            self._legal = None
-        return rewards
-
-    def _rewards(self, events: list[Event]) -> list[float] | None:
-        rewards = None
-        for event in events:
-            if isinstance(event, RoundEnded):
-                if self.reward == "points":
-                    rewards = [-float(sum(POINTS[c] for c in hand)) for hand in event.hands]
-                    rewards[event.winner] = float(event.points)
-                elif self.episode == "round":
-                    rewards = self._win(event.winner)
-            elif isinstance(event, MatchEnded) and self.reward == "win" and self.episode == "match":
-                rewards = self._win(event.winner)
-        return rewards
-
-    def _win(self, winner: int) -> list[float]:
-        rewards = [-1.0] * self.players
-        rewards[winner] = 1.0
-        return rewards
-
-    def render(self) -> str:
-        """The position as text, from no seat's point of view but the table's."""
-        game = self.game
-        color = "-" if game.color < 0 else color_letter(game.color)
-        lines = [
-            f"round {game.round}  top {card_token(game.top)}  colour {color}"
-            f"  direction {'clockwise' if game.direction > 0 else 'counter-clockwise'}"
-            f"  penalty {game.penalty}  pile {len(game.pile)}  scores {list(game.scores)}",
-        ]
-        for seat, hand in enumerate(game.hands):
-            marks = ("*" if seat == game.current else " ") + (">" if seat == self.actor and not self.done else " ")
-            lines.append(f"{marks} player_{seat}: {' '.join(card_token(c) for c in sorted(hand))}")
-        if self.done:
-            lines.append("episode over" + (" (truncated)" if self.truncated else ""))
-        return "\n".join(lines) + "\n"
+def mask(driver: Driver, seat: int) -> npt.NDArray[np.int8]:
+    """The action mask of ``seat``: 1 at the ids open to it now (all zeros if it is not the actor)."""
+    return np.frombuffer(driver.mask(seat), _INT8)
 
 
 def _spaces(layout: ObservationLayout, table: ActionTable) -> tuple[gymnasium.spaces.Dict, gymnasium.spaces.Discrete]:
@@ -293,6 +109,7 @@ class UnoEnv(AECEnv[str, Observation, int | None]):
         self.rules = rules
         self.driver = Driver(rules, episode=episode, reward=reward, max_steps=max_steps)
         self.layout = ObservationLayout(rules)
+        self._writer = self.layout.writer
         self.possible_agents = [f"player_{seat}" for seat in range(rules.players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.observation_spaces = {}
@@ -302,6 +119,8 @@ class UnoEnv(AECEnv[str, Observation, int | None]):
             self.observation_spaces[agent] = observation_space
             self.action_spaces[agent] = cast("gymnasium.spaces.Space[int | None]", action_space)
         self._rng = random.Random()
+        self._rewarded = False
+        """Whether ``rewards`` holds a reward other than 0."""
         self.agents = []
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
@@ -327,6 +146,7 @@ class UnoEnv(AECEnv[str, Observation, int | None]):
         self.driver.reset(self._rng.getrandbits(64))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewarded = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -336,30 +156,31 @@ class UnoEnv(AECEnv[str, Observation, int | None]):
             self.render()
 
     def observe(self, agent: str) -> Observation:
-        seat = self._seats[agent]
-        view = self.driver.game.view(seat)
-        return {"observation": encode(view, self.layout), "action_mask": self.driver.mask(seat, view)}
+        vector, mask_ = self.driver.observe(self._seats[agent], self._writer)
+        return {"observation": np.frombuffer(vector, _FLOAT32), "action_mask": np.frombuffer(mask_, _INT8)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        driver = self.driver
+        if driver.done:  # every agent is terminated or truncated, the selected one too
             self._was_dead_step(action)
             return
         if action is None:
             raise IllegalAction(f"{agent} must act: None is only for agents whose episode is over")
-        driver = self.driver
         self._cumulative_rewards[agent] = 0.0
         rewards = driver.step(int(action))
         agents = self.possible_agents
-        for seat, name in enumerate(agents):
-            self.rewards[name] = rewards[seat] if rewards is not None else 0.0
+        if rewards is not None or self._rewarded:  # else every reward is 0 already: nothing to add
+            for seat, name in enumerate(agents):
+                self.rewards[name] = rewards[seat] if rewards is not None else 0.0
+            self._rewarded = rewards is not None
+            self._accumulate_rewards()
         if driver.done:
             flags = self.truncations if driver.truncated else self.terminations
             for name in agents:
                 flags[name] = True
         else:
             self.agent_selection = agents[driver.actor]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

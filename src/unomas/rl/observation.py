@@ -1,7 +1,10 @@
 """The observation: what one seat may know, as a flat ``float32`` vector built from its View.
 
 :func:`encode` reads a :class:`~unomas.view.View` and nothing else, so it cannot carry
-hidden information: other hands and the draw pile's order never reach it. Seats are
+hidden information: other hands and the draw pile's order never reach it. The
+environments write the same vector without building a View each step
+(:meth:`unomas.rl.core.Driver.observation`, through the same writer; the tests hold the
+two equal). Seats are
 written relative to the observing seat (offset ``k`` is seat ``(seat + k) % n``: offset 0
 is the observer, offset 1 the next seat clockwise), as in the action table. Counts are
 raw (not scaled); ``high`` gives each element's bound. The slices, in order, for ``n``
@@ -52,7 +55,7 @@ import numpy as np
 import numpy.typing as npt
 
 from unomas.cards import COPIES, DECK_SIZE, KINDS, POINTS
-from unomas.game import Phase
+from unomas.rl.core import ObservationWriter, discard_counts, slice_sizes
 from unomas.rules import SWITCHES, Rules
 from unomas.view import View
 
@@ -64,54 +67,42 @@ MAX_PENALTY: Final = 8 * 2 + 4 * 4
 MAX_ROUND_POINTS: Final = sum(POINTS[card] * COPIES[card] for card in range(KINDS))
 """Every card of the deck left in losing hands."""
 
-_PHASE_INDEX: Final = {Phase.COLOR: 0, Phase.TURN: 1, Phase.DRAWN: 2, Phase.PENALTY: 3}
-
 
 class ObservationLayout:
     """The slices and bounds of the observation vector for some rules (see the module)."""
 
-    __slots__ = ("high", "low", "offsets", "players", "rules", "size", "slices", "template")
+    __slots__ = ("high", "low", "offsets", "players", "rules", "size", "slices", "template", "writer")
 
     def __init__(self, rules: Rules) -> None:
         n = self.players = rules.players
         self.rules = rules
         copies = [float(c) for c in COPIES]
-        one_hot = [1.0] * KINDS
-        parts: list[tuple[str, list[float]]] = [
-            ("hand", copies),
-            ("top", one_hot),
-            ("color", [1.0] * 4),
-            ("phase", [1.0] * 4),
-            ("on_turn", [1.0]),
-            ("direction", [1.0]),
-            ("penalty", [float(MAX_PENALTY)]),
-            ("challengeable", [1.0]),
-            ("drawn", one_hot),
-            ("discard", copies),
-            ("shown", copies),
-            ("shown_seat", [1.0] * n),
-            ("pile_size", [float(DECK_SIZE)]),
-            ("hand_sizes", [float(DECK_SIZE)] * n),
-            ("uno_pending", [1.0] * n),
-            ("current", [1.0] * n),
-            ("dealer", [1.0] * n),
-            ("scores", [float(rules.target_score + MAX_ROUND_POINTS)] * n),
-            ("rules", [1.0] * len(SWITCHES)),
-        ]
+        bounds: dict[str, list[float]] = {  # the largest value of each item (1.0 if not named)
+            "hand": copies,
+            "penalty": [float(MAX_PENALTY)],
+            "discard": copies,
+            "shown": copies,
+            "pile_size": [float(DECK_SIZE)],
+            "hand_sizes": [float(DECK_SIZE)] * n,
+            "scores": [float(rules.target_score + MAX_ROUND_POINTS)] * n,
+        }
+        parts = [(name, bounds.get(name, [1.0] * size)) for name, size in slice_sizes(n)]
         self.slices: dict[str, slice] = {}
         self.offsets: dict[str, int] = {}
         high: list[float] = []
-        for name, bounds in parts:
+        for name, part in parts:
             self.offsets[name] = len(high)
-            self.slices[name] = slice(len(high), len(high) + len(bounds))
-            high.extend(bounds)
+            self.slices[name] = slice(len(high), len(high) + len(part))
+            high.extend(part)
         self.size = len(high)
         self.high: npt.NDArray[np.float32] = np.array(high, dtype=np.float32)
         self.low: npt.NDArray[np.float32] = np.zeros(self.size, dtype=np.float32)
+        switches = [float(getattr(rules, name)) for name in SWITCHES]
         template = [0.0] * self.size
-        template[self.slices["rules"]] = [float(getattr(rules, name)) for name in SWITCHES]
+        template[self.slices["rules"]] = switches
         self.template = array("f", template)
         """The vector before a view is written in: zeros, and the rules switches."""
+        self.writer = ObservationWriter(n, self.offsets, self.template.tobytes())
 
 
 def encode(view: View, layout: ObservationLayout) -> npt.NDArray[np.float32]:
@@ -119,46 +110,25 @@ def encode(view: View, layout: ObservationLayout) -> npt.NDArray[np.float32]:
     seat = view.seat
     if seat is None:
         raise ValueError("an observation belongs to a seat, not a spectator")
-    n = layout.players
-    off = layout.offsets
-    vec = layout.template[:]
-    for card in view.hand:
-        vec[card] += 1.0
-    vec[off["top"] + view.top] = 1.0
-    if view.color is not None:
-        vec[off["color"] + view.color] = 1.0
-    phase = _PHASE_INDEX.get(view.phase)
-    if phase is not None:
-        vec[off["phase"] + phase] = 1.0
-        if view.current == seat:
-            vec[off["on_turn"]] = 1.0
-    if view.direction > 0:
-        vec[off["direction"]] = 1.0
-    vec[off["penalty"]] = float(view.penalty)
-    if view.challengeable:
-        vec[off["challengeable"]] = 1.0
-    if view.drawn is not None:
-        vec[off["drawn"] + view.drawn] = 1.0
-    base = off["discard"]
-    for card in view.discard:
-        vec[base + card] += 1.0
-    if view.shown_hand is not None:
-        shown_seat, shown = view.shown_hand
-        base = off["shown"]
-        for card in shown:
-            vec[base + card] += 1.0
-        vec[off["shown_seat"] + (shown_seat - seat) % n] = 1.0
-    vec[off["pile_size"]] = float(view.pile_size)
-    base = off["hand_sizes"]
-    sizes = view.hand_sizes
-    scores = view.scores
-    score_base = off["scores"]
-    for k in range(n):
-        other = (seat + k) % n
-        vec[base + k] = float(sizes[other])
-        vec[score_base + k] = float(scores[other])
-    if view.uno_pending is not None:
-        vec[off["uno_pending"] + (view.uno_pending - seat) % n] = 1.0
-    vec[off["current"] + (view.current - seat) % n] = 1.0
-    vec[off["dealer"] + (view.dealer - seat) % n] = 1.0
-    return np.frombuffer(vec, dtype=np.float32)
+    shown_seat, shown = view.shown_hand if view.shown_hand is not None else (-1, ())
+    vector = layout.writer.write(
+        seat,
+        list(view.hand),
+        view.top,
+        -1 if view.color is None else view.color,
+        view.phase,
+        view.current,
+        view.direction,
+        view.penalty,
+        view.challengeable,
+        -1 if view.drawn is None else view.drawn,
+        discard_counts(view.discard),
+        shown_seat,
+        list(shown),
+        view.pile_size,
+        list(view.hand_sizes),
+        -1 if view.uno_pending is None else view.uno_pending,
+        view.dealer,
+        list(view.scores),
+    )
+    return np.frombuffer(vector, dtype=np.float32)

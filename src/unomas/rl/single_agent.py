@@ -33,8 +33,8 @@ import numpy.typing as npt
 from unomas.bots import Bot, make_bot
 from unomas.errors import IllegalAction, SettingsError
 from unomas.events import redact
-from unomas.rl.env import DEFAULT_MAX_STEPS, Driver, Episode, Observation, Reward, _spaces, render_table
-from unomas.rl.observation import ObservationLayout, encode
+from unomas.rl.env import DEFAULT_MAX_STEPS, Driver, Episode, Observation, Reward, _spaces, mask, observe, render_table
+from unomas.rl.observation import ObservationLayout
 from unomas.rules import Rules
 
 __all__ = ["SingleAgentEnv", "single_agent"]
@@ -156,18 +156,17 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         return self._observation(), reward, terminated, driver.truncated, self._info()
 
     def _observation(self) -> Observation:
-        view = self.driver.game.view(self.seat)
-        return {"observation": encode(view, self.layout), "action_mask": self.driver.mask(self.seat, view)}
+        return observe(self.driver, self.seat, self.layout)
 
     def _info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": self.driver.mask(self.seat), "out_of_turn": self.driver.out_of_turn}
+        info: dict[str, Any] = {"action_mask": mask(self.driver, self.seat), "out_of_turn": self.driver.out_of_turn}
         if self._lost:
             info["illegal_action"] = True
         return info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's action mask as booleans."""
-        return self.driver.mask(self.seat).astype(bool)
+        return mask(self.driver, self.seat).astype(bool)
 
     def render(self) -> str | None:
         """The table as text (``ansi``: returned; ``human``: printed)."""

@@ -1,0 +1,481 @@
+"""The hot path of the RL environments: the decision sequence, the observation writer, the mask.
+
+Free of NumPy, Gymnasium and PettingZoo, so that ``setup.py`` compiles it with mypyc
+beside the engine (a build has none of those libraries); the environments wrap its
+buffers as NumPy arrays without copying (``array('f')`` observations, ``bytearray``
+masks).
+
+The observation of a seat is written from what that seat may know, read through the
+game's public state as :func:`unomas.view.make_view` reads it: its own hand, the card
+it just drew, the hand shown to it after a challenge, and the public table. The
+discard pile's counts by kind are kept up to date from the events of each step instead
+of being counted afresh (the pile holds dozens of cards), and recounted whenever the
+pile starts anew (a reshuffle, a new round) or is found changed behind the driver's back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final, Literal
+
+from unomas.cards import KINDS, POINTS, Card, card_token, color_letter
+from unomas.errors import IllegalAction, SettingsError
+from unomas.events import Event, MatchEnded, Played, Reshuffled, RoundEnded, StartingCard
+from unomas.game import Deal, Game
+from unomas.rl.actions import ActionTable, action_table
+from unomas.rules import SWITCHES, Rules
+
+__all__ = ["Driver", "Episode", "ObservationWriter", "Reward"]
+
+Episode = Literal["round", "match"]
+Reward = Literal["win", "points"]
+
+_PHASES_SEEN: Final = 4
+"""Phases 0–3 (choose a colour, turn, drawn card, penalty) have a one-hot entry; a round
+or match that is over has none."""
+
+
+def slice_sizes(players: int) -> list[tuple[str, int]]:
+    """The slices of the observation vector in order, with their sizes, for ``players`` seats."""
+    n = players
+    return [
+        ("hand", KINDS),
+        ("top", KINDS),
+        ("color", 4),
+        ("phase", 4),
+        ("on_turn", 1),
+        ("direction", 1),
+        ("penalty", 1),
+        ("challengeable", 1),
+        ("drawn", KINDS),
+        ("discard", KINDS),
+        ("shown", KINDS),
+        ("shown_seat", n),
+        ("pile_size", 1),
+        ("hand_sizes", n),
+        ("uno_pending", n),
+        ("current", n),
+        ("dealer", n),
+        ("scores", n),
+        ("rules", len(SWITCHES)),
+    ]
+
+
+class _Vector:
+    """One observation vector being kept up to date, and what its slices hold now.
+
+    The writer changes only the items whose value differs from what the vector holds:
+    from one observation of a seat to its next, most of the table stays as it was.
+    """
+
+    def __init__(self, template: bytes, players: int) -> None:
+        self.data = bytearray(template)
+        self.items = memoryview(self.data).cast("f")
+        """The vector as ``float32`` items (a memoryview takes item writes faster than an array)."""
+        self.hand = [0] * KINDS
+        """The counts in the ``hand`` slice, by kind."""
+        self.hand_cards: list[Card] = []
+        """The cards counted there (every kind with a count other than 0 is among them)."""
+        self.shown = [0] * KINDS
+        self.shown_cards: list[Card] = []
+        self.numbers = [-1] * (2 * players + 5)
+        """The single-item numbers: on_turn, direction, penalty, challengeable, pile_size,
+        then the hand sizes and the scores by offset (-1: not written yet, the item is 0)."""
+        self.hots = [-1] * 8
+        """The one-hot positions (-1: none): top, color, phase, drawn, shown_seat,
+        uno_pending, current, dealer (offsets from the slice start)."""
+
+
+class ObservationWriter:
+    """Writes the observation vectors of one layout (:class:`unomas.rl.observation.ObservationLayout`).
+
+    ``offsets`` are the first index of each slice, ``template`` the vector before anything
+    is written in (zeros and the rules switches). :meth:`write` makes a vector from
+    scratch; :meth:`write_seat` keeps one vector per seat up to date and returns a copy,
+    changing only the items that differ from the seat's previous observation.
+    """
+
+    def __init__(self, players: int, offsets: dict[str, int], template: bytes) -> None:
+        n = self.players = players
+        self.template = template
+        self._number_items = [offsets[name] for name in ("on_turn", "direction", "penalty", "challengeable")]
+        self._number_items += [offsets["pile_size"]]
+        self._number_items += [offsets["hand_sizes"] + k for k in range(n)]
+        self._number_items += [offsets["scores"] + k for k in range(n)]
+        self._hot_slices = [
+            offsets[name]
+            for name in ("top", "color", "phase", "drawn", "shown_seat", "uno_pending", "current", "dealer")
+        ]
+        self.hand = offsets["hand"]
+        self.shown = offsets["shown"]
+        self.discard = offsets["discard"]
+        self._seats = [_Vector(template, n) for _ in range(n)]
+        self._counts = [0] * KINDS
+        """Scratch counts by kind, all zeros between calls."""
+
+    def write(
+        self,
+        seat: int,
+        hand: list[Card],
+        top: Card,
+        color: int,
+        phase: int,
+        current: int,
+        direction: int,
+        penalty: int,
+        challengeable: bool,
+        drawn: Card,
+        discard: memoryview[float],
+        shown_seat: int,
+        shown: list[Card],
+        pile_size: int,
+        hand_sizes: list[int],
+        uno_pending: int,
+        dealer: int,
+        scores: list[int],
+        keep: bool = False,
+    ) -> bytearray:
+        """A new vector (``float32`` bytes) holding what ``seat`` knows (``-1``: no colour,
+        drawn card, shown hand or seat to catch; ``discard``: the discard pile's counts by
+        kind, as :func:`discard_counts` gives them). ``keep``: update the seat's kept
+        vector (see the class) instead of starting from the template."""
+        vector = self._seats[seat] if keep else _Vector(self.template, self.players)
+        n = self.players
+        items = vector.items
+        self._counts_into(items, self.hand, vector.hand, vector.hand_cards, hand)
+        vector.hand_cards = hand[:]
+        seen = phase < _PHASES_SEEN
+        hots = [
+            top,
+            color,
+            phase if seen else -1,
+            drawn,
+            (shown_seat - seat) % n if shown_seat >= 0 else -1,
+            (uno_pending - seat) % n if uno_pending >= 0 else -1,
+            (current - seat) % n,
+            (dealer - seat) % n,
+        ]
+        last_hots = vector.hots
+        slices = self._hot_slices
+        for k in range(len(hots)):
+            position = hots[k]
+            last = last_hots[k]
+            if position != last:
+                if last >= 0:
+                    items[slices[k] + last] = 0.0
+                if position >= 0:
+                    items[slices[k] + position] = 1.0
+                last_hots[k] = position
+        numbers = [1 if seen and current == seat else 0, 1 if direction > 0 else 0, penalty, 1 if challengeable else 0]
+        numbers.append(pile_size)
+        for k in range(n):
+            numbers.append(hand_sizes[(seat + k) % n])
+        for k in range(n):
+            numbers.append(scores[(seat + k) % n])
+        last_numbers = vector.numbers
+        places = self._number_items
+        for k in range(len(numbers)):
+            value = numbers[k]
+            if value != last_numbers[k]:
+                items[places[k]] = float(value)
+                last_numbers[k] = value
+        items[self.discard : self.discard + KINDS] = discard
+        if shown_seat >= 0 or vector.shown_cards:
+            self._counts_into(items, self.shown, vector.shown, vector.shown_cards, shown)
+            vector.shown_cards = shown[:]
+        return vector.data[:]
+
+    def _counts_into(
+        self, items: memoryview[float], base: int, written: list[int], written_cards: list[Card], cards: list[Card]
+    ) -> None:
+        """Make the counts by kind in the slice at ``base`` those of ``cards``; ``written``
+        holds the counts there now, of ``written_cards``."""
+        counts = self._counts
+        for card in cards:
+            counts[card] = counts[card] + 1
+        for card in written_cards:  # kinds that may have gone
+            count = counts[card]
+            if count != written[card]:
+                items[base + card] = float(count)
+                written[card] = count
+        for card in cards:  # kinds that may have come or grown
+            count = counts[card]
+            if count != written[card]:
+                items[base + card] = float(count)
+                written[card] = count
+        for card in cards:
+            counts[card] = 0
+
+
+def discard_counts(discard: Sequence[Card]) -> memoryview[float]:
+    """How many of each card kind ``discard`` holds, as the observation's ``discard`` slice
+    (``float32`` items over a new buffer)."""
+    counts = memoryview(bytearray(4 * KINDS)).cast("f")
+    for card in discard:
+        counts[card] += 1.0
+    return counts
+
+
+class Driver:
+    """The decision sequence over a :class:`~unomas.game.Game`, shared by the environments.
+
+    ``actor`` is the seat that must decide; ``out_of_turn`` says whether it decides in an
+    out-of-turn window (then ``none`` is open to it). ``events`` are the events of the
+    last step (a new round's deal included).
+
+    With ``dictate_deals`` the driver deals no round itself: once a round of a match
+    episode is over it sets ``deal_pending`` and waits for :meth:`deal` (the chance
+    outcomes of OpenSpiel's game come from outside). ``game`` is the game to begin on
+    (until :meth:`reset` or :meth:`start`; by default one dealt from seed 0).
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        episode: Episode = "round",
+        reward: Reward = "win",
+        max_steps: int,
+        dictate_deals: bool = False,
+        game: Game | None = None,
+    ) -> None:
+        if episode not in ("round", "match"):
+            raise SettingsError(f"episode must be 'round' or 'match', not {episode!r}")
+        if reward not in ("win", "points"):
+            raise SettingsError(f"reward must be 'win' or 'points', not {reward!r}")
+        if max_steps < 1:
+            raise SettingsError(f"max_steps must be at least 1, not {max_steps}")
+        self.rules = rules
+        self.players = rules.players
+        self.table: ActionTable = action_table(rules.players)
+        self.episode = episode
+        self.reward = reward
+        self.max_steps = max_steps
+        self.game = game if game is not None else Game(rules, seed=0, history=False)
+        self.actor = 0
+        self.out_of_turn = False
+        self.queue: list[int] = []
+        self.events: list[Event] = []
+        self.steps = 0
+        self.done = False
+        self.truncated = False
+        self.dictate_deals = dictate_deals
+        self.deal_pending = False
+        self._legal: list[int] | None = None
+        self._discard = discard_counts(self.game.discard)
+        self._counted = len(self.game.discard)
+        """How many cards ``_discard`` counts: the pile has changed unseen if it holds another number."""
+
+    def reset(self, seed: int) -> None:
+        """A new episode: a new match dealt from ``seed``."""
+        self.start(Game(self.rules, seed=seed, history=False))
+
+    def start(self, game: Game) -> None:
+        """A new episode on ``game``, whose first round is dealt."""
+        self.game = game
+        self.events = list(game.round_start_events)
+        self.steps = 0
+        self.done = self.truncated = self.deal_pending = False
+        self._recount()
+        self._decide()
+
+    def deal(self, deal: Deal) -> None:
+        """Deal the next round of the match as ``deal`` dictates (once ``deal_pending``)."""
+        if not self.deal_pending:
+            raise IllegalAction("no round is waiting to be dealt")
+        self.deal_pending = False
+        self.events = self.game.start_round(deal)
+        self._recount()
+        self._decide()
+
+    def copy(self) -> Driver:
+        """An independent copy (the game copied, the rules and the table shared)."""
+        other = Driver(
+            self.rules,
+            episode=self.episode,
+            reward=self.reward,
+            max_steps=self.max_steps,
+            dictate_deals=self.dictate_deals,
+            game=self.game.copy(),
+        )
+        other.actor = self.actor
+        other.out_of_turn = self.out_of_turn
+        other.queue = self.queue[:]
+        other.events = self.events[:]
+        other.steps = self.steps
+        other.done = self.done
+        other.truncated = self.truncated
+        other.deal_pending = self.deal_pending
+        other._discard = memoryview(bytearray(self._discard)).cast("f")
+        other._counted = self._counted
+        return other
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Driver:
+        return self.copy()
+
+    def _recount(self) -> None:
+        """Count the discard pile afresh."""
+        discard = self.game.discard
+        self._discard = discard_counts(discard)
+        self._counted = len(discard)
+
+    def _decide(self) -> None:
+        """Find who decides next (dealing the next round in a match episode)."""
+        game = self.game
+        self._legal = None
+        while game.round_over:
+            if game.is_over or self.episode == "round" or self.dictate_deals:
+                self.done = game.is_over or self.episode == "round"
+                self.deal_pending = not self.done
+                self.queue = []
+                self.out_of_turn = False
+                return
+            self.events.extend(game.start_round())
+            self._recount()
+        window = game.out_of_turn_seats()
+        if window:
+            self.actor = window[0]
+            self.queue = window[1:]
+            self.out_of_turn = True
+        else:
+            self.actor = game.current
+            self.queue = []
+            self.out_of_turn = False
+
+    def legal_ids(self) -> list[int]:
+        """The ids open to ``actor`` now (empty once the episode is over)."""
+        legal = self._legal
+        if legal is None:
+            if self.done or self.deal_pending:
+                legal = []
+            else:
+                actor = self.actor
+                table = self.table
+                legal = [table.fast_id(actor, action) for action in self.game.legal_actions(actor)]
+                if self.out_of_turn:
+                    legal.append(table.none)
+            self._legal = legal
+        return legal
+
+    def mask(self, seat: int) -> bytearray:
+        """The action mask of ``seat``: 1 at its open ids if it is the actor, else all zeros."""
+        mask = bytearray(self.table.size)
+        if seat == self.actor and not self.done:
+            for i in self.legal_ids():
+                mask[i] = 1
+        return mask
+
+    def observe(self, seat: int, writer: ObservationWriter) -> tuple[bytearray, bytearray]:
+        """The observation vector and the action mask of ``seat`` now (one call for both)."""
+        return self.observation(seat, writer), self.mask(seat)
+
+    def observation(self, seat: int, writer: ObservationWriter) -> bytearray:
+        """The observation vector of ``seat`` now (``float32`` bytes): what it may know, nothing else."""
+        game = self.game
+        discard = game.discard
+        if len(discard) != self._counted:
+            self._recount()
+        current = game.current
+        shown = game.shown
+        shown_seat = -1
+        shown_hand: list[Card] = []
+        if shown is not None and shown[0] == seat:
+            shown_seat = shown[1]
+            shown_hand = list(shown[2])
+        return writer.write(
+            seat,
+            game.hands[seat],
+            discard[-1],
+            game.color,
+            game.phase,
+            current,
+            game.direction,
+            game.penalty,
+            game.challengeable,
+            game.drawn if seat == current else -1,
+            self._discard,
+            shown_seat,
+            shown_hand,
+            len(game.pile),
+            [len(hand) for hand in game.hands],
+            game.uno_pending,
+            game.dealer,
+            game.scores,
+            keep=True,
+        )
+
+    def step(self, action_id: int, reshuffle: Sequence[Card] | None = None) -> list[float] | None:
+        """The actor takes ``action_id``; returns the rewards it caused, if any, by seat.
+
+        ``reshuffle`` dictates the new draw pile (top first) should the action reshuffle
+        (see :meth:`unomas.game.Game.apply`).
+        """
+        if self.done or self.deal_pending:
+            raise IllegalAction("the episode is over" if self.done else "the next round is not dealt yet")
+        if action_id not in self.legal_ids():
+            raise IllegalAction(
+                f"seat {self.actor} may not take action {action_id} now"
+                + (f" ({self.table.describe(action_id)})" if 0 <= action_id < self.table.size else "")
+            )
+        self.steps += 1
+        rewards = None
+        if action_id == self.table.none:
+            self.events = []
+            self._legal = None
+            if self.queue:
+                self.actor = self.queue.pop(0)
+            else:
+                self.actor = self.game.current
+                self.out_of_turn = False
+        else:
+            action = self.table.actions[self.actor][action_id]
+            assert action is not None
+            game = self.game
+            self.events = game.push(action) if reshuffle is None else game.apply(action, reshuffle=reshuffle)
+            rewards = self._follow(self.events)
+            self._decide()
+        if not self.done and self.steps >= self.max_steps:
+            self.done = self.truncated = True
+            self._legal = None
+        return rewards
+
+    def _follow(self, events: list[Event]) -> list[float] | None:
+        """Count the cards ``events`` played onto the discard pile; return the rewards they give."""
+        rewards = None
+        discard = self._discard
+        for event in events:
+            if isinstance(event, Played):
+                discard[event.card] += 1.0
+                self._counted += 1
+            elif isinstance(event, Reshuffled) or isinstance(event, StartingCard):  # noqa: SIM101 (a union builds a new type each call)
+                self._recount()  # the pile starts anew (no card is played after it in one step)
+            elif isinstance(event, RoundEnded):
+                if self.reward == "points":
+                    rewards = [-float(sum(POINTS[c] for c in hand)) for hand in event.hands]
+                    rewards[event.winner] = float(event.points)
+                elif self.episode == "round":
+                    rewards = self._win(event.winner)
+            elif isinstance(event, MatchEnded) and self.reward == "win" and self.episode == "match":
+                rewards = self._win(event.winner)
+        return rewards
+
+    def _win(self, winner: int) -> list[float]:
+        rewards = [-1.0] * self.players
+        rewards[winner] = 1.0
+        return rewards
+
+    def render(self) -> str:
+        """The position as text, from no seat's point of view but the table's."""
+        game = self.game
+        color = "-" if game.color < 0 else color_letter(game.color)
+        lines = [
+            f"round {game.round}  top {card_token(game.top)}  colour {color}"
+            f"  direction {'clockwise' if game.direction > 0 else 'counter-clockwise'}"
+            f"  penalty {game.penalty}  pile {len(game.pile)}  scores {list(game.scores)}",
+        ]
+        for seat, hand in enumerate(game.hands):
+            marks = ("*" if seat == game.current else " ") + (">" if seat == self.actor and not self.done else " ")
+            lines.append(f"{marks} player_{seat}: {' '.join(card_token(c) for c in sorted(hand))}")
+        if self.done:
+            lines.append("episode over" + (" (truncated)" if self.truncated else ""))
+        return "\n".join(lines) + "\n"
