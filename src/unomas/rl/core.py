@@ -290,28 +290,33 @@ class Driver:
 
     def copy(self) -> Driver:
         """An independent copy (the game copied, the rules and the table shared)."""
-        other = Driver(
-            self.rules,
-            episode=self.episode,
-            reward=self.reward,
-            max_steps=self.max_steps,
-            dictate_deals=self.dictate_deals,
-            game=self.game.copy(),
-        )
-        other.actor = self.actor
-        other.out_of_turn = self.out_of_turn
-        other.queue = self.queue[:]
-        other.events = self.events[:]
-        other.steps = self.steps
-        other.done = self.done
-        other.truncated = self.truncated
-        other.deal_pending = self.deal_pending
-        other._discard = memoryview(bytearray(self._discard)).cast("f")
-        other._counted = self._counted
-        return other
+        return _rebuild(*self._state(self.game.copy()))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Driver:
         return self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling (OpenSpiel serializes states): the state, rebuilt by :func:`_rebuild`."""
+        return _rebuild, self._state(self.game)
+
+    def _state(self, game: Game) -> tuple[Any, ...]:
+        """The arguments of :func:`_rebuild` for a driver like this one on ``game``."""
+        return (
+            self.rules,
+            self.episode,
+            self.reward,
+            self.max_steps,
+            self.dictate_deals,
+            game,
+            self.actor,
+            self.out_of_turn,
+            self.queue[:],
+            self.events[:],
+            self.steps,
+            self.done,
+            self.truncated,
+            self.deal_pending,
+        )
 
     def _recount(self) -> None:
         """Count the discard pile afresh."""
@@ -479,3 +484,32 @@ class Driver:
         if self.done:
             lines.append("episode over" + (" (truncated)" if self.truncated else ""))
         return "\n".join(lines) + "\n"
+
+
+def _rebuild(
+    rules: Rules,
+    episode: Episode,
+    reward: Reward,
+    max_steps: int,
+    dictate_deals: bool,
+    game: Game,
+    actor: int,
+    out_of_turn: bool,
+    queue: list[int],
+    events: list[Event],
+    steps: int,
+    done: bool,
+    truncated: bool,
+    deal_pending: bool,
+) -> Driver:
+    """A driver in the given state (for :meth:`Driver.copy` and unpickling)."""
+    driver = Driver(rules, episode=episode, reward=reward, max_steps=max_steps, dictate_deals=dictate_deals, game=game)
+    driver.actor = actor
+    driver.out_of_turn = out_of_turn
+    driver.queue = queue
+    driver.events = events
+    driver.steps = steps
+    driver.done = done
+    driver.truncated = truncated
+    driver.deal_pending = deal_pending
+    return driver
