@@ -110,8 +110,6 @@ class ObservationWriter:
         self.shown = offsets["shown"]
         self.discard = offsets["discard"]
         self._seats = [_Vector(template, n) for _ in range(n)]
-        self._counts = [0] * KINDS
-        """Scratch counts by kind, all zeros between calls."""
 
     def write(
         self,
@@ -145,66 +143,82 @@ class ObservationWriter:
         self._counts_into(items, self.hand, vector.hand, vector.hand_cards, hand)
         vector.hand_cards = hand[:]
         seen = phase < _PHASES_SEEN
-        hots = [
-            top,
-            color,
-            phase if seen else -1,
-            drawn,
-            (shown_seat - seat) % n if shown_seat >= 0 else -1,
-            (uno_pending - seat) % n if uno_pending >= 0 else -1,
-            (current - seat) % n,
-            (dealer - seat) % n,
-        ]
-        last_hots = vector.hots
-        slices = self._hot_slices
-        for k in range(len(hots)):
-            position = hots[k]
-            last = last_hots[k]
-            if position != last:
-                if last >= 0:
-                    items[slices[k] + last] = 0.0
-                if position >= 0:
-                    items[slices[k] + position] = 1.0
-                last_hots[k] = position
-        numbers = [1 if seen and current == seat else 0, 1 if direction > 0 else 0, penalty, 1 if challengeable else 0]
-        numbers.append(pile_size)
+        self._hot(vector, 0, top)
+        self._hot(vector, 1, color)
+        self._hot(vector, 2, phase if seen else -1)
+        self._hot(vector, 3, drawn)
+        self._hot(vector, 4, (shown_seat - seat) % n if shown_seat >= 0 else -1)
+        self._hot(vector, 5, (uno_pending - seat) % n if uno_pending >= 0 else -1)
+        self._hot(vector, 6, (current - seat) % n)
+        self._hot(vector, 7, (dealer - seat) % n)
+        self._number(vector, 0, 1 if seen and current == seat else 0)
+        self._number(vector, 1, 1 if direction > 0 else 0)
+        self._number(vector, 2, penalty)
+        self._number(vector, 3, 1 if challengeable else 0)
+        self._number(vector, 4, pile_size)
         for k in range(n):
-            numbers.append(hand_sizes[(seat + k) % n])
-        for k in range(n):
-            numbers.append(scores[(seat + k) % n])
-        last_numbers = vector.numbers
-        places = self._number_items
-        for k in range(len(numbers)):
-            value = numbers[k]
-            if value != last_numbers[k]:
-                items[places[k]] = float(value)
-                last_numbers[k] = value
+            self._number(vector, 5 + k, hand_sizes[(seat + k) % n])
+            self._number(vector, 5 + n + k, scores[(seat + k) % n])
         items[self.discard : self.discard + KINDS] = discard
         if shown_seat >= 0 or vector.shown_cards:
             self._counts_into(items, self.shown, vector.shown, vector.shown_cards, shown)
             vector.shown_cards = shown[:]
         return vector.data[:]
 
+    def _hot(self, vector: _Vector, k: int, position: int) -> None:
+        """Move the 1 of one-hot slice ``k`` (see :attr:`_Vector.hots`) to ``position``."""
+        hots = vector.hots
+        last = hots[k]
+        if position != last:
+            start = self._hot_slices[k]
+            if last >= 0:
+                vector.items[start + last] = 0.0
+            if position >= 0:
+                vector.items[start + position] = 1.0
+            hots[k] = position
+
+    def _number(self, vector: _Vector, k: int, value: int) -> None:
+        """Make single-item number ``k`` (see :attr:`_Vector.numbers`) ``value``."""
+        numbers = vector.numbers
+        if value != numbers[k]:
+            vector.items[self._number_items[k]] = float(value)
+            numbers[k] = value
+
     def _counts_into(
         self, items: memoryview[float], base: int, written: list[int], written_cards: list[Card], cards: list[Card]
     ) -> None:
         """Make the counts by kind in the slice at ``base`` those of ``cards``; ``written``
-        holds the counts there now, of ``written_cards``."""
-        counts = self._counts
-        for card in cards:
-            counts[card] = counts[card] + 1
-        for card in written_cards:  # kinds that may have gone
-            count = counts[card]
-            if count != written[card]:
-                items[base + card] = float(count)
-                written[card] = count
-        for card in cards:  # kinds that may have come or grown
-            count = counts[card]
-            if count != written[card]:
-                items[base + card] = float(count)
-                written[card] = count
-        for card in cards:
-            counts[card] = 0
+        holds the counts there now, of ``written_cards``.
+
+        A hand mostly changes by a card played (removed from the list) and cards drawn
+        (appended): then only those kinds are counted again.
+        """
+        m, size = len(written_cards), len(cards)
+        same = 0
+        while same < m and same < size and cards[same] == written_cards[same]:
+            same += 1
+        if same == m:  # cards were only added
+            self._add(items, base, written, cards, same, 1)
+            return
+        if written_cards[same + 1 :] == cards[same : m - 1]:  # one card went, some may have come
+            gone = written_cards[same]
+            count = written[gone] - 1
+            written[gone] = count
+            items[base + gone] = float(count)
+            self._add(items, base, written, cards, m - 1, 1)
+            return
+        self._add(items, base, written, written_cards, 0, -1)
+        self._add(items, base, written, cards, 0, 1)
+
+    def _add(
+        self, items: memoryview[float], base: int, written: list[int], cards: list[Card], start: int, step: int
+    ) -> None:
+        """Count ``cards[start:]`` once more each (``step`` 1) or once less (-1) in the slice at ``base``."""
+        for i in range(start, len(cards)):
+            card = cards[i]
+            count = written[card] + step
+            written[card] = count
+            items[base + card] = float(count)
 
 
 def discard_counts(discard: Sequence[Card]) -> memoryview[float]:
