@@ -276,6 +276,8 @@ class Driver:
         self.dictate_deals = dictate_deals
         self.deal_pending = False
         self._legal: list[int] | None = None
+        self._no_ids = bytearray(self.table.size)
+        """An all-zeros mask, copied for each mask (faster than making one)."""
         self._discard = discard_counts(self.game.discard)
         self._counted = len(self.game.discard)
         """How many cards ``_discard`` counts: the pile has changed unseen if it holds another number."""
@@ -378,7 +380,7 @@ class Driver:
 
     def mask(self, seat: int) -> bytearray:
         """The action mask of ``seat``: 1 at its open ids if it is the actor, else all zeros."""
-        mask = bytearray(self.table.size)
+        mask = self._no_ids[:]
         if seat == self.actor and not self.done:
             for i in self.legal_ids():
                 mask[i] = 1
@@ -464,7 +466,8 @@ class Driver:
         discard = self._discard
         for event in events:
             if isinstance(event, Played):
-                discard[event.card] += 1.0
+                card = event.card
+                discard[card] = discard[card] + 1.0
                 self._counted += 1
             elif isinstance(event, Reshuffled) or isinstance(event, StartingCard):  # noqa: SIM101 (a union builds a new type each call)
                 self._recount()  # the pile starts anew (no card is played after it in one step)

@@ -63,6 +63,7 @@ DEFAULT_MAX_STEPS: Final = 100_000
 
 _FLOAT32: Final = np.dtype(np.float32)
 _INT8: Final = np.dtype(np.int8)
+_frombuffer: Final = np.frombuffer
 
 
 def observe(driver: Driver, seat: int, layout: ObservationLayout) -> Observation:
@@ -70,7 +71,7 @@ def observe(driver: Driver, seat: int, layout: ObservationLayout) -> Observation
     is shared with another observation)."""
     vector, mask_ = driver.observe(seat, layout.writer)
     # positional dtypes: NumPy parses keyword arguments of frombuffer several times slower
-    return {"observation": np.frombuffer(vector, _FLOAT32), "action_mask": np.frombuffer(mask_, _INT8)}
+    return {"observation": _frombuffer(vector, _FLOAT32), "action_mask": _frombuffer(mask_, _INT8)}
 
 
 def mask(driver: Driver, seat: int) -> npt.NDArray[np.int8]:
@@ -156,7 +157,7 @@ class UnoEnv(AECEnv[str, Observation, int | None]):
 
     def observe(self, agent: str) -> Observation:
         vector, mask_ = self.driver.observe(self._seats[agent], self._writer)
-        return {"observation": np.frombuffer(vector, _FLOAT32), "action_mask": np.frombuffer(mask_, _INT8)}
+        return {"observation": _frombuffer(vector, _FLOAT32), "action_mask": _frombuffer(mask_, _INT8)}
 
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
         """PettingZoo's ``last``, with the observation read in place (one call less per step)."""
@@ -164,7 +165,7 @@ class UnoEnv(AECEnv[str, Observation, int | None]):
         observation = None
         if observe:
             vector, mask_ = self.driver.observe(self._seats[agent], self._writer)
-            observation = {"observation": np.frombuffer(vector, _FLOAT32), "action_mask": np.frombuffer(mask_, _INT8)}
+            observation = {"observation": _frombuffer(vector, _FLOAT32), "action_mask": _frombuffer(mask_, _INT8)}
         return (
             observation,
             self._cumulative_rewards[agent],
