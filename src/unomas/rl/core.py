@@ -82,6 +82,9 @@ class _Vector:
         """The single-item numbers: on_turn, direction, penalty, challengeable, pile_size,
         then the hand sizes and the scores by offset (-1: not written yet, the item is 0)."""
         self.hots = [-1] * 8
+        self.hand_sizes: list[int] = []
+        """The hand sizes written, by seat (not by offset: as the writer is given them)."""
+        self.scores: list[int] = []
         """The one-hot positions (-1: none): top, color, phase, drawn, shown_seat,
         uno_pending, current, dealer (offsets from the slice start)."""
 
@@ -143,22 +146,51 @@ class ObservationWriter:
         self._counts_into(items, self.hand, vector.hand, vector.hand_cards, hand)
         vector.hand_cards = hand[:]
         seen = phase < _PHASES_SEEN
-        self._hot(vector, 0, top)
-        self._hot(vector, 1, color)
-        self._hot(vector, 2, phase if seen else -1)
-        self._hot(vector, 3, drawn)
-        self._hot(vector, 4, (shown_seat - seat) % n if shown_seat >= 0 else -1)
-        self._hot(vector, 5, (uno_pending - seat) % n if uno_pending >= 0 else -1)
-        self._hot(vector, 6, (current - seat) % n)
-        self._hot(vector, 7, (dealer - seat) % n)
-        self._number(vector, 0, 1 if seen and current == seat else 0)
-        self._number(vector, 1, 1 if direction > 0 else 0)
-        self._number(vector, 2, penalty)
-        self._number(vector, 3, 1 if challengeable else 0)
-        self._number(vector, 4, pile_size)
-        for k in range(n):
-            self._number(vector, 5 + k, hand_sizes[(seat + k) % n])
-            self._number(vector, 5 + n + k, scores[(seat + k) % n])
+        # each item is compared here and written only if it changed: most stay as they were
+        hots = vector.hots
+        if top != hots[0]:
+            self._hot(vector, 0, top)
+        if color != hots[1]:
+            self._hot(vector, 1, color)
+        position = phase if seen else -1
+        if position != hots[2]:
+            self._hot(vector, 2, position)
+        if drawn != hots[3]:
+            self._hot(vector, 3, drawn)
+        position = (shown_seat - seat) % n if shown_seat >= 0 else -1
+        if position != hots[4]:
+            self._hot(vector, 4, position)
+        position = (uno_pending - seat) % n if uno_pending >= 0 else -1
+        if position != hots[5]:
+            self._hot(vector, 5, position)
+        position = (current - seat) % n
+        if position != hots[6]:
+            self._hot(vector, 6, position)
+        position = (dealer - seat) % n
+        if position != hots[7]:
+            self._hot(vector, 7, position)
+        numbers = vector.numbers
+        value = 1 if seen and current == seat else 0
+        if value != numbers[0]:
+            self._number(vector, 0, value)
+        value = 1 if direction > 0 else 0
+        if value != numbers[1]:
+            self._number(vector, 1, value)
+        if penalty != numbers[2]:
+            self._number(vector, 2, penalty)
+        value = 1 if challengeable else 0
+        if value != numbers[3]:
+            self._number(vector, 3, value)
+        if pile_size != numbers[4]:
+            self._number(vector, 4, pile_size)
+        if hand_sizes != vector.hand_sizes:
+            for k in range(n):
+                self._number(vector, 5 + k, hand_sizes[(seat + k) % n])
+            vector.hand_sizes = hand_sizes[:]
+        if scores != vector.scores:
+            for k in range(n):
+                self._number(vector, 5 + n + k, scores[(seat + k) % n])
+            vector.scores = scores[:]
         items[self.discard : self.discard + KINDS] = discard
         if shown_seat >= 0 or vector.shown_cards:
             self._counts_into(items, self.shown, vector.shown, vector.shown_cards, shown)
@@ -167,22 +199,19 @@ class ObservationWriter:
 
     def _hot(self, vector: _Vector, k: int, position: int) -> None:
         """Move the 1 of one-hot slice ``k`` (see :attr:`_Vector.hots`) to ``position``."""
-        hots = vector.hots
-        last = hots[k]
-        if position != last:
-            start = self._hot_slices[k]
-            if last >= 0:
-                vector.items[start + last] = 0.0
-            if position >= 0:
-                vector.items[start + position] = 1.0
-            hots[k] = position
+        start = self._hot_slices[k]
+        last = vector.hots[k]
+        if last >= 0:
+            vector.items[start + last] = 0.0
+        if position >= 0:
+            vector.items[start + position] = 1.0
+        vector.hots[k] = position
 
     def _number(self, vector: _Vector, k: int, value: int) -> None:
         """Make single-item number ``k`` (see :attr:`_Vector.numbers`) ``value``."""
-        numbers = vector.numbers
-        if value != numbers[k]:
+        if value != vector.numbers[k]:
             vector.items[self._number_items[k]] = float(value)
-            numbers[k] = value
+            vector.numbers[k] = value
 
     def _counts_into(
         self, items: memoryview[float], base: int, written: list[int], written_cards: list[Card], cards: list[Card]
