@@ -315,6 +315,18 @@ def test_a_connection_sending_too_fast_is_told_to_slow_down() -> None:
         assert sum("slow down" in a["message"] for a in answers) >= 14
         assert sum("type" in a["message"] and "slow" not in a["message"] for a in answers) >= 4
 
+        async def flood_of_actions() -> list[dict[str, Any]]:
+            async with websockets.connect(f"ws://{address}/ws/{room['code']}") as socket:
+                for ref in range(20):
+                    act = {"type": "act", "action": {"p": 0, "a": "draw"}, "ref": ref}
+                    await socket.send(json.dumps(act))
+                return [json.loads(await asyncio.wait_for(socket.recv(), 5)) for _ in range(20)]
+
+        # Even refused for speed, an action's answer names it, so its sender can go on.
+        answers = asyncio.run(flood_of_actions())
+        assert [a["ref"] for a in answers] == list(range(20))
+        assert sum("slow down" in a["message"] for a in answers) >= 14
+
 
 def test_a_closed_tab_rejoins_its_seat_and_an_absent_player_is_played_by_a_bot() -> None:
     with running(SQLiteStore(":memory:"), Settings(grace=0.3, bot_delay=0, round_pause=0)) as address:

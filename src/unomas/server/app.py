@@ -170,12 +170,20 @@ class Server:
                     break
                 text = message.get("text")
                 ref = None
+                allowed = limit.allow()  # every message counts, the malformed ones too
                 try:
                     if text is None:
                         raise ValueError("messages are JSON text, not binary")
-                    if not limit.allow():
+                    try:
+                        parsed = parse_client_message(text)
+                    except ValueError:
+                        if allowed:
+                            raise
+                        parsed = None
+                    if isinstance(parsed, Act):
+                        ref = parsed.ref  # a refusal names the action it answers, so the sender can go on
+                    if not allowed or parsed is None:
                         raise ValueError("too many messages: slow down")
-                    parsed = parse_client_message(text)
                     if isinstance(parsed, Hello):
                         if attached:
                             raise RoomError("this connection has already said hello")
@@ -187,7 +195,6 @@ class Server:
                         room.start(connection.seat)
                     else:
                         assert isinstance(parsed, Act)
-                        ref = parsed.ref
                         room.act(connection.seat, parsed.action, ref)
                 except (ValueError, RoomError) as error:
                     reply: dict[str, Any] = {"type": "error", "message": str(error)}
