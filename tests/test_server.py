@@ -180,6 +180,23 @@ def test_the_link_page_static_files_and_room_info() -> None:
         assert status == 409 and "not over" in answer["error"]
 
 
+def test_a_lobby_nobody_is_in_is_forgotten_after_a_while_one_with_someone_stays(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "rooms.sqlite3")
+    with running(store, Settings(keep_empty_lobby=0.4)) as address:
+        empty = create(address)
+        watched = create(address)
+
+        async def stay_in(code: str) -> None:
+            async with websockets.connect(f"ws://{address}/ws/{code}") as socket:
+                await socket.send(json.dumps({"type": "hello"}))
+                await asyncio.sleep(1.5)
+
+        asyncio.run(stay_in(watched["code"]))
+        assert get(address, f"/api/rooms/{empty['code']}")[0] == 404
+        assert get(address, f"/api/rooms/{watched['code']}")[0] == 200  # its spectator left only now
+        assert [room.code for room in store.load()] == [watched["code"]]
+
+
 @pytest.mark.parametrize(
     ("setup", "message"),
     [
