@@ -181,6 +181,23 @@ def test_the_link_page_static_files_and_room_info() -> None:
         assert status == 409 and "not over" in answer["error"]
 
 
+def test_a_lobby_nobody_is_in_is_forgotten_after_a_while_one_with_someone_stays(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "rooms.sqlite3")
+    with running(store, Settings(keep_empty_lobby=0.4)) as address:
+        empty = create(address)
+        watched = create(address)
+
+        async def stay_in(code: str) -> None:
+            async with websockets.connect(f"ws://{address}/ws/{code}") as socket:
+                await socket.send(json.dumps({"type": "hello"}))
+                await asyncio.sleep(1.5)
+
+        asyncio.run(stay_in(watched["code"]))
+        assert get(address, f"/api/rooms/{empty['code']}")[0] == 404
+        assert get(address, f"/api/rooms/{watched['code']}")[0] == 200  # its spectator left only now
+        assert [room.code for room in store.load()] == [watched["code"]]
+
+
 @pytest.mark.parametrize(
     ("setup", "message"),
     [
@@ -315,6 +332,18 @@ def test_a_connection_sending_too_fast_is_told_to_slow_down() -> None:
         answers = asyncio.run(flood())
         assert sum("slow down" in a["message"] for a in answers) >= 14
         assert sum("type" in a["message"] and "slow" not in a["message"] for a in answers) >= 4
+
+        async def flood_of_actions() -> list[dict[str, Any]]:
+            async with websockets.connect(f"ws://{address}/ws/{room['code']}") as socket:
+                for ref in range(20):
+                    act = {"type": "act", "action": {"p": 0, "a": "draw"}, "ref": ref}
+                    await socket.send(json.dumps(act))
+                return [json.loads(await asyncio.wait_for(socket.recv(), 5)) for _ in range(20)]
+
+        # Even refused for speed, an action's answer names it, so its sender can go on.
+        answers = asyncio.run(flood_of_actions())
+        assert [a["ref"] for a in answers] == list(range(20))
+        assert sum("slow down" in a["message"] for a in answers) >= 14
 
 
 def test_a_closed_tab_rejoins_its_seat_and_an_absent_player_is_played_by_a_bot() -> None:

@@ -75,6 +75,7 @@ class Server:
         self.settings = settings
         self.rate = rate
         self.rooms: dict[str, Room] = {}
+        self._sweeper: asyncio.Task[None]
 
     def room(self, code: str) -> Room:
         room = self.rooms.get(code.upper())
@@ -89,6 +90,17 @@ class Server:
                 self._add(Room.restore(stored, self.store, self.settings))
             except Exception:  # one broken room must not keep the others down
                 log.exception("room %s could not be restored", stored.code)
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_abandoned_lobbies())
+
+    async def _sweep_abandoned_lobbies(self) -> None:
+        """Forget the lobbies nobody came back to, so rooms never pile up in memory."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(min(60.0, self.settings.keep_empty_lobby / 2))
+            now = loop.time()
+            for room in [room for room in self.rooms.values() if room.abandoned(now)]:
+                del self.rooms[room.code]
+                self.store.forget(room.code)
 
     def _add(self, room: Room) -> None:
         self.rooms[room.code] = room
@@ -100,6 +112,7 @@ class Server:
         loop.call_later(self.settings.keep_finished, self.rooms.pop, room.code, None)
 
     async def stop(self) -> None:
+        self._sweeper.cancel()
         for room in self.rooms.values():
             await room.close()
         self.store.close()
@@ -174,12 +187,20 @@ class Server:
                     break
                 text = message.get("text")
                 ref = None
+                allowed = limit.allow()  # every message counts, the malformed ones too
                 try:
                     if text is None:
                         raise ValueError("messages are JSON text, not binary")
-                    if not limit.allow():
+                    try:
+                        parsed = parse_client_message(text)
+                    except ValueError:
+                        if allowed:
+                            raise
+                        parsed = None
+                    if isinstance(parsed, Act):
+                        ref = parsed.ref  # a refusal names the action it answers, so the sender can go on
+                    if not allowed or parsed is None:
                         raise ValueError("too many messages: slow down")
-                    parsed = parse_client_message(text)
                     if isinstance(parsed, Hello):
                         if attached:
                             raise RoomError("this connection has already said hello")
@@ -191,7 +212,6 @@ class Server:
                         room.start(connection.seat)
                     else:
                         assert isinstance(parsed, Act)
-                        ref = parsed.ref
                         room.act(connection.seat, parsed.action, ref)
                 except (ValueError, RoomError) as error:
                     reply: dict[str, Any] = {"type": "error", "message": str(error)}
