@@ -21,6 +21,7 @@ from unomas import fairness
 from unomas.actions import Action
 from unomas.cards import card_token
 from unomas.game import Game
+from unomas.i18n.switches import switches_json
 from unomas.rules import Rules
 from unomas.server.client import SeatClient, choose
 from unomas.server.rooms import Connection, Settings
@@ -473,7 +474,14 @@ def test_the_default_database_is_in_the_user_data_folder() -> None:
 def test_the_i18n_endpoint_serves_both_languages_and_refuses_others() -> None:
     with running(SQLiteStore(":memory:")) as address:
         status, words = get(address, "/api/i18n/es")
-        assert status == 200 and words["ui"]["Draw"] == "Robar" and words["catalog"]["Skip"] == "Salta"
+        assert status == 200 and words["catalog"]["Join"] == "Unirse" and words["catalog"]["Skip"] == "Salta"
+        assert words["switches"] == switches_json("es")
+        assert words["switches"][1]["switches"][1] == {
+            "name": "jump_in",
+            "title": "Cortar",
+            "explanation": "jugar una carta idéntica fuera de turno",
+            "official": False,
+        }
         status, words = get(address, "/api/i18n/en")
         assert status == 200 and words["catalog"]["Skip"] == "Skip"
         status, answer = get(address, "/api/i18n/fr")

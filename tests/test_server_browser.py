@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from server_support import running
+from unomas.i18n.switches import switch_groups
+from unomas.rules import Rules
 from unomas.server.rooms import Settings
 from unomas.server.storage import SQLiteStore
 
@@ -88,6 +90,14 @@ def test_two_people_and_a_bot_play_a_match_in_the_browser() -> None:
         host.fill("#create-form input[name=players]", "3")
         host.check("#bot-seats input[value='2']")
         host.fill("#create-form input[name=target_score]", "0")
+        # The house rules are the server's list: grouped, each explained, the official ones on.
+        groups = switch_groups("en")
+        assert host.locator("#switches fieldset legend").all_text_contents() == [g.title for g in groups]
+        for switch in (s for g in groups for s in g.switches):
+            box = host.locator(f"#switches input[name={switch.name}]")
+            assert box.is_checked() == getattr(Rules.preset("official"), switch.name)
+            assert host.text_content(f"#{box.get_attribute('aria-describedby')}") == switch.explanation
+        host.screenshot(path=str(ARTIFACTS / "browser-create.png"), full_page=True)
         host.check("#switches input[name=jump_in]")
         host.click("#create-form button[type=submit]")
         host.wait_for_selector("#lobby:not([hidden])")

@@ -4,6 +4,9 @@
 ``unomas serve`` calls). Routes:
 
 * ``GET /`` and ``GET /r/{code}`` (the link to a room): the browser game;
+* ``GET /api/i18n/{lang}``: the page's words, ``{catalog, switches}``: the gettext catalog
+  as ``{msgid: text}`` (:func:`~unomas.i18n.catalog_json`) and the house-rule switches of
+  the create-room form (:func:`~unomas.i18n.switches.switches_json`);
 * ``POST /api/rooms``: create a room (:class:`~unomas.server.protocol.RoomSetup`) →
   ``{code, seat, token, link}``; ``POST /api/rooms/{code}/join`` (``{name}``) →
   ``{seat, token}``; ``GET /api/rooms/{code}``: the room as anyone may see it;
@@ -31,6 +34,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from unomas.i18n import LANGUAGES, catalog_json
+from unomas.i18n.switches import switches_json
 from unomas.server.protocol import Act, Hello, JoinRequest, RoomSetup, Start, describe, parse_client_message
 from unomas.server.rooms import Connection, Room, RoomError, Settings, new_code
 from unomas.server.storage import SQLiteStore, Store
@@ -253,7 +257,6 @@ def create_app(
 ) -> Starlette:
     """The application over ``store``; ``rate`` is each connection's (messages/s, burst)."""
     server = Server(store, settings or Settings(), rate)
-    ui_words = json.loads((STATIC / "ui.json").read_text(encoding="utf-8"))
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
@@ -262,7 +265,7 @@ def create_app(
         lang = request.path_params["lang"]
         if lang not in LANGUAGES:
             return _error(f"unknown language {lang!r} (languages are {', '.join(LANGUAGES)})", 404)
-        return JSONResponse({"ui": ui_words[lang], "catalog": catalog_json(lang)})
+        return JSONResponse({"catalog": catalog_json(lang), "switches": switches_json(lang)})
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -25,6 +25,7 @@ from unomas.errors import SettingsError, UnoError
 from unomas.events import Event, MatchEnded, RoundEnded
 from unomas.game import Phase
 from unomas.i18n import Translations, describe
+from unomas.i18n.switches import switch_groups
 from unomas.rules import SWITCHES
 from unomas.session import BOT_LEVELS, Session, Setup, Watch, choose_play
 from unomas.tui import text
@@ -398,12 +399,11 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Button(t.gettext("Official rules"), id="official")
                 yield Button(t.gettext("All house rules"), id="all")
-            for title, names in text.rule_groups(t):
-                yield Label(title, classes="group")
-                for name in names:
-                    short, help_text = text.rule_text(name, t)
-                    yield Checkbox(short, getattr(rules, name), id=f"rule-{name}")
-                    yield Label(help_text, classes="help")
+            for group in switch_groups(t):
+                yield Label(group.title, classes="group")
+                for switch in group.switches:
+                    yield Checkbox(switch.title, getattr(rules, switch.name), id=f"rule-{switch.name}")
+                    yield Label(switch.explanation, classes="help")
         with Horizontal(id="buttons"):
             yield Button(t.gettext("Play"), id="play", variant="primary")
             yield Label("", id="error")
