@@ -482,6 +482,11 @@ def test_the_i18n_endpoint_serves_both_languages_and_refuses_others() -> None:
             "explanation": "jugar una carta idéntica fuera de turno",
             "official": False,
         }
+        assert {bot["spec"]: bot["label"] for bot in words["bots"]} == {
+            "heuristic": "heurístico (3)",
+            "playfirst": "playfirst (2)",
+            "random": "aleatorio (1, el más fácil)",
+        }
         status, words = get(address, "/api/i18n/en")
         assert status == 200 and words["catalog"]["Skip"] == "Skip"
         status, answer = get(address, "/api/i18n/fr")

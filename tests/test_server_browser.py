@@ -35,10 +35,8 @@ ARGS = [
 
 # One step of a player: whatever the page offers now, as a person would pick it.
 STEP = """() => {
-  const shown = (s) => { const n = document.querySelector(s); return n && !n.closest('[hidden]') ? n : null; };
   if (document.querySelector('#over-banner')) return 'over';
-  const dialog = shown('#dialog-body');
-  if (dialog) return 'dialog';
+  if (document.querySelector('#dialog[open]')) return 'dialog';
   if (document.querySelector('#actions [data-a=uno]')) return 'uno';
   if (document.querySelector('#actions [data-a=color]')) return 'color';
   if (document.querySelector('#hand .card.playable')) return 'play';
@@ -63,6 +61,9 @@ KEEP_ERRORS = """(() => {
     }
   };
 })();"""
+
+# A modal dialog takes the focus (the browser then keeps it there until it closes).
+FOCUS_IN_DIALOG = "() => !document.querySelector('#dialog[open]') || !!document.activeElement.closest('#dialog')"
 
 CLICKS = {
     "dialog": "#dialog-body button",
@@ -143,6 +144,8 @@ def test_two_people_and_a_bot_play_a_match_in_the_browser() -> None:
                     page.keyboard.press("d")  # the keyboard shortcut for Draw
                 elif step == "pass":
                     page.keyboard.press("p")
+                elif step == "dialog" and not page.evaluate(FOCUS_IN_DIALOG):
+                    raise AssertionError("a dialog opened without the focus in it")
                 elif step in CLICKS:
                     # The moment may pass (another seat moved first): then look again.
                     with contextlib.suppress(playwright_api.TimeoutError):

@@ -33,9 +33,18 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from unomas.i18n import LANGUAGES, catalog_json
+from unomas.i18n import LANGUAGES, bot_label, catalog_json
 from unomas.i18n.switches import switches_json
-from unomas.server.protocol import Act, Hello, JoinRequest, RoomSetup, Start, describe, parse_client_message
+from unomas.server.protocol import (
+    BOT_KINDS,
+    Act,
+    Hello,
+    JoinRequest,
+    RoomSetup,
+    Start,
+    describe,
+    parse_client_message,
+)
 from unomas.server.rooms import Connection, Room, RoomError, Settings, new_code
 from unomas.server.storage import SQLiteStore, Store
 
@@ -265,7 +274,8 @@ def create_app(
         lang = request.path_params["lang"]
         if lang not in LANGUAGES:
             return _error(f"unknown language {lang!r} (languages are {', '.join(LANGUAGES)})", 404)
-        return JSONResponse({"catalog": catalog_json(lang), "switches": switches_json(lang)})
+        bots = [{"spec": spec, "label": bot_label(spec, lang)} for spec in BOT_KINDS]
+        return JSONResponse({"catalog": catalog_json(lang), "switches": switches_json(lang), "bots": bots})
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

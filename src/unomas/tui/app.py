@@ -24,7 +24,7 @@ from unomas.cards import COLOR_LETTERS, COLOR_OF
 from unomas.errors import SettingsError, UnoError
 from unomas.events import Event, MatchEnded, RoundEnded
 from unomas.game import Phase
-from unomas.i18n import Translations, describe
+from unomas.i18n import Translations, bot_label, describe
 from unomas.i18n.switches import switch_groups
 from unomas.rules import SWITCHES
 from unomas.session import BOT_LEVELS, Session, Setup, Watch, choose_play
@@ -388,7 +388,7 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label(t.gettext("Target score"))
                 yield Input(str(rules.target_score), id="target", type="integer")
-            levels = [(text.bot_label(spec, t), spec) for spec in BOT_LEVELS]
+            levels = [(bot_label(spec, t), spec) for spec in BOT_LEVELS]
             for seat in range(1, 10):
                 spec = self.setup.bots[seat - 1] if seat - 1 < len(self.setup.bots) else self.setup.bots[-1]
                 if spec not in BOT_LEVELS:

@@ -16,18 +16,6 @@ from unomas.i18n import Translations, card_name, color_name
 from unomas.view import View
 
 
-def bot_label(spec: str, t: Translations) -> str:
-    """The name of a bot level on the setup screen."""
-    labels = {
-        "random": t.gettext("random (1, easiest)"),
-        "playfirst": t.gettext("playfirst (2)"),
-        "heuristic": t.gettext("heuristic (3)"),
-        "ismcts:iterations=300": t.gettext("ismcts 300 (4)"),
-        "ismcts:iterations=1500": t.gettext("ismcts 1500 (5, strongest)"),
-    }
-    return labels.get(spec, spec)
-
-
 def direction_text(direction: int, t: Translations) -> str:
     return t.gettext("clockwise ↻") if direction == 1 else t.gettext("counter-clockwise ↺")
 

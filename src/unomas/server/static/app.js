@@ -37,6 +37,15 @@ async function loadLanguage(lang) {
   for (const node of document.querySelectorAll("[data-t]")) node.textContent = _(node.dataset.t);
   $("#opponents").setAttribute("aria-label", _("Players"));
   buildSwitches();
+  buildBotChoice(answer.bots);
+}
+
+// The bots the server offers for empty seats, named in the reader's language.
+function buildBotChoice(bots) {
+  const select = $("#create-form").bot;
+  const chosen = select.value || "heuristic";
+  select.replaceChildren(...bots.map((bot) => el("option", { value: bot.spec, textContent: bot.label })));
+  select.value = chosen;
 }
 
 function colorName(letter) {
@@ -193,7 +202,8 @@ function send(message) {
   if (state.socket && state.socket.readyState === WebSocket.OPEN) state.socket.send(JSON.stringify(message));
 }
 
-function act(move) { send({ type: "act", action: move }); }
+// Each action carries a number the server echoes in its answer: a refused one is known.
+function act(move) { state.sent = (state.sent || 0) + 1; send({ type: "act", action: move, ref: state.sent }); }
 
 function receive(message) {
   if (message.type === "error") {
@@ -201,7 +211,9 @@ function receive(message) {
       localStorage.removeItem(`unomas:${state.code}`);
       state.closed = true; state.socket.close(); route();
     }
-    showError(message.message);
+    // The page offers only the view's legal actions, so a refused one was overtaken by
+    // another seat's (an UNO call, a catch, a jump-in): say so in the reader's language.
+    showError(message.ref != null ? _("Too late: the game moved on before your move arrived.") : message.message);
   } else if (message.type === "room") {
     state.room = message;
     if (message.status === "lobby") renderLobby(); else { show("table"); renderFairness(); if (state.view) render(); }
@@ -242,7 +254,7 @@ function render() {
     const info = room.seats[seat] || {};
     const box = el("div", { className: `seat${seat === view.current ? " turn" : ""}` },
       el("div", {}, who[seat], seat === you ? ` (${_("you")})` : ""),
-      el("div", { className: "count" }, _("{n} cards", { n: count })),
+      el("div", { className: "count" }, ngettext("{n} card", "{n} cards", count)),
       el("div", {}, `${view.scores[seat]}`));
     if (info.bot) box.append(el("span", { className: "tag" }, _("bot")));
     if (info.away) box.append(el("span", { className: "tag" }, _("away: a bot plays")));
@@ -327,12 +339,19 @@ function choosePlay(options, who) {
 function dialog(title, buttons) {
   const cancel = el("button", { type: "button" }, _("Cancel"));
   cancel.addEventListener("click", closeDialog);
-  $("#dialog-body").replaceChildren(el("h2", {}, title), el("div", {}, ...buttons), cancel);
-  $("#dialog").hidden = false;
-  buttons[0].focus();
+  $("#dialog-body").replaceChildren(el("h2", { id: "dialog-title" }, title), el("div", {}, ...buttons), cancel);
+  showDialog(buttons[0]);
 }
 
-function closeDialog() { $("#dialog").hidden = true; }
+// A modal <dialog>: the browser keeps the focus inside it, Escape closes it, and the focus
+// goes back where it was when it closes.
+function showDialog(focus) {
+  const box = $("#dialog");
+  if (!box.open) box.showModal();
+  focus.focus();
+}
+
+function closeDialog() { if ($("#dialog").open) $("#dialog").close(); }
 
 function scoresTable(scores) {
   const who = names();
@@ -343,22 +362,20 @@ function scoresTable(scores) {
 function roundSummary(event) {
   const ok = el("button", { type: "button" }, _("OK"));
   ok.addEventListener("click", closeDialog);
-  $("#dialog-body").replaceChildren(el("h2", {}, _("Round over")),
+  $("#dialog-body").replaceChildren(el("h2", { id: "dialog-title" }, _("Round over")),
     el("p", {}, ngettext("{player} wins the round and scores {n} point.", "{player} wins the round and scores {n} points.",
       event.points, { player: names()[event.winner] })),
     el("h3", {}, _("Scores")), scoresTable(event.scores), ok);
-  $("#dialog").hidden = false;
-  ok.focus();
+  showDialog(ok);
 }
 
 function matchSummary(over) {
   const ok = el("button", { type: "button" }, _("OK"));
   ok.addEventListener("click", closeDialog);
   const link = el("a", { href: over.record, download: `unomas-${state.code}.json` }, _("Download the record"));
-  $("#dialog-body").replaceChildren(el("h2", { id: "match-over" }, _("Match over")), el("h3", {}, _("Scores")),
+  $("#dialog-body").replaceChildren(el("h2", { id: "dialog-title" }, _("Match over")), el("h3", {}, _("Scores")),
     scoresTable(over.scores), el("p", {}, link), ok);
-  $("#dialog").hidden = false;
-  ok.focus();
+  showDialog(ok);
 }
 
 async function renderFairness() {
@@ -385,8 +402,7 @@ function addLog(line) {
 // ------------------------------------------------------------------ keyboard
 
 document.addEventListener("keydown", (event) => {
-  if (event.target.matches("input, select, textarea") || !state.view) return;
-  if (event.key === "Escape") return closeDialog();
+  if (event.target.matches("input, select, textarea") || !state.view || $("#dialog").open) return;
   const legal = state.view.legal_actions;
   const key = event.key.toLowerCase();
   const move = { d: legal.find((m) => m.a === "draw"), p: legal.find((m) => m.a === "pass"),
