@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import sys
@@ -101,6 +102,53 @@ def test_stopping_early_closes_the_runner_with_the_batches_under_way() -> None:
 @pytest.mark.parametrize(("jobs", "batch"), [(1, None), (2, None), (2, 1), (3, 7)])
 def test_local_backend_plays_every_match_in_order(jobs: int, batch: int | None) -> None:
     assert list(play(Squares(), 30, Backend(jobs=jobs, batch=batch))) == [k * k for k in range(30)]
+
+
+@dataclass(frozen=True, slots=True)
+class DyingSquares:
+    """Like :class:`Squares`, but the worker process playing match 5 dies: the first
+    time only if ``marker`` is given (it is created then), else every time."""
+
+    marker: Path | None = None
+
+    def play(self, number: int) -> int:
+        if number == 5 and (self.marker is None or not self.marker.exists()):
+            if self.marker is not None:
+                self.marker.touch()
+            os._exit(1)
+        return number * number
+
+    def failed(self, number: int, reason: str) -> int:
+        assert "worker process died" in reason
+        return -number
+
+
+def test_a_local_worker_that_dies_is_replaced_and_its_matches_played_again(tmp_path: Path) -> None:
+    job = DyingSquares(tmp_path / "died")
+    assert list(play(job, 200, Backend(jobs=2, batch=4))) == [k * k for k in range(200)]
+    assert job.marker is not None and job.marker.exists()  # a worker did die
+
+
+def test_a_match_whose_worker_always_dies_is_an_error_of_that_match_alone() -> None:
+    assert list(play(DyingSquares(), 12, Backend(jobs=2, batch=4))) == [k * k if k != 5 else -5 for k in range(12)]
+
+
+@dataclass(frozen=True, slots=True)
+class FaultySquares:
+    """Like :class:`Squares`, but match 3 raises (a fault of the job, not of a bot)."""
+
+    def play(self, number: int) -> int:
+        if number == 3:
+            raise RuntimeError("no square today")
+        return number * number
+
+    def failed(self, number: int, reason: str) -> int:
+        assert reason == "RuntimeError: no square today"
+        return -number
+
+
+def test_a_match_that_raises_in_a_local_worker_is_an_error_of_that_match_alone() -> None:
+    assert list(play(FaultySquares(), 9, Backend(jobs=2, batch=4))) == [k * k if k != 3 else -3 for k in range(9)]
 
 
 def test_batch_size() -> None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import string
 import typing
+from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
@@ -27,12 +30,15 @@ from unomas.i18n import (
     narrate,
     translator,
 )
+from unomas.i18n.extract import extract_data_t
+from unomas.i18n.switches import switch_groups, switches_json
 from unomas.match import Table
-from unomas.rules import Rules
+from unomas.rules import SWITCHES, Rules
 
-PACKAGE = LOCALE_DIR.parent.parent
-SOURCES = ("i18n", "tui", "cli")
-"""The sub-packages whose messages the catalogs hold."""
+ROOT = Path(__file__).resolve().parents[1]
+MAPPING = ROOT / "babel.cfg"
+"""Where the messages are (the code of i18n/, tui/, cli/ and the browser page), as
+``pybabel extract -F babel.cfg`` reads them."""
 
 
 def po_messages(lang: str) -> dict[tuple[str, str | None], object]:
@@ -42,10 +48,11 @@ def po_messages(lang: str) -> dict[tuple[str, str | None], object]:
 
 
 def used_messages() -> set[tuple[str, str | None]]:
+    with MAPPING.open() as file:
+        method_map, options_map = parse_mapping_cfg(file, str(MAPPING))  # type: ignore[no-untyped-call]
     found = set()
-    for sub in SOURCES:
-        for _name, _line, message, _comments, context in extract_from_dir(PACKAGE / sub):
-            found.add((message if isinstance(message, str) else message[0], context))
+    for _name, _line, message, _comments, context in extract_from_dir(ROOT, method_map, options_map):
+        found.add((message if isinstance(message, str) else message[0], context))
     return found
 
 
@@ -66,6 +73,44 @@ def test_catalog_holds_exactly_the_messages_in_use_all_translated(lang: str) -> 
     assert set(messages) == used_messages()
     untranslated = [key for key, text in messages.items() if not text or (isinstance(text, tuple) and not all(text))]
     assert untranslated == []
+
+
+def test_the_catalogs_hold_the_browser_page_s_words() -> None:
+    used = {message for message, _context in used_messages()}
+    assert {"Join", "Seat {n}", "House rules", "{player} wins the round and scores {n} point."} <= used
+    assert translator("es").gettext("Join") == "Unirse"
+
+
+def test_the_html_extractor_reads_data_t_attributes_with_their_lines() -> None:
+    page = '<main>\n<h2 data-t="Crear">Crear</h2>\n<p data-t="">x</p><b title="t" data-t="Año">Año</b></main>'
+    found = list(extract_data_t(io.BytesIO(page.encode("latin-1")), {}, [], {"encoding": "latin-1"}))
+    assert found == [(2, None, "Crear", []), (3, None, "Año", [])]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_switch_is_in_exactly_one_group_with_a_title_and_an_explanation(lang: str) -> None:
+    groups = switch_groups(lang)
+    names = [switch.name for group in groups for switch in group.switches]
+    assert sorted(names) == sorted(SWITCHES) and len(names) == len(set(names))
+    titles = [group.title for group in groups]
+    texts = [text for group in groups for switch in group.switches for text in (switch.title, switch.explanation)]
+    assert all(titles + texts) and len(set(titles)) == len(titles) and len(set(texts)) == len(texts)
+
+
+def test_the_switches_for_a_browser_say_which_the_official_rules_have_on() -> None:
+    official = Rules.preset("official")
+    for lang in LANGUAGES:
+        switches = [switch for group in switches_json(lang) for switch in group["switches"]]
+        assert {s["name"]: s["official"] for s in switches} == {name: getattr(official, name) for name in SWITCHES}
+    spanish, english = switches_json("es"), switches_json("en")
+    assert [g["title"] for g in spanish] == ["Cartas de robar", "Jugar", "Robar del mazo"]
+    assert spanish[0]["switches"][0]["title"] == "Desafiar el Comodín roba cuatro"
+    assert english[0]["switches"][0] == {
+        "name": "challenge_wild_draw_four",
+        "title": "Challenge the Wild Draw Four",
+        "explanation": "W+4 only without the colour in play; the next player may challenge it",
+        "official": True,
+    }
 
 
 def entries(catalog: Catalog) -> dict[tuple[object, str | None], object]:

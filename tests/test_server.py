@@ -21,6 +21,7 @@ from unomas import fairness
 from unomas.actions import Action
 from unomas.cards import card_token
 from unomas.game import Game
+from unomas.i18n.switches import switches_json
 from unomas.rules import Rules
 from unomas.server.client import SeatClient, choose
 from unomas.server.rooms import Connection, Settings
@@ -180,6 +181,23 @@ def test_the_link_page_static_files_and_room_info() -> None:
         assert status == 409 and "not over" in answer["error"]
 
 
+def test_a_lobby_nobody_is_in_is_forgotten_after_a_while_one_with_someone_stays(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "rooms.sqlite3")
+    with running(store, Settings(keep_empty_lobby=0.4)) as address:
+        empty = create(address)
+        watched = create(address)
+
+        async def stay_in(code: str) -> None:
+            async with websockets.connect(f"ws://{address}/ws/{code}") as socket:
+                await socket.send(json.dumps({"type": "hello"}))
+                await asyncio.sleep(1.5)
+
+        asyncio.run(stay_in(watched["code"]))
+        assert get(address, f"/api/rooms/{empty['code']}")[0] == 404
+        assert get(address, f"/api/rooms/{watched['code']}")[0] == 200  # its spectator left only now
+        assert [room.code for room in store.load()] == [watched["code"]]
+
+
 @pytest.mark.parametrize(
     ("setup", "message"),
     [
@@ -315,6 +333,18 @@ def test_a_connection_sending_too_fast_is_told_to_slow_down() -> None:
         assert sum("slow down" in a["message"] for a in answers) >= 14
         assert sum("type" in a["message"] and "slow" not in a["message"] for a in answers) >= 4
 
+        async def flood_of_actions() -> list[dict[str, Any]]:
+            async with websockets.connect(f"ws://{address}/ws/{room['code']}") as socket:
+                for ref in range(20):
+                    act = {"type": "act", "action": {"p": 0, "a": "draw"}, "ref": ref}
+                    await socket.send(json.dumps(act))
+                return [json.loads(await asyncio.wait_for(socket.recv(), 5)) for _ in range(20)]
+
+        # Even refused for speed, an action's answer names it, so its sender can go on.
+        answers = asyncio.run(flood_of_actions())
+        assert [a["ref"] for a in answers] == list(range(20))
+        assert sum("slow down" in a["message"] for a in answers) >= 14
+
 
 def test_a_closed_tab_rejoins_its_seat_and_an_absent_player_is_played_by_a_bot() -> None:
     with running(SQLiteStore(":memory:"), Settings(grace=0.3, bot_delay=0, round_pause=0)) as address:
@@ -444,7 +474,19 @@ def test_the_default_database_is_in_the_user_data_folder() -> None:
 def test_the_i18n_endpoint_serves_both_languages_and_refuses_others() -> None:
     with running(SQLiteStore(":memory:")) as address:
         status, words = get(address, "/api/i18n/es")
-        assert status == 200 and words["ui"]["Draw"] == "Robar" and words["catalog"]["Skip"] == "Salta"
+        assert status == 200 and words["catalog"]["Join"] == "Unirse" and words["catalog"]["Skip"] == "Salta"
+        assert words["switches"] == switches_json("es")
+        assert words["switches"][1]["switches"][1] == {
+            "name": "jump_in",
+            "title": "Cortar",
+            "explanation": "jugar una carta idéntica fuera de turno",
+            "official": False,
+        }
+        assert {bot["spec"]: bot["label"] for bot in words["bots"]} == {
+            "heuristic": "heurístico (3)",
+            "playfirst": "playfirst (2)",
+            "random": "aleatorio (1, el más fácil)",
+        }
         status, words = get(address, "/api/i18n/en")
         assert status == 200 and words["catalog"]["Skip"] == "Skip"
         status, answer = get(address, "/api/i18n/fr")

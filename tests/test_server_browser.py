@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from server_support import running
+from unomas.i18n.switches import switch_groups
+from unomas.rules import Rules
 from unomas.server.rooms import Settings
 from unomas.server.storage import SQLiteStore
 
@@ -33,10 +35,8 @@ ARGS = [
 
 # One step of a player: whatever the page offers now, as a person would pick it.
 STEP = """() => {
-  const shown = (s) => { const n = document.querySelector(s); return n && !n.closest('[hidden]') ? n : null; };
   if (document.querySelector('#over-banner')) return 'over';
-  const dialog = shown('#dialog-body');
-  if (dialog) return 'dialog';
+  if (document.querySelector('#dialog[open]')) return 'dialog';
   if (document.querySelector('#actions [data-a=uno]')) return 'uno';
   if (document.querySelector('#actions [data-a=color]')) return 'color';
   if (document.querySelector('#hand .card.playable')) return 'play';
@@ -61,6 +61,9 @@ KEEP_ERRORS = """(() => {
     }
   };
 })();"""
+
+# A modal dialog takes the focus (the browser then keeps it there until it closes).
+FOCUS_IN_DIALOG = "() => !document.querySelector('#dialog[open]') || !!document.activeElement.closest('#dialog')"
 
 CLICKS = {
     "dialog": "#dialog-body button",
@@ -88,6 +91,14 @@ def test_two_people_and_a_bot_play_a_match_in_the_browser() -> None:
         host.fill("#create-form input[name=players]", "3")
         host.check("#bot-seats input[value='2']")
         host.fill("#create-form input[name=target_score]", "0")
+        # The house rules are the server's list: grouped, each explained, the official ones on.
+        groups = switch_groups("en")
+        assert host.locator("#switches fieldset legend").all_text_contents() == [g.title for g in groups]
+        for switch in (s for g in groups for s in g.switches):
+            box = host.locator(f"#switches input[name={switch.name}]")
+            assert box.is_checked() == getattr(Rules.preset("official"), switch.name)
+            assert host.text_content(f"#{box.get_attribute('aria-describedby')}") == switch.explanation
+        host.screenshot(path=str(ARTIFACTS / "browser-create.png"), full_page=True)
         host.check("#switches input[name=jump_in]")
         host.click("#create-form button[type=submit]")
         host.wait_for_selector("#lobby:not([hidden])")
@@ -133,6 +144,8 @@ def test_two_people_and_a_bot_play_a_match_in_the_browser() -> None:
                     page.keyboard.press("d")  # the keyboard shortcut for Draw
                 elif step == "pass":
                     page.keyboard.press("p")
+                elif step == "dialog" and not page.evaluate(FOCUS_IN_DIALOG):
+                    raise AssertionError("a dialog opened without the focus in it")
                 elif step in CLICKS:
                     # The moment may pass (another seat moved first): then look again.
                     with contextlib.suppress(playwright_api.TimeoutError):

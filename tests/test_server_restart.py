@@ -21,6 +21,7 @@ pytest.importorskip("uvicorn")
 import websockets
 
 from server_support import free_port, get, post
+from unomas import fairness
 from unomas.server.client import SeatClient
 
 
@@ -95,13 +96,14 @@ def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
         assert after == before  # every seat's view, the spectator's too, exactly as before the kill
         assert asyncio.run(commitment(url)) == promised
 
-        async def second_half() -> None:
-            host = SeatClient(url, tokens[0], random.Random(3), stop_after=8)
-            guest = asyncio.ensure_future(SeatClient(url, tokens[1], random.Random(4)).play())
-            await asyncio.wait_for(host.play(), 60)
-            guest.cancel()
-            await asyncio.gather(guest, return_exceptions=True)
+        async def second_half() -> list[dict[str, Any] | None]:
+            host = SeatClient(url, tokens[0], random.Random(3))
+            guest = SeatClient(url, tokens[1], random.Random(4))
+            return list(await asyncio.wait_for(asyncio.gather(host.play(), guest.play()), 120))
 
-        asyncio.run(second_half())  # the resumed game takes moves again
-        later = asyncio.run(look(url, None))
-        assert later != before[2] and later["hand"] == []
+        overs = asyncio.run(second_half())  # the resumed game is played to its end
+        assert all(over is not None and over["scores"] for over in overs)
+        status, finished = get(address, f"/api/rooms/{room['code']}/record")
+        assert status == 200
+        game = fairness.verify(finished)  # the deals, before and after the kill, came from the promised seed
+        assert game.is_over and finished["shuffle"]["commitment"] == promised

@@ -10,7 +10,9 @@ tournament's table, the simulation's totals) see only that ordered stream, so th
 same answer on every backend, whatever the number of workers and the order of finishing.
 
 ``local``
-    ``jobs`` processes of this machine (1: this process).
+    ``jobs`` processes of this machine (1: this process). A worker process that dies
+    mid-run is replaced and the batches it took down are played again
+    (:class:`LocalRunner`).
 ``ray``
     Ray tasks (:mod:`unomas.backends.ray`, the one module that imports Ray, loaded only
     when chosen): a local Ray instance of ``jobs`` CPUs (every core by default), or the
@@ -29,9 +31,10 @@ import signal
 from collections import deque
 from collections.abc import Generator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar, cast
 
 from unomas.errors import SettingsError
 
@@ -60,6 +63,9 @@ work (``benchmarks/scale.py`` measures it), few enough that work spreads over th
 TASKS_PER_WORKER = 4
 """Batches per worker at least, when the run is small enough that full batches would leave
 workers idle; also the batches in flight (or finished, waiting for an earlier one) per worker."""
+
+LOCAL_RETRIES = 3
+"""Times a local batch may kill its worker process, played alone, before it has failed for good."""
 
 R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
@@ -196,23 +202,93 @@ def drive(runner: Runner[R], job: Job[R], games: int, size: int) -> Generator[R,
         runner.close(list(pending))
 
 
+@dataclass(slots=True, eq=False)
+class _LocalBatch(Generic[R]):
+    """A batch handed to the local runner (a handle: compared and hashed by identity)."""
+
+    start: int
+    stop: int
+    future: Future[list[R]] | None = None
+    """Its play in the pool; None while it waits."""
+    pool: ProcessPoolExecutor | None = None
+    """The pool playing it."""
+    deaths: int = 0
+    """Times its worker process died while it was played alone."""
+
+
 class LocalRunner(Generic[R]):
-    """Batches in a pool of ``workers`` processes of this machine (started by spawn)."""
+    """Batches in a pool of ``workers`` processes of this machine (started by spawn).
+
+    A worker process that dies breaks the whole pool, and every batch in it fails with no
+    word of which one was the cause. So the pool is replaced, and those batches are played
+    again one at a time, alone in the new pool (new batches wait): a batch that still kills
+    its worker when alone, :data:`LOCAL_RETRIES` times, has failed for good. The others are
+    never blamed, and their results are the same as on any backend.
+    """
 
     def __init__(self, job: Job[R], workers: int) -> None:
         self.job = job
         self.workers = workers
-        self.executor = ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts
-        )
+        self.executor = self._pool()
+        self.suspects: deque[_LocalBatch[R]] = deque()
+        """Batches of a broken pool, waiting to be played again alone."""
+        self.alone: _LocalBatch[R] | None = None
+        """The suspect being played alone now."""
+        self.held: list[_LocalBatch[R]] = []
+        """Batches submitted while suspects are cleared."""
+
+    def _pool(self) -> ProcessPoolExecutor:
+        context = multiprocessing.get_context("spawn")
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_ignore_interrupts)
 
     def submit(self, start: int, stop: int) -> object:
-        return self.executor.submit(play_batch, self.job, start, stop)
+        batch: _LocalBatch[R] = _LocalBatch(start, stop)
+        if self.suspects or self.alone is not None:
+            self.held.append(batch)
+        else:
+            self._start(batch)
+        return batch
+
+    def _start(self, batch: _LocalBatch[R]) -> None:
+        batch.future = self.executor.submit(play_batch, self.job, batch.start, batch.stop)
+        batch.pool = self.executor
 
     def finished(self, handles: list[object]) -> list[tuple[object, list[R] | BatchFailed]]:
-        futures: list[Future[list[R]]] = handles  # type: ignore[assignment]
-        done, _ = wait(futures, return_when=FIRST_COMPLETED)
-        return [(future, future.result()) for future in done]
+        batches = {b.future: b for b in cast(list[_LocalBatch[R]], handles) if b.future is not None}
+        done, _ = wait(batches, return_when=FIRST_COMPLETED)
+        outcomes: list[tuple[object, list[R] | BatchFailed]] = []
+        broken = False
+        for future in done:
+            batch = batches[future]
+            try:
+                outcomes.append((batch, future.result()))
+            except BrokenProcessPool:
+                broken = broken or batch.pool is self.executor  # else it was noticed before
+                batch.future = None
+                if batch is self.alone:  # it was alone: the death was its own
+                    batch.deaths += 1
+                    if batch.deaths >= LOCAL_RETRIES:
+                        failure = BatchFailed(f"its worker process died each of the {batch.deaths} times it was played")
+                        outcomes.append((batch, failure))
+                    else:
+                        self.suspects.appendleft(batch)
+                else:
+                    self.suspects.append(batch)
+            except Exception as error:  # the batch itself failed (not a bot: those are results)
+                outcomes.append((batch, BatchFailed(f"{type(error).__name__}: {error}")))
+            if batch is self.alone:
+                self.alone = None
+        if broken:
+            self.executor.shutdown(wait=False)
+            self.executor = self._pool()
+        if self.alone is None and self.suspects:
+            self.alone = self.suspects.popleft()
+            self._start(self.alone)
+        elif self.alone is None:
+            for batch in self.held:
+                self._start(batch)
+            self.held.clear()
+        return outcomes
 
     def close(self, handles: list[object]) -> None:
         if handles:

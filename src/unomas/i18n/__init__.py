@@ -7,13 +7,19 @@ compiles them and is needed for development only; a test checks that each ``.mo`
 exactly its ``.po``). Message ids are the English text; both languages have two plural
 forms, chosen by ``n != 1``.
 
-Changing a message (the catalogs hold those of ``unomas.i18n``, ``unomas.tui`` and ``unomas.cli``; a test
-checks that they hold exactly the ones in use, all translated, placeholders kept)::
+Changing a message: the catalogs hold those of ``unomas.i18n``, ``unomas.tui``, ``unomas.cli``
+and the browser page of ``unomas.server`` (its JavaScript, and the ``data-t`` attributes of
+its HTML, see :mod:`unomas.i18n.extract`), as ``babel.cfg`` at the repository's root maps
+them; a test reads the same file and checks that the catalogs hold exactly the messages in
+use, all translated, placeholders kept. From the repository's root::
 
-    pybabel extract --no-location -o unomas.pot src/unomas/i18n src/unomas/tui src/unomas/cli
-    pybabel update --no-location -i unomas.pot -d src/unomas/i18n/locale -D unomas
+    pybabel extract -F babel.cfg --no-location -o unomas.pot .
+    pybabel update -N --ignore-obsolete -w 120 -i unomas.pot -d src/unomas/i18n/locale -D unomas
     # translate the new entries; in en/ each text is its own id
     pybabel compile -d src/unomas/i18n/locale -D unomas
+
+The house-rule switches' titles and explanations, for the terminal and browser setup
+screens, are in :mod:`unomas.i18n.switches`.
 
 >>> t = translator("es")
 >>> t.gettext("Draw Two")
@@ -50,6 +56,7 @@ __all__ = [
     "LANGUAGES",
     "LOCALE_DIR",
     "Translations",
+    "bot_label",
     "card_name",
     "catalog_json",
     "color_name",
@@ -146,6 +153,23 @@ def _in_card_color(color: Color, t: Translations) -> str:
         t.pgettext("in a card name", "Blue"),
     )
     return names[color]
+
+
+def bot_label(spec: str, lang: str | Translations) -> str:
+    """The name of a bot level on a setup screen (the spec itself for a bot without one).
+
+    >>> bot_label("heuristic", "es"), bot_label("cmd:python my_bot.py", "es")
+    ('heurístico (3)', 'cmd:python my_bot.py')
+    """
+    t = _t(lang)
+    labels = {
+        "random": t.gettext("random (1, easiest)"),
+        "playfirst": t.gettext("playfirst (2)"),
+        "heuristic": t.gettext("heuristic (3)"),
+        "ismcts:iterations=300": t.gettext("ismcts 300 (4)"),
+        "ismcts:iterations=1500": t.gettext("ismcts 1500 (5, strongest)"),
+    }
+    return labels.get(spec, spec)
 
 
 @cache

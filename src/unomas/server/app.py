@@ -4,6 +4,9 @@
 ``unomas serve`` calls). Routes:
 
 * ``GET /`` and ``GET /r/{code}`` (the link to a room): the browser game;
+* ``GET /api/i18n/{lang}``: the page's words, ``{catalog, switches}``: the gettext catalog
+  as ``{msgid: text}`` (:func:`~unomas.i18n.catalog_json`) and the house-rule switches of
+  the create-room form (:func:`~unomas.i18n.switches.switches_json`);
 * ``POST /api/rooms``: create a room (:class:`~unomas.server.protocol.RoomSetup`) →
   ``{code, seat, token, link}``; ``POST /api/rooms/{code}/join`` (``{name}``) →
   ``{seat, token}``; ``GET /api/rooms/{code}``: the room as anyone may see it;
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import time
@@ -30,8 +34,18 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from unomas.i18n import LANGUAGES, catalog_json
-from unomas.server.protocol import Act, Hello, JoinRequest, RoomSetup, Start, describe, parse_client_message
+from unomas.i18n import LANGUAGES, bot_label, catalog_json
+from unomas.i18n.switches import switches_json
+from unomas.server.protocol import (
+    BOT_KINDS,
+    Act,
+    Hello,
+    JoinRequest,
+    RoomSetup,
+    Start,
+    describe,
+    parse_client_message,
+)
 from unomas.server.rooms import Connection, Room, RoomError, Settings, new_code
 from unomas.server.storage import SQLiteStore, Store
 
@@ -71,6 +85,7 @@ class Server:
         self.settings = settings
         self.rate = rate
         self.rooms: dict[str, Room] = {}
+        self._sweeper: asyncio.Task[None]
 
     def room(self, code: str) -> Room:
         room = self.rooms.get(code.upper())
@@ -85,6 +100,17 @@ class Server:
                 self._add(Room.restore(stored, self.store, self.settings))
             except Exception:  # one broken room must not keep the others down
                 log.exception("room %s could not be restored", stored.code)
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_abandoned_lobbies())
+
+    async def _sweep_abandoned_lobbies(self) -> None:
+        """Forget the lobbies nobody came back to, so rooms never pile up in memory."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(min(60.0, self.settings.keep_empty_lobby / 2))
+            now = loop.time()
+            for room in [room for room in self.rooms.values() if room.abandoned(now)]:
+                del self.rooms[room.code]
+                self.store.forget(room.code)
 
     def _add(self, room: Room) -> None:
         self.rooms[room.code] = room
@@ -96,6 +122,7 @@ class Server:
         loop.call_later(self.settings.keep_finished, self.rooms.pop, room.code, None)
 
     async def stop(self) -> None:
+        self._sweeper.cancel()
         for room in self.rooms.values():
             await room.close()
         self.store.close()
@@ -170,12 +197,20 @@ class Server:
                     break
                 text = message.get("text")
                 ref = None
+                allowed = limit.allow()  # every message counts, the malformed ones too
                 try:
                     if text is None:
                         raise ValueError("messages are JSON text, not binary")
-                    if not limit.allow():
+                    try:
+                        parsed = parse_client_message(text)
+                    except ValueError:
+                        if allowed:
+                            raise
+                        parsed = None
+                    if isinstance(parsed, Act):
+                        ref = parsed.ref  # a refusal names the action it answers, so the sender can go on
+                    if not allowed or parsed is None:
                         raise ValueError("too many messages: slow down")
-                    parsed = parse_client_message(text)
                     if isinstance(parsed, Hello):
                         if attached:
                             raise RoomError("this connection has already said hello")
@@ -187,7 +222,6 @@ class Server:
                         room.start(connection.seat)
                     else:
                         assert isinstance(parsed, Act)
-                        ref = parsed.ref
                         room.act(connection.seat, parsed.action, ref)
                 except (ValueError, RoomError) as error:
                     reply: dict[str, Any] = {"type": "error", "message": str(error)}
@@ -233,7 +267,6 @@ def create_app(
 ) -> Starlette:
     """The application over ``store``; ``rate`` is each connection's (messages/s, burst)."""
     server = Server(store, settings or Settings(), rate)
-    ui_words = json.loads((STATIC / "ui.json").read_text(encoding="utf-8"))
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
@@ -242,11 +275,15 @@ def create_app(
         lang = request.path_params["lang"]
         if lang not in LANGUAGES:
             return _error(f"unknown language {lang!r} (languages are {', '.join(LANGUAGES)})", 404)
-        return JSONResponse({"ui": ui_words[lang], "catalog": catalog_json(lang)})
+        bots = [{"spec": spec, "label": bot_label(spec, lang)} for spec in BOT_KINDS]
+        return JSONResponse({"catalog": catalog_json(lang), "switches": switches_json(lang), "bots": bots})
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await server.start()
+        # What is loaded by now (modules, classes, the restored rooms) lives as long as the
+        # server: kept out of the collector's full passes, which then pause play for less.
+        gc.freeze()
         yield
         await server.stop()
 

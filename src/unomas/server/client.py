@@ -66,6 +66,8 @@ class SeatClient:
     actions: int = 0
     stop_after: int | None = None
     """Leave (close the connection) after this many actions."""
+    retry_pause: float = 0.1
+    """Seconds to wait after a refusal before acting again."""
 
     async def play(self, *, start: bool = False) -> dict[str, Any] | None:
         """Play until the match is over (returns the ``over`` message) or ``stop_after``."""
@@ -85,8 +87,10 @@ class SeatClient:
                 if message["type"] == "over":
                     return dict(message)
                 if message["type"] == "error":
-                    # Refused (someone else moved first): think again from the latest view.
+                    # Refused (someone else moved first, or too fast): think again from the
+                    # latest view, after a pause that keeps within the server's rate limit.
                     self.errors.append(message)
+                    await asyncio.sleep(self.retry_pause)
                 elif message["type"] == "update":
                     view = message["view"]
                 else:

@@ -60,6 +60,8 @@ class Settings:
     """Messages waiting for one connection beyond which it is dropped as too slow."""
     keep_finished: float = 3600.0
     """Seconds a finished room stays open (its record is kept in the store for good)."""
+    keep_empty_lobby: float = 3600.0
+    """Seconds a room not yet started stays open with nobody connected; then it is forgotten."""
 
 
 def new_code() -> str:
@@ -140,6 +142,8 @@ class Room:
         """Turn actions and deals so far: a new one starts a new turn for the timer."""
         self.deadline: float | None = None
         self.on_over: Callable[[Room], None] | None = None
+        self.empty_since: float | None = asyncio.get_running_loop().time()
+        """When the last connection left (loop time), None while someone is connected."""
 
     # ------------------------------------------------------------------ lobby
 
@@ -163,6 +167,11 @@ class Room:
         self.store.save_room(self._stored())
         self._broadcast_room()
         return free[0], token
+
+    def abandoned(self, now: float) -> bool:
+        """Whether this is a lobby nobody has been connected to for ``keep_empty_lobby``."""
+        quiet = self.empty_since
+        return self.status == "lobby" and quiet is not None and now - quiet >= self.settings.keep_empty_lobby
 
     def _seat_player(self, seat: int, name: str) -> str:
         token = secrets.token_urlsafe(24)
@@ -247,6 +256,7 @@ class Room:
                 player.away = False
                 self._wake.set()
         self.connections.add(connection)
+        self.empty_since = None
         self._broadcast_room()
         if self.game is not None:
             connection.post(self._update(connection.seat, connection.lang, [], None))
@@ -256,6 +266,8 @@ class Room:
     def detach(self, connection: Connection) -> None:
         """A connection closed; a seat left with none is given the grace period."""
         self.connections.discard(connection)
+        if not self.connections:
+            self.empty_since = asyncio.get_running_loop().time()
         if connection.seat is None:
             return
         player = self.seats[connection.seat]

@@ -65,6 +65,10 @@ class Store(ABC):
         """The match is over: keep its full record."""
 
     @abstractmethod
+    def forget(self, code: str) -> None:
+        """Delete a room that never started (an abandoned lobby)."""
+
+    @abstractmethod
     def load(self) -> list[StoredRoom]:
         """Every room not yet over, with its rounds, to resume after a restart."""
 
@@ -129,6 +133,10 @@ class SQLiteStore(Store):
     def finish(self, code: str, record: dict[str, Any]) -> None:
         with self._transaction() as db:
             db.execute("UPDATE rooms SET status = 'over', record = ? WHERE code = ?", (_dumps(record), code))
+
+    def forget(self, code: str) -> None:
+        with self._transaction() as db:
+            db.execute("DELETE FROM rooms WHERE code = ? AND status = 'lobby'", (code,))
 
     def load(self) -> list[StoredRoom]:
         with self._transaction() as db:

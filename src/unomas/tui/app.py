@@ -24,7 +24,8 @@ from unomas.cards import COLOR_LETTERS, COLOR_OF
 from unomas.errors import SettingsError, UnoError
 from unomas.events import Event, MatchEnded, RoundEnded
 from unomas.game import Phase
-from unomas.i18n import Translations, describe
+from unomas.i18n import Translations, bot_label, describe
+from unomas.i18n.switches import switch_groups
 from unomas.rules import SWITCHES
 from unomas.session import BOT_LEVELS, Session, Setup, Watch, choose_play
 from unomas.tui import text
@@ -387,7 +388,7 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label(t.gettext("Target score"))
                 yield Input(str(rules.target_score), id="target", type="integer")
-            levels = [(text.bot_label(spec, t), spec) for spec in BOT_LEVELS]
+            levels = [(bot_label(spec, t), spec) for spec in BOT_LEVELS]
             for seat in range(1, 10):
                 spec = self.setup.bots[seat - 1] if seat - 1 < len(self.setup.bots) else self.setup.bots[-1]
                 if spec not in BOT_LEVELS:
@@ -398,12 +399,11 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Button(t.gettext("Official rules"), id="official")
                 yield Button(t.gettext("All house rules"), id="all")
-            for title, names in text.rule_groups(t):
-                yield Label(title, classes="group")
-                for name in names:
-                    short, help_text = text.rule_text(name, t)
-                    yield Checkbox(short, getattr(rules, name), id=f"rule-{name}")
-                    yield Label(help_text, classes="help")
+            for group in switch_groups(t):
+                yield Label(group.title, classes="group")
+                for switch in group.switches:
+                    yield Checkbox(switch.title, getattr(rules, switch.name), id=f"rule-{switch.name}")
+                    yield Label(switch.explanation, classes="help")
         with Horizontal(id="buttons"):
             yield Button(t.gettext("Play"), id="play", variant="primary")
             yield Label("", id="error")

@@ -16,55 +16,6 @@ from unomas.i18n import Translations, card_name, color_name
 from unomas.view import View
 
 
-def rule_groups(t: Translations) -> list[tuple[str, list[str]]]:
-    """The switches grouped for the setup screen: (group title, setting names)."""
-    return [
-        (t.gettext("Draw cards"), ["challenge_wild_draw_four", "stack_draw_two", "stack_draw_four", "stack_mixed"]),
-        (t.gettext("Playing"), ["seven_zero", "jump_in", "no_action_finish"]),
-        (t.gettext("Drawing from the pile"), ["force_play_drawn", "draw_until_playable"]),
-    ]
-
-
-def rule_text(name: str, t: Translations) -> tuple[str, str]:
-    """A switch's short title and its one-line explanation."""
-    texts = {
-        "challenge_wild_draw_four": (
-            t.gettext("Challenge the Wild Draw Four"),
-            t.gettext("W+4 only without the colour in play; the next player may challenge it"),
-        ),
-        "stack_draw_two": (t.gettext("+2 on +2"), t.gettext("answer a Draw Two with a Draw Two")),
-        "stack_draw_four": (t.gettext("+4 on +4"), t.gettext("answer a Wild Draw Four with a Wild Draw Four")),
-        "stack_mixed": (
-            t.gettext("Mixed stacking"),
-            t.gettext("+4 answers +2, and a +2 of the chosen colour answers +4"),
-        ),
-        "seven_zero": (t.gettext("7-0 rule"), t.gettext("a 7 swaps hands with a player, a 0 passes every hand on")),
-        "jump_in": (t.gettext("Jump in"), t.gettext("play an identical card out of turn")),
-        "force_play_drawn": (t.gettext("Play the drawn card"), t.gettext("a playable drawn card must be played")),
-        "draw_until_playable": (
-            t.gettext("Draw until playable"),
-            t.gettext("keep drawing until a playable card comes"),
-        ),
-        "no_action_finish": (
-            t.gettext("No action finish"),
-            t.gettext("the last card may not be an action or wild card"),
-        ),
-    }
-    return texts[name]
-
-
-def bot_label(spec: str, t: Translations) -> str:
-    """The name of a bot level on the setup screen."""
-    labels = {
-        "random": t.gettext("random (1, easiest)"),
-        "playfirst": t.gettext("playfirst (2)"),
-        "heuristic": t.gettext("heuristic (3)"),
-        "ismcts:iterations=300": t.gettext("ismcts 300 (4)"),
-        "ismcts:iterations=1500": t.gettext("ismcts 1500 (5, strongest)"),
-    }
-    return labels.get(spec, spec)
-
-
 def direction_text(direction: int, t: Translations) -> str:
     return t.gettext("clockwise ↻") if direction == 1 else t.gettext("counter-clockwise ↺")
 

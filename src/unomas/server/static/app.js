@@ -2,14 +2,11 @@
 // this page shows the view it sends and offers exactly the view's legal actions.
 "use strict";
 
-const SWITCHES = ["challenge_wild_draw_four", "stack_draw_two", "stack_draw_four", "stack_mixed", "seven_zero",
-  "jump_in", "force_play_drawn", "draw_until_playable", "no_action_finish"];
 const COLORS = { R: "red", Y: "yellow", G: "green", B: "blue" };
-const COLOR_IDS = { R: "Red", Y: "Yellow", G: "Green", B: "Blue" };
 const FILL = { R: "#d32f2f", Y: "#f9a825", G: "#2e7d32", B: "#1565c0", W: "#222" };
 
 const state = { lang: localStorage.getItem("unomas:lang") || (navigator.language || "en").slice(0, 2),
-  words: {}, catalog: {}, code: null, token: null, socket: null, room: null, view: null, closed: false, retry: 0,
+  catalog: {}, switches: [], code: null, token: null, socket: null, room: null, view: null, closed: false, retry: 0,
   sayUno: false };
 if (!["es", "en"].includes(state.lang)) state.lang = "en";
 
@@ -19,35 +16,55 @@ const el = (tag, props = {}, ...children) => {
   for (const child of children) node.append(child);
   return node;
 };
-const fmt = (text, values = {}) => text.replace(/\{(\w+)\}/g, (_, key) => (key in values ? values[key] : `{${key}}`));
-const t = (id, values) => fmt(state.words[id] || state.catalog[id] || id, values);
-const g = (id, values) => fmt(state.catalog[id] || id, values);  // the shared gettext catalog
+// The words of the page come from the gettext catalogs the terminal game uses too (served as
+// {msgid: text}); the names are gettext's, so `pybabel extract` finds every message here.
+const fmt = (text, values = {}) => text.replace(/\{(\w+)\}/g, (field, key) => (key in values ? values[key] : field));
+const _ = (id, values) => fmt(state.catalog[id] || id, values);
+const pgettext = (context, id, values) => fmt(state.catalog[`${context}\u0004${id}`] || id, values);
+const ngettext = (singular, plural, n, values = {}) => {  // both languages: the plural form when n != 1
+  const id = n === 1 ? singular : plural;
+  return fmt(state.catalog[id] || id, { n, ...values });
+};
 
 // ------------------------------------------------------------------ words
 
 async function loadLanguage(lang) {
   const answer = await fetch(`/api/i18n/${lang}`).then((r) => r.json());
-  state.lang = lang; state.words = answer.ui; state.catalog = answer.catalog;
+  state.lang = lang; state.catalog = answer.catalog; state.switches = answer.switches;
   localStorage.setItem("unomas:lang", lang);
   document.documentElement.lang = lang;
   $("#lang").value = lang;
-  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = _(node.dataset.t);
+  $("#opponents").setAttribute("aria-label", _("Players"));
   buildSwitches();
+  buildBotChoice(answer.bots);
 }
 
-function colorName(letter) { return g("{color} ({letter})", { color: g(COLOR_IDS[letter]), letter }); }
+// The bots the server offers for empty seats, named in the reader's language.
+function buildBotChoice(bots) {
+  const select = $("#create-form").bot;
+  const chosen = select.value || "heuristic";
+  select.replaceChildren(...bots.map((bot) => el("option", { value: bot.spec, textContent: bot.label })));
+  select.value = chosen;
+}
+
+function colorName(letter) {
+  const color = { R: _("Red"), Y: _("Yellow"), G: _("Green"), B: _("Blue") }[letter];
+  return _("{color} ({letter})", { color, letter });
+}
 
 function rankName(token) {
   const rank = token.slice(1);
-  if (token === "W") return g("Wild");
-  if (token === "W+4") return g("Wild Draw Four");
-  return { S: g("Skip"), R: g("Reverse"), "+2": g("Draw Two") }[rank] || rank;
+  if (token === "W") return _("Wild");
+  if (token === "W+4") return _("Wild Draw Four");
+  return { S: _("Skip"), R: _("Reverse"), "+2": _("Draw Two") }[rank] || rank;
 }
 
 function cardName(token) {
-  if (token[0] === "W") return g("{name} ({token})", { name: rankName(token), token });
-  const color = g(`in a card name\u0004${COLOR_IDS[token[0]]}`);
-  return g("{color} {rank} ({token})", { color, rank: rankName(token), token });
+  if (token[0] === "W") return _("{name} ({token})", { name: rankName(token), token });
+  const color = { R: pgettext("in a card name", "Red"), Y: pgettext("in a card name", "Yellow"),
+    G: pgettext("in a card name", "Green"), B: pgettext("in a card name", "Blue") }[token[0]];
+  return _("{color} {rank} ({token})", { color, rank: rankName(token), token });
 }
 
 // ------------------------------------------------------------------ cards as SVG
@@ -94,14 +111,23 @@ function showError(message) {
   showError.timer = setTimeout(() => { box.hidden = true; }, 5000);
 }
 
+// The house-rule switches as the server lists them: grouped, each with its title and a
+// one-line explanation tied to the box; at first the official rules' ones are on.
 function buildSwitches() {
   const box = $("#switches");
+  const first = !box.dataset.built;
   const checked = new Set([...box.querySelectorAll("input:checked")].map((i) => i.name));
-  if (!box.dataset.built) checked.add("challenge_wild_draw_four");
   box.dataset.built = "1";
-  box.replaceChildren(el("legend", {}, t("House rules")));
-  for (const name of SWITCHES) {
-    box.append(el("label", {}, el("input", { type: "checkbox", name, checked: checked.has(name) }), " ", t(name)));
+  box.replaceChildren(el("legend", {}, _("House rules")));
+  for (const group of state.switches) {
+    const set = el("fieldset", { className: "switch-group" }, el("legend", {}, group.title));
+    for (const rule of group.switches) {
+      const help = el("span", { className: "help", id: `switch-help-${rule.name}` }, rule.explanation);
+      const input = el("input", { type: "checkbox", name: rule.name, checked: first ? rule.official : checked.has(rule.name) });
+      input.setAttribute("aria-describedby", help.id);
+      set.append(el("div", { className: "switch" }, el("label", {}, input, " ", rule.title), help));
+    }
+    box.append(set);
   }
   buildBotSeats();
 }
@@ -110,10 +136,10 @@ function buildBotSeats() {
   const box = $("#bot-seats");
   const players = Math.max(2, Math.min(10, Number($("#create-form").players.value) || 2));
   const checked = new Set([...box.querySelectorAll("input:checked")].map((i) => Number(i.value)));
-  box.replaceChildren(el("legend", {}, t("Seats played by bots")));
+  box.replaceChildren(el("legend", {}, _("Seats played by bots")));
   for (let seat = 1; seat < players; seat++) {
     box.append(el("label", {}, el("input", { type: "checkbox", value: seat, checked: checked.has(seat) }),
-      " ", t("Seat {n}", { n: seat + 1 })));
+      " ", _("Seat {n}", { n: seat + 1 })));
   }
 }
 
@@ -129,7 +155,7 @@ async function createRoom(event) {
   event.preventDefault();
   const form = event.target;
   const rules = { players: Number(form.players.value), target_score: Number(form.target_score.value) };
-  for (const name of SWITCHES) rules[name] = form.querySelector(`input[name=${name}]`).checked;
+  for (const input of $("#switches").querySelectorAll("input[type=checkbox]")) rules[input.name] = input.checked;
   const bots = [...$("#bot-seats").querySelectorAll("input:checked")].map((i) => Number(i.value));
   try {
     const room = await post("/api/rooms", { name: form.name.value, rules, bots, bot: form.bot.value,
@@ -166,7 +192,7 @@ function connect(token) {
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
     if (state.socket !== socket || state.closed) return;
-    showError(t("Connection lost; reconnecting…"));
+    showError(_("Connection lost; reconnecting…"));
     state.retry = Math.min(state.retry + 1, 5);
     setTimeout(() => connect(token), 500 * state.retry);
   });
@@ -176,7 +202,8 @@ function send(message) {
   if (state.socket && state.socket.readyState === WebSocket.OPEN) state.socket.send(JSON.stringify(message));
 }
 
-function act(move) { send({ type: "act", action: move }); }
+// Each action carries a number the server echoes in its answer: a refused one is known.
+function act(move) { state.sent = (state.sent || 0) + 1; send({ type: "act", action: move, ref: state.sent }); }
 
 function receive(message) {
   if (message.type === "error") {
@@ -184,7 +211,9 @@ function receive(message) {
       localStorage.removeItem(`unomas:${state.code}`);
       state.closed = true; state.socket.close(); route();
     }
-    showError(message.message);
+    // The page offers only the view's legal actions, so a refused one was overtaken by
+    // another seat's (an UNO call, a catch, a jump-in): say so in the reader's language.
+    showError(message.ref != null ? _("Too late: the game moved on before your move arrived.") : message.message);
   } else if (message.type === "room") {
     state.room = message;
     if (message.status === "lobby") renderLobby(); else { show("table"); renderFairness(); if (state.view) render(); }
@@ -201,7 +230,7 @@ function receive(message) {
 
 // ------------------------------------------------------------------ lobby and table
 
-function names() { return (state.room ? state.room.seats : []).map((s, i) => (s ? s.name : t("Seat {n}", { n: i + 1 }))); }
+function names() { return (state.room ? state.room.seats : []).map((s, i) => (s ? s.name : _("Seat {n}", { n: i + 1 }))); }
 
 function renderLobby() {
   show("lobby");
@@ -209,10 +238,10 @@ function renderLobby() {
   for (const node of document.querySelectorAll(".code")) node.textContent = room.code;
   $("#link").value = `${location.origin}/r/${room.code}`;
   $("#lobby-seats").replaceChildren(...room.seats.map((seat, i) => el("li", {},
-    seat ? seat.name : t("(empty seat)"),
-    ...(seat && seat.bot ? [el("span", { className: "tag" }, ` ${t("bot")}`)] : []),
-    ...(i === room.you ? [el("span", { className: "tag" }, ` ${t("you")}`)] : []),
-    ...(i === room.host ? [el("span", { className: "tag" }, ` ${t("host")}`)] : []))));
+    seat ? seat.name : _("(empty seat)"),
+    ...(seat && seat.bot ? [el("span", { className: "tag" }, ` ${_("bot")}`)] : []),
+    ...(i === room.you ? [el("span", { className: "tag" }, ` ${_("you")}`)] : []),
+    ...(i === room.host ? [el("span", { className: "tag" }, ` ${_("host")}`)] : []))));
   $("#start").hidden = room.you !== room.host;
   $("#waiting").hidden = room.you === room.host;
 }
@@ -224,30 +253,30 @@ function render() {
   $("#opponents").replaceChildren(...view.hand_sizes.map((count, seat) => {
     const info = room.seats[seat] || {};
     const box = el("div", { className: `seat${seat === view.current ? " turn" : ""}` },
-      el("div", {}, who[seat], seat === you ? ` (${t("you")})` : ""),
-      el("div", { className: "count" }, t("{n} cards", { n: count })),
+      el("div", {}, who[seat], seat === you ? ` (${_("you")})` : ""),
+      el("div", { className: "count" }, ngettext("{n} card", "{n} cards", count)),
       el("div", {}, `${view.scores[seat]}`));
-    if (info.bot) box.append(el("span", { className: "tag" }, t("bot")));
-    if (info.away) box.append(el("span", { className: "tag" }, t("away: a bot plays")));
-    if (view.uno_pending === seat) box.append(el("span", { className: "tag" }, "UNO?"));
+    if (info.bot) box.append(el("span", { className: "tag" }, _("bot")));
+    if (info.away) box.append(el("span", { className: "tag" }, _("away: a bot plays")));
+    if (view.uno_pending === seat) box.append(el("span", { className: "tag" }, _("UNO?")));
     box.setAttribute("aria-current", seat === view.current ? "true" : "false");
     return box;
   }));
   $("#discard").replaceChildren(cardButton(view.top, { chosen: view.top[0] === "W" ? view.color : null }));
   const status = [
-    view.current === you ? t("Your turn") : t("{name}'s turn", { name: who[view.current] }),
-    view.color ? t("Colour in play: {color}", { color: colorName(view.color) }) : "",
-    view.direction === 1 ? t("Clockwise") : t("Counter-clockwise"),
-    t("Draw pile: {n}", { n: view.pile_size }),
-    view.penalty ? t("Penalty: {n}", { n: view.penalty }) : "",
-    state.turnLeft != null ? t("Seconds left: {n}", { n: Math.round(state.turnLeft) }) : "",
-    you === null ? t("Spectating") : "",
-    view.shown_hand ? t("Shown to you: {cards}", { cards: view.shown_hand.hand.join(" ") }) : "",
+    view.current === you ? _("Your turn") : _("{name}'s turn", { name: who[view.current] }),
+    view.color ? _("Colour in play: {color}", { color: colorName(view.color) }) : "",
+    view.direction === 1 ? _("Clockwise") : _("Counter-clockwise"),
+    _("Draw pile: {n}", { n: view.pile_size }),
+    view.penalty ? _("Penalty: {n}", { n: view.penalty }) : "",
+    state.turnLeft != null ? _("Seconds left: {n}", { n: Math.round(state.turnLeft) }) : "",
+    you === null ? _("Spectating") : "",
+    view.shown_hand ? _("Shown to you: {cards}", { cards: view.shown_hand.hand.join(" ") }) : "",
   ].filter(Boolean);
   $("#status").replaceChildren(...status.map((line) => el("div", {}, line)));
   renderActions(view, who);
   const plays = view.legal_actions.filter((m) => m.a === "play");
-  $("#hand").setAttribute("aria-label", t("Your hand"));
+  $("#hand").setAttribute("aria-label", _("Your hand"));
   $("#hand").replaceChildren(...view.hand.map((token) => {
     const options = plays.filter((m) => m.card === token);
     return cardButton(token, { playable: options.length > 0, onClick: options.length ? () => choosePlay(options, who) : null });
@@ -264,18 +293,18 @@ function renderActions(view, who) {
     buttons.push(button);
   };
   for (const move of legal) {
-    if (move.a === "draw") add(t("Draw"), move);
-    else if (move.a === "pass") add(t("Pass"), move);
-    else if (move.a === "challenge") add(t("Challenge"), move);
-    else if (move.a === "uno") add(t("UNO!"), move, "uno");
-    else if (move.a === "catch") add(t("Catch {name}", { name: who[move.target] }), move, "uno");
+    if (move.a === "draw") add(_("Draw"), move);
+    else if (move.a === "pass") add(_("Pass"), move);
+    else if (move.a === "challenge") add(_("Challenge"), move);
+    else if (move.a === "uno") add(_("UNO!"), move, "uno");
+    else if (move.a === "catch") add(_("Catch {name}", { name: who[move.target] }), move, "uno");
   }
   const colors = legal.filter((m) => m.a === "color");
   if (colors.length) buttons.push(...colorButtons(colors));
   if (legal.some((m) => m.a === "play" && m.uno)) {
     const box = el("input", { type: "checkbox", id: "say-uno", checked: state.sayUno || false });
     box.addEventListener("change", () => { state.sayUno = box.checked; });
-    buttons.push(el("label", { className: "uno-toggle" }, box, " ", t("Call UNO with this play")));
+    buttons.push(el("label", { className: "uno-toggle" }, box, " ", _("Call UNO with this play")));
   }
   $("#actions").replaceChildren(...buttons);
 }
@@ -296,26 +325,33 @@ function choosePlay(options, who) {
   const pickTarget = (list) => {
     const targets = list.filter((m) => m.target !== undefined);
     if (!targets.length) return finish(list[0]);
-    dialog(t("Swap hands with"), targets.map((m) => {
+    dialog(_("Swap hands with"), targets.map((m) => {
       const button = el("button", { type: "button" }, who[m.target]);
       button.addEventListener("click", () => finish(m));
       return button;
     }));
   };
   if (moves.some((m) => m.color)) {
-    dialog(t("Choose a colour"), colorButtons(moves, (m) => pickTarget([m])));
+    dialog(_("Choose a colour"), colorButtons(moves, (m) => pickTarget([m])));
   } else pickTarget(moves);
 }
 
 function dialog(title, buttons) {
-  const cancel = el("button", { type: "button" }, t("Cancel"));
+  const cancel = el("button", { type: "button" }, _("Cancel"));
   cancel.addEventListener("click", closeDialog);
-  $("#dialog-body").replaceChildren(el("h2", {}, title), el("div", {}, ...buttons), cancel);
-  $("#dialog").hidden = false;
-  buttons[0].focus();
+  $("#dialog-body").replaceChildren(el("h2", { id: "dialog-title" }, title), el("div", {}, ...buttons), cancel);
+  showDialog(buttons[0]);
 }
 
-function closeDialog() { $("#dialog").hidden = true; }
+// A modal <dialog>: the browser keeps the focus inside it, Escape closes it, and the focus
+// goes back where it was when it closes.
+function showDialog(focus) {
+  const box = $("#dialog");
+  if (!box.open) box.showModal();
+  focus.focus();
+}
+
+function closeDialog() { if ($("#dialog").open) $("#dialog").close(); }
 
 function scoresTable(scores) {
   const who = names();
@@ -324,36 +360,34 @@ function scoresTable(scores) {
 }
 
 function roundSummary(event) {
-  const ok = el("button", { type: "button" }, t("OK"));
+  const ok = el("button", { type: "button" }, _("OK"));
   ok.addEventListener("click", closeDialog);
-  $("#dialog-body").replaceChildren(el("h2", {}, t("Round over")),
-    el("p", {}, g(event.points === 1 ? "{player} wins the round and scores {n} point." :
-      "{player} wins the round and scores {n} points.", { player: names()[event.winner], n: event.points })),
-    el("h3", {}, t("Scores")), scoresTable(event.scores), ok);
-  $("#dialog").hidden = false;
-  ok.focus();
+  $("#dialog-body").replaceChildren(el("h2", { id: "dialog-title" }, _("Round over")),
+    el("p", {}, ngettext("{player} wins the round and scores {n} point.", "{player} wins the round and scores {n} points.",
+      event.points, { player: names()[event.winner] })),
+    el("h3", {}, _("Scores")), scoresTable(event.scores), ok);
+  showDialog(ok);
 }
 
 function matchSummary(over) {
-  const ok = el("button", { type: "button" }, t("OK"));
+  const ok = el("button", { type: "button" }, _("OK"));
   ok.addEventListener("click", closeDialog);
-  const link = el("a", { href: over.record, download: `unomas-${state.code}.json` }, t("Download the record"));
-  $("#dialog-body").replaceChildren(el("h2", { id: "match-over" }, t("Match over")), el("h3", {}, t("Scores")),
+  const link = el("a", { href: over.record, download: `unomas-${state.code}.json` }, _("Download the record"));
+  $("#dialog-body").replaceChildren(el("h2", { id: "dialog-title" }, _("Match over")), el("h3", {}, _("Scores")),
     scoresTable(over.scores), el("p", {}, link), ok);
-  $("#dialog").hidden = false;
-  ok.focus();
+  showDialog(ok);
 }
 
 async function renderFairness() {
   const room = state.room;
   if (!room || !room.commitment) return;
-  const lines = [t("Shuffle commitment (SHA-256 of the secret seed): {c}", { c: room.commitment })];
+  const lines = [_("Shuffle commitment (SHA-256 of the secret seed): {c}", { c: room.commitment })];
   const extra = [];
   if (state.over) {  // kept on the page after the summary is closed
     const record = await fetch(state.over.record).then((r) => r.json());
-    lines.push(t("Seed revealed: {s}. Check it with: unomas replay --verify", { s: record.shuffle.seed }));
-    extra.push(el("div", { id: "over-banner" }, `${t("Match over")} — `,
-      el("a", { href: state.over.record, download: `unomas-${state.code}.json` }, t("Download the record"))));
+    lines.push(_("Seed revealed: {s}. Check it with: unomas replay --verify", { s: record.shuffle.seed }));
+    extra.push(el("div", { id: "over-banner" }, `${_("Match over")} — `,
+      el("a", { href: state.over.record, download: `unomas-${state.code}.json` }, _("Download the record"))));
   }
   $("#fairness").replaceChildren(...extra, ...lines.map((line) => el("div", {}, line)));
 }
@@ -368,8 +402,7 @@ function addLog(line) {
 // ------------------------------------------------------------------ keyboard
 
 document.addEventListener("keydown", (event) => {
-  if (event.target.matches("input, select, textarea") || !state.view) return;
-  if (event.key === "Escape") return closeDialog();
+  if (event.target.matches("input, select, textarea") || !state.view || $("#dialog").open) return;
   const legal = state.view.legal_actions;
   const key = event.key.toLowerCase();
   const move = { d: legal.find((m) => m.a === "draw"), p: legal.find((m) => m.a === "pass"),
