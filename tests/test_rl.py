@@ -164,6 +164,16 @@ def test_action_table() -> None:
     ]
     with pytest.raises(ValueError, match="players"):
         rl.action_table(11)
+    wild = parse_card("W")
+    for bad in (
+        Action(0, Kind.PLAY),  # no card
+        Action.play(0, wild),  # a wild card without its colour
+        Action.play(0, parse_card("R5"), target=1),  # a target on a card that takes none
+        Action(4, Kind.DRAW),  # no such seat
+        Action(0, Kind.CATCH),  # a catch without a target
+    ):
+        with pytest.raises(KeyError):
+            table.id(bad)
 
 
 # ---------------------------------------------------------------------------- observations
