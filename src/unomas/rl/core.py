@@ -2,8 +2,8 @@
 
 Free of NumPy, Gymnasium and PettingZoo, so that ``setup.py`` compiles it with mypyc
 beside the engine (a build has none of those libraries); the environments wrap its
-buffers as NumPy arrays without copying (``array('f')`` observations, ``bytearray``
-masks).
+buffers as NumPy arrays without copying (``bytearray`` buffers: ``float32`` items for
+observations, ``int8`` for masks).
 
 The observation of a seat is written from what that seat may know, read through the
 game's public state as :func:`unomas.view.make_view` reads it: its own hand, the card
