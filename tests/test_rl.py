@@ -262,6 +262,23 @@ def test_observations_are_the_encoded_views(settings: dict[str, Any]) -> None:
     assert compared > 500
 
 
+def test_observations_are_not_changed_by_later_steps() -> None:
+    """Each observation is new arrays: the kept vectors they are copied from change in place."""
+    env = rl.env(players=3)
+    rng = random.Random(8)
+    env.reset(seed=8)
+    taken: list[tuple[dict[str, Any], bytes, bytes]] = []
+    while env.agents and len(taken) < 400:
+        observation, *_ = env.last()
+        assert observation is not None
+        taken.append((observation, observation["observation"].tobytes(), observation["action_mask"].tobytes()))
+        random_step(env, rng)
+    assert len({vector for _, vector, _ in taken}) > 100
+    for observation, vector, mask in taken:
+        assert observation["observation"].tobytes() == vector
+        assert observation["action_mask"].tobytes() == mask
+
+
 def test_observation_layout() -> None:
     env = rl.env(players=2, target_score=0)
     env.reset(seed=1)

@@ -82,11 +82,16 @@ class _Vector:
         """The single-item numbers: on_turn, direction, penalty, challengeable, pile_size,
         then the hand sizes and the scores by offset (-1: not written yet, the item is 0)."""
         self.hots = [-1] * 8
+        """The one-hot positions (-1: none): top, color, phase, drawn, shown_seat,
+        uno_pending, current, dealer (offsets from the slice start)."""
         self.hand_sizes: list[int] = []
         """The hand sizes written, by seat (not by offset: as the writer is given them)."""
         self.scores: list[int] = []
-        """The one-hot positions (-1: none): top, color, phase, drawn, shown_seat,
-        uno_pending, current, dealer (offsets from the slice start)."""
+        self.discard: memoryview[float] | None = None
+        """The discard counts copied into the ``discard`` slice (kept alive, so that the
+        identity check of :meth:`ObservationWriter.write` is sound)…"""
+        self.discarded = -1
+        """… and how many cards they counted then."""
 
 
 class ObservationWriter:
@@ -127,6 +132,7 @@ class ObservationWriter:
         challengeable: bool,
         drawn: Card,
         discard: memoryview[float],
+        discarded: int,
         shown_seat: int,
         shown: list[Card],
         pile_size: int,
@@ -138,8 +144,12 @@ class ObservationWriter:
     ) -> bytearray:
         """A new vector (``float32`` bytes) holding what ``seat`` knows (``-1``: no colour,
         drawn card, shown hand or seat to catch; ``discard``: the discard pile's counts by
-        kind, as :func:`discard_counts` gives them). ``keep``: update the seat's kept
-        vector (see the class) instead of starting from the template."""
+        kind, as :func:`discard_counts` gives them, ``discarded`` cards in all).
+
+        ``keep``: update the seat's kept vector (see the class) instead of starting from
+        the template. Its discard counts are not copied again from the same buffer counting
+        as many cards (the caller only ever adds cards to a buffer, or starts a new one).
+        """
         vector = self._seats[seat] if keep else _Vector(self.template, self.players)
         n = self.players
         items = vector.items
@@ -191,7 +201,10 @@ class ObservationWriter:
             for k in range(n):
                 self._number(vector, 5 + n + k, scores[(seat + k) % n])
             vector.scores = scores[:]
-        items[self.discard : self.discard + KINDS] = discard
+        if discard is not vector.discard or discarded != vector.discarded:
+            items[self.discard : self.discard + KINDS] = discard
+            vector.discard = discard
+            vector.discarded = discarded
         if shown_seat >= 0 or vector.shown_cards:
             self._counts_into(items, self.shown, vector.shown, vector.shown_cards, shown)
             vector.shown_cards = shown[:]
@@ -444,6 +457,7 @@ class Driver:
             game.challengeable,
             game.drawn if seat == current else -1,
             self._discard,
+            self._counted,
             shown_seat,
             shown_hand,
             len(game.pile),

@@ -156,8 +156,7 @@ class UnoEnv(AECEnv[str, Observation, int | None]):
             self.render()
 
     def observe(self, agent: str) -> Observation:
-        vector, mask_ = self.driver.observe(self._seats[agent], self._writer)
-        return {"observation": _frombuffer(vector, _FLOAT32), "action_mask": _frombuffer(mask_, _INT8)}
+        return observe(self.driver, self._seats[agent], self.layout)
 
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
         """PettingZoo's ``last``, with the observation read in place (one call less per step)."""

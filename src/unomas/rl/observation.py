@@ -123,6 +123,7 @@ def encode(view: View, layout: ObservationLayout) -> npt.NDArray[np.float32]:
         view.challengeable,
         -1 if view.drawn is None else view.drawn,
         discard_counts(view.discard),
+        len(view.discard),
         shown_seat,
         list(shown),
         view.pile_size,
