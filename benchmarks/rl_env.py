@@ -3,14 +3,17 @@
 unomas: the PettingZoo AEC environment (``unomas.rl.env``, official rules, one round per
 episode), each step reading the selected agent's observation and mask with ``last()`` and
 taking a uniformly random allowed id (out-of-turn decisions and ``none`` included: every
-decision is a step). RLCard 1.2.0: ``rlcard.make("uno")`` stepping uniformly random legal
-actions, each step encoding the next state as its env does. Each loop reads what its
-environment hands out the cheapest plain way: the mask's ``nonzero()`` as a list for
-unomas (``np.flatnonzero`` costs twice as much), the ``legal_actions`` keys for RLCard. RLCard runs in its own virtual
-environment (created in ``benchmarks/.venv-rlcard`` on first use, or given with
-``--rlcard-python``), never as a dependency of unomas. The two alternate in short slices
-so machine noise hits both alike; the steps/s ratio is what to read (episodes differ in
-length: random unomas play may draw while holding a playable card, RLCard's may not).
+decision is a step). batch: 64 such games stepped together (``unomas.rl.batch``), one
+random open id per game drawn with NumPy for the whole batch (a step of the batch counts
+64 steps). RLCard 1.2.0: ``rlcard.make("uno")`` stepping uniformly random legal actions,
+each step encoding the next state as its env does. Each loop reads what its environment
+hands out the cheapest plain way: the mask's ``nonzero()`` as a list for unomas
+(``np.flatnonzero`` costs twice as much), the ``legal_actions`` keys for RLCard. RLCard
+runs in its own virtual environment (created in ``benchmarks/.venv-rlcard`` on first use,
+or given with ``--rlcard-python``), never as a dependency of unomas. They alternate in
+short slices so machine noise hits all alike; the steps/s ratio is what to read (episodes
+differ in length: random unomas play may draw while holding a playable card, RLCard's may
+not).
 
     python benchmarks/rl_env.py [--seconds 10] [--players 2 4]
 """
@@ -56,6 +59,26 @@ def unomas_slice(players: int, seconds: float, seed: int) -> tuple[int, int, flo
     return episodes, steps, time.perf_counter() - start
 
 
+def batch_slice(players: int, seconds: float, seed: int) -> tuple[int, int, float]:
+    """Episodes and steps of a batch of 64 games (``unomas.rl.batch``) with random masked actions."""
+    import numpy as np
+
+    import unomas.rl
+    from unomas.rl.batch import random_actions
+
+    games = unomas.rl.batch(64, players=players, target_score=0)
+    games.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    episodes = steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(20):
+            games.step(random_actions(games.action_masks, rng))
+            episodes += int(games.terminated.sum())
+        steps += 20 * games.games
+    return episodes, steps, time.perf_counter() - start
+
+
 def rlcard_slice(players: int, seconds: float, seed: int) -> tuple[int, int, float]:
     """Episodes and steps of RLCard's UNO env with uniformly random legal actions."""
     import rlcard
@@ -83,11 +106,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.slice:  # one measurement, run in the interpreter that has the engine
         engine, players, seconds = args.slice[0], int(args.slice[1]), float(args.slice[2])
-        measure = unomas_slice if engine == "unomas" else rlcard_slice
+        measure = {"unomas": unomas_slice, "batch": batch_slice, "rlcard": rlcard_slice}[engine]
         print(json.dumps(measure(players, seconds, seed=players)))
         return
     engines = {
         "unomas": [sys.executable],
+        "batch": [sys.executable],
         "rlcard": [rlcard_python(args.rlcard_python)],
     }
     print(f"unomas as installed: {build_of_installed()}")

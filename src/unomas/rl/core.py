@@ -15,6 +15,7 @@ pile starts anew (a reshuffle, a new round) or is found changed behind the drive
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any, Final, Literal
 
@@ -25,7 +26,7 @@ from unomas.game import Deal, Game
 from unomas.rl.actions import ActionTable, action_table
 from unomas.rules import SWITCHES, Rules
 
-__all__ = ["AgentBook", "Driver", "Episode", "ObservationWriter", "Reward"]
+__all__ = ["AgentBook", "Batch", "Driver", "Episode", "ObservationWriter", "Reward"]
 
 Episode = Literal["round", "match"]
 Reward = Literal["win", "points"]
@@ -99,8 +100,8 @@ class ObservationWriter:
 
     ``offsets`` are the first index of each slice, ``template`` the vector before anything
     is written in (zeros and the rules switches). :meth:`write` makes a vector from
-    scratch; :meth:`write_seat` keeps one vector per seat up to date and returns a copy,
-    changing only the items that differ from the seat's previous observation.
+    scratch, or keeps one vector per seat up to date, changing only the items that differ
+    from the seat's previous observation.
     """
 
     def __init__(self, players: int, offsets: dict[str, int], template: bytes) -> None:
@@ -142,13 +143,15 @@ class ObservationWriter:
         scores: list[int],
         keep: bool = False,
     ) -> bytearray:
-        """A new vector (``float32`` bytes) holding what ``seat`` knows (``-1``: no colour,
+        """The vector (``float32`` bytes) holding what ``seat`` knows (``-1``: no colour,
         drawn card, shown hand or seat to catch; ``discard``: the discard pile's counts by
         kind, as :func:`discard_counts` gives them, ``discarded`` cards in all).
 
-        ``keep``: update the seat's kept vector (see the class) instead of starting from
-        the template. Its discard counts are not copied again from the same buffer counting
-        as many cards (the caller only ever adds cards to a buffer, or starts a new one).
+        Without ``keep``, a new vector written from the template. With ``keep``, the seat's
+        kept vector (see the class) brought up to date and returned itself: the caller
+        copies what it keeps. Its discard counts are not copied again from the same buffer
+        counting as many cards (the caller only ever adds cards to a buffer, or starts a
+        new one).
         """
         vector = self._seats[seat] if keep else _Vector(self.template, self.players)
         n = self.players
@@ -208,7 +211,7 @@ class ObservationWriter:
         if shown_seat >= 0 or vector.shown_cards:
             self._counts_into(items, self.shown, vector.shown, vector.shown_cards, shown)
             vector.shown_cards = shown[:]
-        return vector.data[:]
+        return vector.data
 
     def _hot(self, vector: _Vector, k: int, position: int) -> None:
         """Move the 1 of one-hot slice ``k`` (see :attr:`_Vector.hots`) to ``position``."""
@@ -429,11 +432,13 @@ class Driver:
         return mask
 
     def observe(self, seat: int, writer: ObservationWriter) -> tuple[bytearray, bytearray]:
-        """The observation vector and the action mask of ``seat`` now (one call for both)."""
-        return self.observation(seat, writer), self.mask(seat)
+        """The observation vector and the action mask of ``seat`` now, in new buffers (one call for both)."""
+        return self.observation(seat, writer)[:], self.mask(seat)
 
     def observation(self, seat: int, writer: ObservationWriter) -> bytearray:
-        """The observation vector of ``seat`` now (``float32`` bytes): what it may know, nothing else."""
+        """The observation vector of ``seat`` now (``float32`` bytes): what it may know,
+        nothing else. The buffer is the writer's kept vector of the seat, which its next
+        observation rewrites: copy what you keep."""
         game = self.game
         discard = game.discard
         if len(discard) != self._counted:
@@ -468,12 +473,8 @@ class Driver:
             keep=True,
         )
 
-    def step(self, action_id: int, reshuffle: Sequence[Card] | None = None) -> list[float] | None:
-        """The actor takes ``action_id``; returns the rewards it caused, if any, by seat.
-
-        ``reshuffle`` dictates the new draw pile (top first) should the action reshuffle
-        (see :meth:`unomas.game.Game.apply`).
-        """
+    def check(self, action_id: int) -> None:
+        """Raise :class:`~unomas.errors.IllegalAction`, saying why, unless the actor may take ``action_id`` now."""
         if self.done or self.deal_pending:
             raise IllegalAction("the episode is over" if self.done else "the next round is not dealt yet")
         if action_id not in self.legal_ids():
@@ -481,6 +482,14 @@ class Driver:
                 f"seat {self.actor} may not take action {action_id} now"
                 + (f" ({self.table.describe(action_id)})" if 0 <= action_id < self.table.size else "")
             )
+
+    def step(self, action_id: int, reshuffle: Sequence[Card] | None = None) -> list[float] | None:
+        """The actor takes ``action_id``; returns the rewards it caused, if any, by seat.
+
+        ``reshuffle`` dictates the new draw pile (top first) should the action reshuffle
+        (see :meth:`unomas.game.Game.apply`).
+        """
+        self.check(action_id)
         self.steps += 1
         rewards = None
         if action_id == self.table.none:
@@ -619,3 +628,110 @@ class AgentBook:
                 flags[name] = True
             return agent
         return names[driver.actor]
+
+
+class Batch:
+    """Many games of the AEC environment's decision sequence stepped together, for learners
+    that act in many games at once (:func:`unomas.rl.batch` wraps it in NumPy arrays).
+
+    Game ``i`` is a :class:`Driver` with its own :class:`ObservationWriter`. After every
+    step, row ``i`` of the buffers holds what its next decision needs: ``actors[i]`` the
+    seat that decides, ``observations`` that seat's vector (``float32`` items, ``size``
+    per game), ``masks`` its open ids (``int8``, ``table.size`` per game); ``rewards`` the
+    rewards the step gave every seat of game ``i`` (``float32``, ``players`` per game) and
+    ``ended[i]`` 1 if the step ended the episode (2 if it was truncated). A game whose
+    episode ended is dealt a new one at once, its seed the next of the batch's random
+    source, so every row always shows a decision to take.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        games: int,
+        offsets: dict[str, int],
+        template: bytes,
+        *,
+        episode: Episode = "round",
+        reward: Reward = "win",
+        max_steps: int,
+    ) -> None:
+        if games < 1:
+            raise SettingsError(f"games must be at least 1, not {games}")
+        self.games = games
+        self.players = rules.players
+        self.drivers = [Driver(rules, episode=episode, reward=reward, max_steps=max_steps) for _ in range(games)]
+        self.writers = [ObservationWriter(rules.players, offsets, template) for _ in range(games)]
+        self.table = self.drivers[0].table
+        self._row = len(template)
+        """The bytes of one observation row."""
+        self.observations = bytearray(len(template) * games)
+        self.masks = bytearray(self.table.size * games)
+        self.actors = bytearray(games)
+        self.rewards = bytearray(4 * rules.players * games)
+        self.ended = bytearray(games)
+        self._rewards = memoryview(self.rewards).cast("f")
+        self._rewarded = [False] * games
+        """Whether each game's row of ``rewards`` holds a reward other than 0."""
+        self._open: list[list[int]] = [[] for _ in range(games)]
+        """The ids set to 1 in each game's mask row (cleared before the next row is written)."""
+        self._seeds = random.Random()
+
+    def reset(self, seed: int | None) -> None:
+        """A new episode in every game, rewards and ends cleared. The episodes' seeds are
+        drawn in turn from a random source seeded with ``seed`` (``None``: the source goes on)."""
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        self.rewards[:] = bytes(len(self.rewards))  # the same length: the buffer is not moved
+        self._rewarded = [False] * self.games
+        for i in range(self.games):
+            self.drivers[i].reset(self._seeds.getrandbits(64))
+            self.ended[i] = 0
+            self._show(i)
+
+    def step(self, actions: list[int]) -> None:
+        """Game ``i``'s actor takes ``actions[i]``, in every game.
+
+        Every action is checked before any is taken: a wrong count or an id outside a
+        game's mask raises :class:`~unomas.errors.IllegalAction` naming the game, and
+        changes nothing.
+        """
+        if len(actions) != self.games:
+            raise IllegalAction(f"{len(actions)} actions for {self.games} games")
+        for i in range(self.games):
+            try:
+                self.drivers[i].check(actions[i])
+            except IllegalAction as error:
+                raise IllegalAction(f"game {i}: {error}") from None
+        players = self.players
+        rewards = self._rewards
+        rewarded = self._rewarded
+        for i in range(self.games):
+            driver = self.drivers[i]
+            given = driver.step(actions[i])
+            if given is not None or rewarded[i]:  # most steps give nothing after nothing
+                base = i * players
+                for seat in range(players):
+                    rewards[base + seat] = given[seat] if given is not None else 0.0
+                rewarded[i] = given is not None
+            if driver.done:
+                self.ended[i] = 2 if driver.truncated else 1
+                driver.reset(self._seeds.getrandbits(64))
+            else:
+                self.ended[i] = 0
+            self._show(i)
+
+    def _show(self, i: int) -> None:
+        """Write game ``i``'s actor, its observation and its mask into row ``i``."""
+        driver = self.drivers[i]
+        actor = driver.actor
+        self.actors[i] = actor
+        row = self._row
+        self.observations[i * row : (i + 1) * row] = driver.observation(actor, self.writers[i])
+        masks = self.masks
+        base = i * self.table.size
+        for j in self._open[i]:
+            masks[base + j] = 0
+        legal = driver.legal_ids()
+        for j in legal:
+            masks[base + j] = 1
+        self._open[i] = legal
