@@ -7,6 +7,8 @@ import os
 import random
 import re
 import sys
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -20,6 +22,7 @@ from unomas.backends import (
     Backend,
     BackendUnavailable,
     BatchFailed,
+    LocalRunner,
     batch_size,
     drive,
     play,
@@ -131,6 +134,30 @@ def test_a_local_worker_that_dies_is_replaced_and_its_matches_played_again(tmp_p
 
 def test_a_match_whose_worker_always_dies_is_an_error_of_that_match_alone() -> None:
     assert list(play(DyingSquares(), 12, Backend(jobs=2, batch=4))) == [k * k if k != 5 else -5 for k in range(12)]
+
+
+class BrokenPool:
+    """Submits as a process pool does once a worker died (before its futures all say so)."""
+
+    def submit(self, *args: object) -> None:
+        raise BrokenProcessPool("A child process terminated abruptly")
+
+
+def test_a_batch_given_to_a_pool_broken_unnoticed_waits_and_is_played() -> None:
+    """A pool can be broken when a batch is submitted while no future has said so yet
+    (a race with the pool's own thread): the batch waits with the held ones, then is played."""
+    runner: LocalRunner[int] = LocalRunner(Squares(), 1)
+    pool = runner.executor
+    try:
+        runner.executor = cast("ProcessPoolExecutor", BrokenPool())
+        waiting = runner.submit(0, 3)
+        assert runner.held == [waiting]
+        runner.executor = pool
+        first = runner.submit(3, 5)
+        assert runner.finished([first, waiting]) == [(first, [9, 16])]
+        assert runner.finished([waiting]) == [(waiting, [0, 1, 4])]
+    finally:
+        runner.close([])
 
 
 @dataclass(frozen=True, slots=True)

@@ -250,7 +250,13 @@ class LocalRunner(Generic[R]):
         return batch
 
     def _start(self, batch: _LocalBatch[R]) -> None:
-        batch.future = self.executor.submit(play_batch, self.job, batch.start, batch.stop)
+        try:
+            batch.future = self.executor.submit(play_batch, self.job, batch.start, batch.stop)
+        except BrokenProcessPool:
+            # A worker died and the batches in the pool have not all said so yet: this one
+            # waits with those submitted while suspects are cleared (they will say so).
+            self.held.append(batch)
+            return
         batch.pool = self.executor
 
     def finished(self, handles: list[object]) -> list[tuple[object, list[R] | BatchFailed]]:
@@ -285,9 +291,9 @@ class LocalRunner(Generic[R]):
             self.alone = self.suspects.popleft()
             self._start(self.alone)
         elif self.alone is None:
-            for batch in self.held:
+            held, self.held = self.held, []
+            for batch in held:
                 self._start(batch)
-            self.held.clear()
         return outcomes
 
     def close(self, handles: list[object]) -> None:
