@@ -52,9 +52,10 @@ class BatchEnv:
         max_steps: int = DEFAULT_MAX_STEPS,
     ) -> None:
         self.rules = rules
-        self.layout = ObservationLayout(self.rules)
-        self.core = Batch(
-            self.rules,
+        self.games = games
+        self.layout = ObservationLayout(rules)
+        self.core = core = Batch(
+            rules,
             games,
             self.layout.offsets,
             self.layout.template.tobytes(),
@@ -62,9 +63,7 @@ class BatchEnv:
             reward=reward,
             max_steps=max_steps,
         )
-        self.games = games
-        self.table: ActionTable = self.core.table
-        core = self.core
+        self.table: ActionTable = core.table
         self.actors: npt.NDArray[np.int8] = np.frombuffer(core.actors, dtype=np.int8)
         self.observations: npt.NDArray[np.float32] = np.frombuffer(core.observations, dtype=np.float32).reshape(
             games, self.layout.size
@@ -73,7 +72,7 @@ class BatchEnv:
             games, self.table.size
         )
         self.rewards: npt.NDArray[np.float32] = np.frombuffer(core.rewards, dtype=np.float32).reshape(
-            games, self.rules.players
+            games, rules.players
         )
         self._ended = np.frombuffer(core.ended, dtype=np.int8)
         self._started = False
