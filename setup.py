@@ -11,7 +11,7 @@ import sys
 
 from setuptools import Extension, setup
 
-COMPILED = ["cards", "actions", "events", "game", "simulate", "bots/search", "rl/actions", "rl/core"]
+COMPILED = ["cards", "actions", "events", "game", "conductor", "simulate", "bots/search", "rl/actions", "rl/core"]
 
 
 def engine_extensions() -> list[Extension]:

@@ -540,9 +540,9 @@ def test_help_names_the_plot_extra() -> None:
 
 
 def test_abandoned_matches_count_as_played_and_unrated(monkeypatch: pytest.MonkeyPatch) -> None:
-    import unomas.match
+    import unomas.conductor
 
-    monkeypatch.setattr(unomas.match, "MAX_ACTIONS_PER_ROUND", 3)
+    monkeypatch.setattr(unomas.conductor, "MAX_ACTIONS_PER_ROUND", 3)
     result = run_tournament(Rules(players=2), ["playfirst", "random"], 2, seed=1)
     assert result.abandoned == 2
     assert all(match.abandoned and match.winner == -1 for match in result.matches)

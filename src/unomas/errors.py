@@ -1,32 +1,89 @@
-"""The errors unomas raises: all are ``ValueError`` subclasses naming what is wrong."""
+"""The errors unomas raises: ``ValueError`` subclasses with a stable code.
+
+Every error carries a machine-readable :attr:`UnoError.code` (``move.illegal``,
+``setup.invalid``…) and its :attr:`UnoError.params` beside the English message, so that
+a front end shows it in the reader's language from the catalogs (the code is the key;
+see :func:`unomas.i18n.error_text`) and no caller ever matches message text. The server
+sends :meth:`UnoError.to_json`.
+
+>>> error = StaleAction(4, 6)
+>>> error.code, error.params
+('move.stale', {'ply': 4, 'now': 6})
+>>> str(error)
+'the action answers ply 4, but the game is at ply 6: look again'
+"""
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
+__all__ = [
+    "BotError",
+    "DealError",
+    "IllegalAction",
+    "NotationError",
+    "RecordError",
+    "SettingsError",
+    "StaleAction",
+    "UnoError",
+]
+
 
 class UnoError(ValueError):
-    """Base of every unomas error."""
+    """Base of every unomas error: a stable ``code``, its ``params`` and an English message."""
+
+    code: ClassVar[str] = "error"
+    """The kind's code; an instance may carry a more precise one (see ``code=``)."""
+
+    def __init__(self, message: str, *, code: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code  # type: ignore[misc]
+        self.params: dict[str, Any] = params
+
+    def to_json(self) -> dict[str, Any]:
+        """``{code, params, message}``: what a protocol sends."""
+        return {"code": self.code, "params": self.params, "message": self.message}
 
 
 class NotationError(UnoError):
     """A card, colour or action written wrongly."""
 
+    code = "notation.invalid"
+
 
 class SettingsError(UnoError):
     """An unknown setting or a bad value for one."""
+
+    code = "setup.invalid"
 
 
 class IllegalAction(UnoError):
     """An action the rules do not allow now; the game is left exactly as it was."""
 
+    code = "move.illegal"
+
+
+class StaleAction(IllegalAction):
+    """An action that answers a position that has passed (its ply is not the game's)."""
+
+    code = "move.stale"
+
+    def __init__(self, ply: int, now: int) -> None:
+        super().__init__(f"the action answers ply {ply}, but the game is at ply {now}: look again", ply=ply, now=now)
+
 
 class BotError(UnoError):
     """A bot failed: it answered an illegal action, timed out, or crashed."""
+
+    code = "bot.failed"
 
     def __init__(self, seat: int, bot: str, reason: str) -> None:
         self.seat = seat
         self.bot = bot
         self.reason = reason
-        super().__init__(f"seat {seat} ({bot}): {reason}")
+        super().__init__(f"seat {seat} ({bot}): {reason}", seat=seat, bot=bot, reason=reason)
 
 
 class DealError(UnoError):
@@ -35,13 +92,17 @@ class DealError(UnoError):
     ``returns_index`` names the faulty pile order after a starting W+4, if that is the fault.
     """
 
+    code = "deal.invalid"
+
     def __init__(self, reason: str, *, returns_index: int | None = None) -> None:
-        super().__init__(reason)
+        super().__init__(reason, reason=reason)
         self.returns_index = returns_index
 
 
 class RecordError(UnoError):
     """A record that is malformed or does not replay; says where (record, round, event)."""
+
+    code = "record.invalid"
 
     def __init__(
         self,
@@ -55,7 +116,7 @@ class RecordError(UnoError):
         self.record = record
         self.round = round
         self.event = event
-        super().__init__(self._describe())
+        super().__init__(self._describe(), reason=reason, record=record, round=round, event=event)
 
     def _describe(self) -> str:
         where = []

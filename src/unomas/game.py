@@ -263,6 +263,7 @@ class Game:
         "penalty",
         "pile",
         "players",
+        "ply",
         "rng",
         "round",
         "round_start_events",
@@ -299,6 +300,10 @@ class Game:
     """(challenger, challenged, hand) after a challenge, until the next turn action."""
     winner: int
     """The match winner once the match is over (-1 before)."""
+    ply: int
+    """How many actions the match has applied so far, every round counted: a client's action
+    may name the ply it answers, so that an action meant for a position that has passed is
+    refused (:class:`~unomas.conductor.Conductor`)."""
     log: list[RoundLog] | None
     rng: RandomSource
     _forced_pile: list[Card] | None
@@ -333,6 +338,7 @@ class Game:
             return
         self.scores = [0] * self.players
         self.round = -1
+        self.ply = 0
         self.winner = NO_SEAT
         self._phase = _ROUND_OVER
         self.start_round(deal)
@@ -495,7 +501,7 @@ class Game:
         """
         problem = self.problem(action)
         if problem is not None:
-            raise IllegalAction(f"{action}: {problem}")
+            raise IllegalAction(f"{action}: {problem}", action=str(action), reason=problem)
         if reshuffle is None:
             return self.push(action)
         saved = self.copy()
@@ -530,6 +536,7 @@ class Game:
 
     def _push(self, action: Action) -> list[Event]:
         events: list[Event] = []
+        self.ply += 1
         player, kind, card, color, target, uno = action
         if kind is PLAY:
             assert card is not None
@@ -981,6 +988,7 @@ class Game:
         uno_pending: int = NO_SEAT,
         scores: Sequence[int] | None = None,
         round: int = 0,
+        ply: int = 0,
         rng: RandomSource | None = None,
         check: bool = True,
     ) -> Game:
@@ -999,6 +1007,7 @@ class Game:
         game = cls(rules, rng=rng if rng is not None else random.Random(), history=False, _copy_of=None, _empty=True)
         game.scores = list(scores) if scores is not None else [0] * rules.players
         game.round = round
+        game.ply = ply
         game.dealer = round % rules.players
         game.hands = [list(hand) for hand in hands]
         game.pile = list(reversed(pile))
@@ -1034,6 +1043,7 @@ class Game:
         """Copy everything that changes during play into ``other``."""
         other.scores = self.scores[:]
         other.round = self.round
+        other.ply = self.ply
         other.dealer = self.dealer
         other.hands = [hand[:] for hand in self.hands]
         other.pile = self.pile[:]

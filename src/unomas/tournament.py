@@ -201,9 +201,10 @@ def play_match(
     A module-level function of picklable arguments, so worker processes started by spawn
     can run it.
     """
-    # Imported here: the bots and the table are not needed to import this module.
+    # Imported here: the bots and the conductor are not needed to import this module.
     from unomas.bots import Bot, make_bot
-    from unomas.match import BotError, Table
+    from unomas.conductor import Conductor, bot_player
+    from unomas.errors import BotError
 
     order = seating(len(specs), number)
     seat_names = [specs[entrant] for entrant in order]
@@ -223,13 +224,18 @@ def play_match(
     try:
         for spec in seat_names:
             bots.append(make_bot(spec))
-        table = Table(rules, bots, seed=None if seed is None else f"{seed}/{number}", history=history)
+        table = Conductor.seeded(
+            rules,
+            [bot_player(bot) for bot in bots],
+            seed=None if seed is None else f"{seed}/{number}",
+            history=history,
+        )
     except Exception as error:
         for bot in bots:
             bot.close()
         return failed(len(bots) if len(bots) < len(seat_names) else None, f"could not start: {_describe(error)}")
     try:
-        outcome = table.play()
+        summary = table.play()
     except Exception as error:
         # A BotError names the seat; anything else a bot raised (in observe, say) does not.
         if isinstance(error, BotError):
@@ -241,15 +247,15 @@ def play_match(
         if history:
             result.record = record.to_json(table.game, names=seat_names, error=note)
         return result
-    result.winner = outcome.winner
-    result.scores = list(outcome.scores)
-    result.round_winners = list(outcome.round_winners)
-    result.round_points = list(outcome.round_points)
-    result.decisions = [s.decisions for s in outcome.seats]
-    result.thinking = [s.thinking for s in outcome.seats]
-    result.abandoned = outcome.abandoned
+    result.winner = -1 if summary.winner is None else summary.winner
+    result.scores = list(summary.scores)
+    result.round_winners = list(summary.round_winners)
+    result.round_points = list(summary.round_points)
+    result.decisions = summary.decisions
+    result.thinking = summary.thinking
+    result.abandoned = summary.abandoned
     if history:
-        result.record = record.to_json(outcome.game, names=seat_names)
+        result.record = record.to_json(table.game, names=seat_names)
     return result
 
 

@@ -26,6 +26,8 @@ class View:
     seat: int | None
     rules: Rules
     round: int
+    ply: int
+    """Actions the match has applied so far: an action may name the ply it answers."""
     dealer: int
     phase: Phase
     current: int
@@ -61,6 +63,7 @@ class View:
             "seat": self.seat,
             "rules": self.rules.to_dict(),
             "round": self.round,
+            "ply": self.ply,
             "dealer": self.dealer,
             "phase": self.phase.name.lower(),
             "current": self.current,
@@ -92,6 +95,7 @@ def make_view(game: Game, seat: int | None) -> View:
         seat=seat,
         rules=game.rules,
         round=game.round,
+        ply=game.ply,
         dealer=game.dealer,
         phase=game.phase,
         current=game.current,

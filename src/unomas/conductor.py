@@ -1,0 +1,503 @@
+"""The conductor: one match's decision sequence, its seats, and what each seat is told.
+
+Every front door plays through a :class:`Conductor` — self-play and tournaments, the
+terminal game, the server's rooms and the RL environments. It owns the
+:class:`~unomas.game.Game` and is the only place that
+
+* decides whose decision it is (:meth:`Conductor.decision`): after every action, each seat
+  other than the one on turn with an out-of-turn action open (a late UNO call, a catch, a
+  jump-in) is offered it, in seat order; an action taken opens a new window on the new
+  position; once the window is over the seat on turn decides;
+* asks the :class:`Player` of a seat (a bot, or a fast self-play policy) with what that
+  seat may know, checks its answer, and turns its failures into :class:`BotError`;
+* refuses an action that answers a ply that has passed (:class:`StaleAction`);
+* redacts: players and listeners hear each change as their seat may see it
+  (:meth:`Conductor.listen`), and :meth:`Conductor.history` replays a seat's own story.
+
+It is synchronous; pacing and turn timers are the caller's (the server wraps it in a task).
+Seats with no player, or whose player stands by (:meth:`Conductor.stand_in`), are
+*external*: a person or a learner decides there, through :meth:`Conductor.act`.
+
+>>> from unomas.bots import make_bot
+>>> from unomas.rules import Rules
+>>> rules = Rules(players=2, target_score=0)
+>>> table = Conductor.for_bots(rules, [make_bot("playfirst"), make_bot("heuristic")], seed=1)
+>>> summary = table.play()
+>>> summary.winner in (0, 1), summary.actions == table.game.ply
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from mypy_extensions import mypyc_attr
+
+from unomas.actions import Action, Kind
+from unomas.cards import Card
+from unomas.errors import BotError, IllegalAction, StaleAction
+from unomas.events import Event, RoundEnded, redact
+from unomas.game import Deal, Game, Phase
+from unomas.rules import Rules
+from unomas.view import View
+
+if TYPE_CHECKING:
+    from unomas.bots.base import Bot
+
+__all__ = [
+    "MAX_ACTIONS_PER_ROUND",
+    "BotPlayer",
+    "Conductor",
+    "Listener",
+    "MatchSummary",
+    "Player",
+    "bot_player",
+]
+
+MAX_ACTIONS_PER_ROUND = 100_000
+"""A round still running after this many actions is abandoned: every card can end up in
+hands with nothing playable, and no rule of RULES.md then ends the round. (Not ``Final``,
+so that tests may lower it in either build.)"""
+
+Listener = Callable[[Action | None, list[Event]], None]
+"""Told each change (the action, None for a deal) with its events redacted for one seat."""
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Player:
+    """Who decides for one seat: asked by the conductor, with that seat's knowledge alone.
+
+    ``trusted`` players answer only with actions the conductor offered them (their answer
+    is not checked again: the self-play fast path); others are checked, and an illegal
+    answer is a :class:`BotError`. ``listens``: whether :meth:`observe` wants the events.
+    """
+
+    name: str = "player"
+    trusted: bool = False
+    listens: bool = False
+
+    def start(self, seat: int, rules: Rules, rng: random.Random) -> None:
+        """A new match: this player plays ``seat``, drawing on ``rng``."""
+
+    def decide(self, table: Conductor, seat: int, out_of_turn: bool) -> Action | None:
+        """The action of ``seat`` now; out of turn, None lets the chance go."""
+        raise NotImplementedError
+
+    def observe(self, events: list[Event]) -> None:
+        """The events of a change, as this player's seat may see them."""
+
+    def close(self) -> None:
+        """Release what the player holds (a process, a file)."""
+
+
+@dataclass(slots=True)
+class SeatStats:
+    """What one seat's player did in a match."""
+
+    decisions: int = 0
+    thinking: float = 0.0
+    """Seconds spent deciding."""
+
+
+class BotPlayer(Player):
+    """A :class:`~unomas.bots.base.Bot` at a seat: asked with its seat's :class:`View`,
+    told the events redacted for its seat; every failure of the bot becomes a
+    :class:`BotError` naming the seat."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.seat = 0
+        self.listens = True
+        self.stats = SeatStats()
+
+    def start(self, seat: int, rules: Rules, rng: random.Random) -> None:
+        self.seat = seat
+        self._guarded("failed to start", self.bot.start, seat, rules, rng)
+
+    def decide(self, table: Conductor, seat: int, out_of_turn: bool) -> Action | None:
+        bot = self.bot
+        view = table.view(seat)
+        started = time.perf_counter()
+        try:
+            action = bot.react(view) if out_of_turn else bot.act(view)
+        except BotError:
+            raise
+        except Exception as error:
+            raise BotError(seat, bot.name, f"crashed: {type(error).__name__}: {error}") from error
+        finally:
+            self.stats.decisions += 1
+            self.stats.thinking += time.perf_counter() - started
+        if action is None and not out_of_turn:
+            raise BotError(seat, bot.name, "gave no action on its turn")
+        return action
+
+    def observe(self, events: list[Event]) -> None:
+        self._guarded("failed to observe events", self.bot.observe, events)
+
+    def close(self) -> None:
+        self.bot.close()
+
+    def _guarded(self, what: str, call: Callable[..., object], *args: object) -> None:
+        try:
+            call(*args)
+        except BotError:
+            raise
+        except Exception as error:
+            raise BotError(self.seat, self.bot.name, f"{what}: {type(error).__name__}: {error}") from error
+
+
+def bot_player(bot: Bot) -> BotPlayer:
+    """The player for ``bot``."""
+    return BotPlayer(bot)
+
+
+@dataclass(slots=True)
+class MatchSummary:
+    """How a match went: the one summary every run reports (self-play, tournaments, sessions)."""
+
+    winner: int | None
+    """The match winner; None if the match was abandoned (or stopped by an error)."""
+    scores: list[int]
+    rounds: int
+    """Rounds dealt."""
+    actions: int
+    """Actions applied (the game's ply)."""
+    round_winners: list[int] = field(default_factory=list)
+    round_points: list[int] = field(default_factory=list)
+    decisions: list[int] = field(default_factory=list)
+    """Decisions asked of each seat's player."""
+    thinking: list[float] = field(default_factory=list)
+    """Seconds each seat's player spent deciding."""
+    abandoned: bool = False
+    """A round found no end within :data:`MAX_ACTIONS_PER_ROUND` actions."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "scores": self.scores,
+            "rounds": self.rounds,
+            "actions": self.actions,
+            "round_winners": self.round_winners,
+            "round_points": self.round_points,
+            "abandoned": self.abandoned,
+        }
+
+
+class Conductor:
+    """One match: the game, a player (or none) per seat, the decision sequence, the listeners.
+
+    ``players`` has one entry per seat: a :class:`Player`, or None for an external seat.
+    ``rngs`` are the players' random sources (by default new unseeded ones; see
+    :meth:`seeded`). ``ask_external``: whether an external seat's out-of-turn chance is a
+    decision the sequence waits for (a learner's, which answers with ``none`` through
+    :meth:`decline`), or open until the next action (a person's, who acts when they like:
+    the sequence moves past it). A ``game`` already under way is taken as it is, and its
+    players are told its current round so far.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        players: Sequence[Player | None],
+        *,
+        rngs: Sequence[random.Random] | None = None,
+        ask_external: bool = False,
+    ) -> None:
+        if len(players) != game.players:
+            raise IllegalAction(f"{len(players)} players for {game.players} seats", code="setup.invalid")
+        self.game = game
+        self.rules = game.rules
+        self.players: list[Player | None] = list(players)
+        self.playing = [player is not None for player in players]
+        """Whether each seat's player decides for it now (False: it stands by, listening)."""
+        self.ask_external = ask_external
+        self.listeners: list[tuple[int | None, Listener]] = []
+        self.round_winners: list[int] = []
+        self.round_points: list[int] = []
+        self.events: list[Event] = list(game.round_start_events)
+        """The events of the last change."""
+        self.starts: list[list[Event]] = []
+        """Each round's deal events, kept while the game keeps its history (for :meth:`history`)."""
+        self._window: list[int] = []
+        self._at = -1
+        """The ply (and deal) the window was opened for: it opens anew after every change."""
+        self._deals = 0
+        self._round_actions = 0
+        sources = rngs if rngs is not None else [random.Random() for _ in players]
+        for seat, player in enumerate(self.players):
+            if player is not None:
+                player.start(seat, self.rules, sources[seat])
+        if game.log is not None:
+            self.starts = [[] for _ in game.log[:-1]] + [list(game.round_start_events)]
+        self._tell(None, self.events)
+        if game.log:
+            for action, caused in game.log[-1].moves:
+                self._tell(action, caused)
+
+    @classmethod
+    def seeded(
+        cls,
+        rules: Rules,
+        players: Sequence[Player | None],
+        *,
+        seed: int | str | None = None,
+        history: bool = True,
+        ask_external: bool = False,
+    ) -> Conductor:
+        """A new match; ``seed`` fixes the shuffles (``f"{seed}/deal"``) and every player's
+        random source (``f"{seed}/seat {k}"``); without it all are unpredictable."""
+        if seed is None:
+            game = Game(rules, history=history)
+            rngs = [random.Random() for _ in players]
+        else:
+            game = Game(rules, seed=f"{seed}/deal", history=history)
+            rngs = [random.Random(f"{seed}/seat {seat}") for seat in range(len(players))]
+        return cls(game, players, rngs=rngs, ask_external=ask_external)
+
+    @classmethod
+    def for_bots(
+        cls, rules: Rules, bots: Sequence[Bot], *, seed: int | str | None = None, history: bool = True
+    ) -> Conductor:
+        """A new match between ``bots`` (one per seat, in seat order), seeded as :meth:`seeded`."""
+        return cls.seeded(rules, [BotPlayer(bot) for bot in bots], seed=seed, history=history)
+
+    # ------------------------------------------------------------------ what a seat may know
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know now (None: a spectator)."""
+        return self.game.view(seat)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """The actions open to ``seat`` now (its own knowledge: its hand and the table)."""
+        return self.game.legal_actions(seat)
+
+    def playable_cards(self, seat: int) -> list[Card]:
+        """The distinct cards ``seat`` may play now."""
+        return self.game.playable_cards(seat)
+
+    def play_variants(self, seat: int, card: Card) -> Sequence[Action]:
+        """Every legal way for ``seat`` to play ``card`` (one of :meth:`playable_cards`)."""
+        return self.game.play_variants(seat, card)
+
+    def history(self, seat: int | None) -> list[tuple[Action | None, list[Event]]]:
+        """The match so far as ``seat`` saw it: each round's deal (action None) and every
+        action with its events, redacted. Needs a game that keeps its history."""
+        log = self.game.log
+        if log is None:
+            raise IllegalAction("this match keeps no history", code="history.none")
+        story: list[tuple[Action | None, list[Event]]] = []
+        for number, played in enumerate(log):
+            start = self.starts[number] if number < len(self.starts) else []
+            story.append((None, [redact(event, seat) for event in start]))
+            story.extend((action, [redact(event, seat) for event in caused]) for action, caused in played.moves)
+        return story
+
+    def listen(self, seat: int | None, listener: Listener) -> Callable[[], None]:
+        """Tell ``listener`` every change as ``seat`` may see it; returns how to stop."""
+        entry = (seat, listener)
+        self.listeners.append(entry)
+        return lambda: self.listeners.remove(entry) if entry in self.listeners else None
+
+    # ------------------------------------------------------------------ the decision sequence
+
+    def decision(self) -> tuple[int, bool] | None:
+        """Who decides now, and whether out of turn; None while a round waits to be dealt."""
+        game = self.game
+        if game.round_over:
+            return None
+        window = self._current_window()
+        if window:
+            return window[0], True
+        return game.current, False
+
+    def _current_window(self) -> list[int]:
+        game = self.game
+        at = game.ply * 1024 + self._deals
+        if at != self._at:
+            self._at = at
+            self._window = game.out_of_turn_seats()
+        window = self._window
+        if not self.ask_external:
+            while window and not self.playing[window[0]]:
+                del window[0]
+        return window
+
+    def decline(self, seat: int) -> None:
+        """``seat``, offered an out-of-turn chance, lets it go: the window moves on."""
+        window = self._current_window()
+        if not window or window[0] != seat:
+            raise IllegalAction(f"seat {seat} has no out-of-turn chance to let go now", code="move.not_offered")
+        del window[0]
+
+    def propose(self) -> Action | None:
+        """The next action a player would take, not yet applied: the sequence is walked
+        through the seats players decide for (those that let their chance go move it on),
+        until one acts, or the decision is an external seat's (None), or the round is over
+        (None). A proposal is applied with :meth:`act` (with the ply it answers) or
+        :meth:`push`; another action first makes it stale."""
+        while True:
+            decision = self.decision()
+            if decision is None:
+                return None
+            seat, out_of_turn = decision
+            player = self.players[seat]
+            if player is None or not self.playing[seat]:
+                return None
+            action = player.decide(self, seat, out_of_turn)
+            if action is None:
+                self._window.pop(0)
+                continue
+            if not player.trusted:
+                if not isinstance(action, Action) or action.player != seat:
+                    raise BotError(seat, player.name, f"answered {action!r}, not an action of its own seat")
+                problem = self.game.problem(action)
+                if problem is not None:
+                    raise BotError(seat, player.name, f"illegal action: {action}: {problem}")
+            return action
+
+    def step(self) -> Action | None:
+        """Let the players move once: the action applied, or None (see :meth:`propose`)."""
+        action = self.propose()
+        if action is not None:
+            self.push(action)
+        return action
+
+    def waiting_for(self) -> int | None:
+        """The external seat the sequence waits for (its turn, or its asked chance), or None."""
+        decision = self.decision()
+        if decision is None:
+            return None
+        seat = decision[0]
+        return seat if self.players[seat] is None or not self.playing[seat] else None
+
+    # ------------------------------------------------------------------ changes
+
+    def act(self, action: Action, *, ply: int | None = None, reshuffle: Sequence[Card] | None = None) -> list[Event]:
+        """Apply an action from any seat, checked: an illegal one raises
+        :class:`~unomas.errors.IllegalAction` (one answering another ``ply`` than the game's,
+        :class:`~unomas.errors.StaleAction`) and changes nothing."""
+        game = self.game
+        if ply is not None and ply != game.ply:
+            raise StaleAction(ply, game.ply)
+        return self._after(action, game.apply(action, reshuffle=reshuffle))
+
+    def push(self, action: Action) -> list[Event]:
+        """Apply an action taken from :meth:`legal_actions` (or :meth:`propose`), unchecked."""
+        return self._after(action, self.game.push(action))
+
+    def deal(self, deal: Deal | None = None) -> list[Event]:
+        """Deal the next round (the last one is over), as ``deal`` dictates if given."""
+        game = self.game
+        if not game.round_over or game.is_over:
+            raise IllegalAction("no round is waiting to be dealt", code="round.not_over")
+        caused = game.start_round(deal)
+        self._deals += 1
+        self._round_actions = 0
+        if game.log is not None:
+            self.starts.append(list(caused))
+        self.events = caused
+        self._tell(None, caused)
+        return caused
+
+    def time_out(self) -> list[Action]:
+        """The seat on turn ran out of time: it draws (and passes, if it then may); choosing
+        a starting colour, its player chooses (or the first colour). The actions applied."""
+        game = self.game
+        taken: list[Action] = []
+        if game.round_over:
+            return taken
+        seat = game.current
+        if game.phase is Phase.COLOR:
+            player = self.players[seat]
+            choice = None if player is None else player.decide(self, seat, False)
+            colors = [a for a in game.legal_actions(seat) if a.kind is Kind.COLOR]
+            action = choice if choice in colors and choice is not None else colors[0]
+            self.push(action)
+            return [action]
+        for kind in (Kind.DRAW, Kind.PASS):
+            for action in game.legal_actions(seat):
+                if action.kind is kind and action.player == seat:
+                    self.push(action)
+                    taken.append(action)
+                    break
+        return taken
+
+    def stand_in(self, seat: int, playing: bool) -> None:
+        """Let the seat's player decide for it (``playing``) or stand by, listening."""
+        if self.players[seat] is None:
+            raise IllegalAction(f"seat {seat} has no player to stand in", code="seat.no_player")
+        self.playing[seat] = playing
+
+    def _after(self, action: Action, caused: list[Event]) -> list[Event]:
+        self._round_actions += 1
+        self.events = caused
+        self._tell(action, caused)
+        return caused
+
+    def _tell(self, action: Action | None, caused: list[Event]) -> None:
+        """Tell every player and listener the change, as its seat may see it."""
+        for event in caused:
+            if type(event) is RoundEnded:
+                self.round_winners.append(event.winner)
+                self.round_points.append(event.points)
+        for seat, player in enumerate(self.players):
+            if player is not None and player.listens:
+                player.observe([redact(event, seat) for event in caused])
+        if self.listeners:
+            made: dict[int | None, list[Event]] = {}
+            for whom, listener in list(self.listeners):
+                seen = made.get(whom)
+                if seen is None:
+                    seen = made[whom] = [redact(event, whom) for event in caused]
+                listener(action, seen)
+
+    # ------------------------------------------------------------------ whole matches
+
+    def play(self) -> MatchSummary:
+        """Play the match to its end, every seat decided by its player; closes the players."""
+        game = self.game
+        abandoned = False
+        try:
+            while not game.is_over:
+                if game.round_over:
+                    self.deal()
+                elif self._round_actions >= MAX_ACTIONS_PER_ROUND:
+                    abandoned = True
+                    break
+                elif self.step() is None:
+                    raise IllegalAction(f"seat {self.waiting_for()} has no player to decide", code="seat.no_player")
+        finally:
+            self.close()
+        return self.summary(abandoned)
+
+    def summary(self, abandoned: bool = False) -> MatchSummary:
+        """The match so far."""
+        game = self.game
+        decisions: list[int] = []
+        thinking: list[float] = []
+        for player in self.players:
+            stats = player.stats if isinstance(player, BotPlayer) else SeatStats()
+            decisions.append(stats.decisions)
+            thinking.append(stats.thinking)
+        return MatchSummary(
+            winner=None if game.winner < 0 or abandoned else game.winner,
+            scores=list(game.scores),
+            rounds=game.round + 1,
+            actions=game.ply,
+            round_winners=list(self.round_winners),
+            round_points=list(self.round_points),
+            decisions=decisions,
+            thinking=thinking,
+            abandoned=abandoned,
+        )
+
+    def close(self) -> None:
+        """Release every player."""
+        for player in self.players:
+            if player is not None:
+                player.close()
