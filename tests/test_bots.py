@@ -721,6 +721,7 @@ def test_sampled_worlds_never_use_the_true_hidden_hands() -> None:
             uno_pending=game.uno_pending,
             scores=game.scores,
             round=game.round,
+            ply=game.ply,
         )
         view = game.view(seat)
         if game.shown is None:

@@ -208,6 +208,7 @@ def with_hidden_cards_moved(game: Game, seat: int, rng: random.Random) -> Game:
         uno_pending=game.uno_pending,
         scores=game.scores,
         round=game.round,
+        ply=game.ply,
     )
     moved.shown = game.shown
     return moved

@@ -85,7 +85,7 @@ from unomas.rules import Rules
 if TYPE_CHECKING:
     from unomas.view import View
 
-__all__ = ["Deal", "Game", "Phase", "RandomSource", "RoundLog"]
+__all__ = ["Deal", "Game", "Phase", "RandomSource", "RoundLog", "plays_on"]
 
 PLAY: Final = Kind.PLAY
 DRAW: Final = Kind.DRAW
@@ -100,6 +100,16 @@ _ZERO: Final = 0
 
 
 _PlayGroup = tuple[int | None, tuple[Action, ...], tuple[Action, ...]]
+
+
+def plays_on(card: Card, top: Card, color: int) -> bool:
+    """Whether ``card`` may be played on a normal turn onto ``top`` with ``color`` in play:
+    a wild card, the colour in play, or the top card's rank (symbol).
+
+    >>> plays_on(parse_card("R7"), parse_card("G7"), 2), plays_on(parse_card("R7"), parse_card("G5"), 2)
+    (True, False)
+    """
+    return card >= WILD or COLOR_OF[card] == color or RANK_OF[card] == RANK_OF[top]
 
 
 @functools.cache
@@ -479,6 +489,18 @@ class Game:
             return None
         return self._explain(action)
 
+    def reshuffled_by(self, action: Action) -> list[Card] | None:
+        """The cards that legal ``action`` would shuffle into a new draw pile (sorted), or
+        None if it draws from no empty pile: a reshuffle is a chance event, and a caller that
+        dictates chance (OpenSpiel's chance nodes) must know before the action is taken."""
+        probe = self.copy()
+        probe.rng = random.Random(0)
+        for event in probe.push(action):
+            if type(event) is Reshuffled:
+                assert event.pile is not None
+                return sorted(event.pile)
+        return None
+
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` is legal now."""
         return self.problem(action) is None
@@ -768,7 +790,7 @@ class Game:
 
     def _playable_on_turn(self, card: Card) -> bool:
         """Whether a card just drawn may be played (judged as on a normal turn)."""
-        return card >= WILD or COLOR_OF[card] == self.color or RANK_OF[card] == RANK_OF[self.discard[-1]]
+        return plays_on(card, self.discard[-1], self.color)
 
     # ------------------------------------------------------------------ effects
 

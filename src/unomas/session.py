@@ -50,8 +50,6 @@ from unomas.view import View
 NAMES = ("Ana", "Beto", "Carla", "Dani", "Elena", "Fede", "Gabi", "Hugo", "Inés", "Juan")
 """Default seat names (the person sits at seat 0)."""
 
-BOT_LEVELS = ("random", "playfirst", "heuristic", "ismcts:iterations=300", "ismcts:iterations=1500")
-"""The bots offered at setup, weakest first."""
 
 DATA_ENV = "UNOMAS_DATA"
 """An environment variable that, when set, names the data folder (tests use it)."""

@@ -46,6 +46,8 @@ class View:
     """The draw penalty the player on turn faces (0 if none)."""
     challengeable: bool
     """Whether that penalty comes from a W+4 that may be challenged."""
+    accused: int | None
+    """The seat a challenge would accuse: who played that W+4 (None if nothing is challengeable)."""
     drawn: Card | None
     """The playable card this seat just drew and may play (None otherwise)."""
     uno_pending: int | None
@@ -76,6 +78,7 @@ class View:
             "discard": [card_token(c) for c in self.discard],
             "penalty": self.penalty,
             "challengeable": self.challengeable,
+            "accused": self.accused,
             "drawn": None if self.drawn is None else card_token(self.drawn),
             "uno_pending": self.uno_pending,
             "shown_hand": None
@@ -108,6 +111,7 @@ def make_view(game: Game, seat: int | None) -> View:
         discard=tuple(game.discard),
         penalty=game.penalty,
         challengeable=game.challengeable,
+        accused=game.accused if game.challengeable and game.accused >= 0 else None,
         drawn=game.drawn if own and seat == game.current and game.drawn >= 0 else None,
         uno_pending=None if game.uno_pending < 0 else game.uno_pending,
         shown_hand=(shown[1], shown[2]) if shown is not None and shown[0] == seat else None,

@@ -81,6 +81,7 @@ class WorldSampler:
             uno_pending=view.uno_pending if view.uno_pending is not None else -1,
             scores=view.scores,
             round=view.round,
+            ply=view.ply,
             rng=rng,
             check=False,
         )

@@ -161,15 +161,10 @@ def bot_label(spec: str, lang: str | Translations) -> str:
     >>> bot_label("heuristic", "es"), bot_label("cmd:python my_bot.py", "es")
     ('heurístico (3)', 'cmd:python my_bot.py')
     """
-    t = _t(lang)
-    labels = {
-        "random": t.gettext("random (1, easiest)"),
-        "playfirst": t.gettext("playfirst (2)"),
-        "heuristic": t.gettext("heuristic (3)"),
-        "ismcts:iterations=300": t.gettext("ismcts 300 (4)"),
-        "ismcts:iterations=1500": t.gettext("ismcts 1500 (5, strongest)"),
-    }
-    return labels.get(spec, spec)
+    from unomas.bots.levels import level_of
+
+    level = level_of(spec)
+    return spec if level is None else _t(lang).gettext(level.label)
 
 
 @cache

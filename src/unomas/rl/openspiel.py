@@ -54,7 +54,6 @@ from open_spiel.python.algorithms import mcts
 from unomas.actions import Kind
 from unomas.bots.search import rollout, sample_world
 from unomas.cards import DECK, KINDS, WILD_DRAW_FOUR, Card, card_token
-from unomas.events import Reshuffled
 from unomas.game import Deal, Game
 from unomas.rl.actions import action_table
 from unomas.rl.env import Driver, Episode
@@ -309,15 +308,10 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
         driver = self._driver
         assert driver is not None
         action = driver.table.action(driver.actor, action_id)
-        if action is None or action.kind in (Kind.UNO, Kind.PASS, Kind.COLOR):
+        if action is None:
             return None
-        probe = driver.game.copy()
-        probe.rng = random.Random(0)
-        for event in probe.push(action):
-            if isinstance(event, Reshuffled):
-                assert event.pile is not None
-                return Counter(event.pile)
-        return None
+        cards = driver.game.reshuffled_by(action)
+        return None if cards is None else Counter(cards)
 
     def _step(self, action_id: int, reshuffle: list[Card] | None) -> None:
         driver = self._driver

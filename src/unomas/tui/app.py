@@ -20,6 +20,7 @@ from textual.timer import Timer
 from textual.widgets import Button, Checkbox, Input, Label, RichLog, Select, Static
 
 from unomas.actions import Action, Kind
+from unomas.bots.levels import LEVELS, level_of
 from unomas.cards import COLOR_LETTERS, COLOR_OF
 from unomas.errors import SettingsError, UnoError
 from unomas.events import Event, MatchEnded, RoundEnded
@@ -27,7 +28,7 @@ from unomas.game import Phase
 from unomas.i18n import Translations, bot_label, describe
 from unomas.i18n.switches import switch_groups
 from unomas.rules import SWITCHES
-from unomas.session import BOT_LEVELS, Session, Setup, Watch, choose_play
+from unomas.session import Session, Setup, Watch, choose_play
 from unomas.tui import text
 from unomas.view import View
 
@@ -388,10 +389,10 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label(t.gettext("Target score"))
                 yield Input(str(rules.target_score), id="target", type="integer")
-            levels = [(bot_label(spec, t), spec) for spec in BOT_LEVELS]
+            levels = [(bot_label(level.spec, t), level.spec) for level in LEVELS]
             for seat in range(1, 10):
                 spec = self.setup.bots[seat - 1] if seat - 1 < len(self.setup.bots) else self.setup.bots[-1]
-                if spec not in BOT_LEVELS:
+                if level_of(spec) is None:
                     levels.append((spec, spec))
                 with Horizontal(classes="row", id=f"seat-row-{seat}"):
                     yield Label(t.gettext("Seat {seat}: bot").format(seat=seat))
