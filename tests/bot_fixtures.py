@@ -10,9 +10,9 @@ from typing import Any
 from unomas.actions import Action, Kind
 from unomas.bots.base import Bot
 from unomas.cards import COLOR_OF, DECK
+from unomas.conductor import Conductor
 from unomas.events import Challenged, Dealt, Drew, Event, Reshuffled, StartingCardReturned
 from unomas.game import Game, Phase
-from unomas.match import Table
 from unomas.rules import Rules
 from unomas.testing import cards
 from unomas.view import View
@@ -83,6 +83,8 @@ class Recorder:
     def __init__(self) -> None:
         self.last: list[Event] = []
         self.everything: list[tuple[Action | None, list[Event]]] = []
+        self.game: Game | None = None
+        """The game whose changes these are, once its match is over (for checks after it)."""
 
     def __call__(self, action: Action | None, events: list[Event]) -> None:
         self.last = events
@@ -109,7 +111,7 @@ class Spy(Bot):
         self.name = inner.name
         self.recorder = recorder
         self.check = check
-        self.table: Table | None = None
+        self.table: Conductor | None = None
         self.views: list[View] = []
         self.answers: list[Action | None] = []
         self.events: list[Event] = []
@@ -196,11 +198,11 @@ def spied_table(
     *,
     seed: int | str | None,
     check: Callable[[Bot], Callable[[View, Action | None, bool], None] | None] = lambda bot: None,
-) -> tuple[Table, list[Spy]]:
+) -> tuple[Conductor, list[Spy]]:
     """A table whose every seat is watched by a :class:`Spy`."""
     recorder = Recorder()
     spies = [Spy(bot, recorder, check(bot)) for bot in bots]
-    table = Table(rules, spies, seed=seed, on_events=recorder)
+    table = Conductor.for_bots(rules, spies, seed=seed, witness=recorder)
     for spy in spies:
         spy.table = table
     return table, spies

@@ -17,9 +17,9 @@ from unomas.actions import Action
 from unomas.bots import make_bot
 from unomas.bots.process import PROTOCOL, ProcessBot
 from unomas.cards import parse_card
-from unomas.errors import SettingsError
+from unomas.conductor import Conductor
+from unomas.errors import BotError, SettingsError
 from unomas.events import Event, StartingCard
-from unomas.match import BotError, Table
 from unomas.rules import Rules
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "random_bot.py"
@@ -62,8 +62,10 @@ def script(tmp_path: Path, body: str, *, raw: bool = False) -> str:
     return command(path)
 
 
-def two_seats(bot: ProcessBot, *, seed: int = 1, on_events: Any = None) -> Table:
-    return Table(Rules(players=2, target_score=0), [bot, make_bot("heuristic")], seed=seed, on_events=on_events)
+def two_seats(bot: ProcessBot, *, seed: int = 1, on_events: Any = None) -> Conductor:
+    return Conductor.for_bots(
+        Rules(players=2, target_score=0), [bot, make_bot("heuristic")], seed=seed, witness=on_events
+    )
 
 
 def failure(bot: ProcessBot) -> BotError:
@@ -81,20 +83,22 @@ def test_example_bot_plays_a_whole_match() -> None:
     threads = threading.active_count()
     bot = make_bot("cmd:" + command(EXAMPLE))
     assert isinstance(bot, ProcessBot)
-    table = Table(Rules(players=3, target_score=200), [bot, make_bot("heuristic"), make_bot("random")], seed=5)
+    table = Conductor.for_bots(
+        Rules(players=3, target_score=200), [bot, make_bot("heuristic"), make_bot("random")], seed=5
+    )
     connection = bot.connection
     assert connection is not None
     outcome = table.play()
     assert outcome.winner in (0, 1, 2) and not outcome.abandoned
     assert max(outcome.scores) >= 200
-    assert bot.name == "random_bot.py" and outcome.seats[0].decisions > 0
+    assert bot.name == "random_bot.py" and outcome.decisions[0] > 0
     assert connection.process.poll() == 0 and bot.connection is None
     assert threading.active_count() == threads
 
 
 def test_example_bot_plays_every_house_rule() -> None:
     bots = [make_bot("cmd:" + command(EXAMPLE)), make_bot("heuristic"), make_bot("cmd:" + command(EXAMPLE))]
-    outcome = Table(Rules.preset("all", players=3, target_score=0), bots, seed=3).play()
+    outcome = Conductor.for_bots(Rules.preset("all", players=3, target_score=0), bots, seed=3).play()
     assert outcome.winner in (0, 1, 2)
 
 
@@ -259,7 +263,7 @@ def test_an_illegal_action_is_refused_and_changes_nothing(tmp_path: Path) -> Non
     body = "def answer(message):\n    send({'type': 'action', 'action': {'p': message['view']['seat'], 'a': 'pass'}})\n"
     bot = ProcessBot(script(tmp_path, body))
     seen: list[list[dict[str, Any]]] = []
-    tables: list[Table] = []
+    tables: list[Conductor] = []
 
     def snapshot(action: Action | None, events: list[Event]) -> None:
         if tables:  # the views after every action the table applied
@@ -299,7 +303,7 @@ def test_a_closed_bot_is_not_running(tmp_path: Path) -> None:
     bot.close()
     assert connection.process.poll() == 0
     bot.observe([])  # nothing to say
-    view = Table(Rules(players=2), [make_bot("random"), make_bot("random")], seed=1).game.view(0)
+    view = Conductor.for_bots(Rules(players=2), [make_bot("random"), make_bot("random")], seed=1).game.view(0)
     with pytest.raises(BotError, match=r"seat 0 \(random_bot.py\): is not running \(it failed or was closed\)"):
         bot.act(view)
 

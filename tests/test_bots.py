@@ -22,10 +22,10 @@ from unomas.bots.heuristic import guilt_probability
 from unomas.bots.process import ProcessBot
 from unomas.bots.search import rollout_action, sample_world, search
 from unomas.cards import BLUE, COLOR_OF, DECK, GREEN, RED, WILD, WILD_DRAW_FOUR, YELLOW, Card, parse_card
+from unomas.conductor import Conductor
 from unomas.errors import SettingsError
 from unomas.events import Dealt, Drew, Played, StartingCard
 from unomas.game import Game, Phase
-from unomas.match import Table
 from unomas.rules import Rules
 from unomas.view import View
 
@@ -249,8 +249,8 @@ def play_watched(rules: Rules, specs: list[str], seed: int) -> None:
     table, spies = spied_table(rules, [make_bot(s) for s in specs], seed=seed, check=policy_check)
     outcome = table.play()
     assert not outcome.abandoned
-    assert 0 <= outcome.winner < rules.players
-    assert outcome.game.is_over
+    assert outcome.winner is not None and 0 <= outcome.winner < rules.players
+    assert table.game.is_over
     assert outcome.scores == list(table.game.scores)
     assert max(outcome.scores) == outcome.scores[outcome.winner]
     if rules.target_score:
@@ -909,7 +909,9 @@ def test_ismcts_never_reads_the_true_state() -> None:
 
 def test_ismcts_plays_a_whole_match_against_the_baselines() -> None:
     rules = Rules(players=3, target_score=0)
-    table = Table(rules, [make_bot("ismcts:iterations=30"), make_bot("playfirst"), make_bot("random")], seed=4)
+    table = Conductor.for_bots(
+        rules, [make_bot("ismcts:iterations=30"), make_bot("playfirst"), make_bot("random")], seed=4
+    )
     outcome = table.play()
     assert outcome.winner in (0, 1, 2)
-    assert outcome.seats[0].decisions > 0
+    assert outcome.decisions[0] > 0

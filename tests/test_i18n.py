@@ -17,6 +17,7 @@ from babel.messages.pofile import read_po
 from unomas import events as ev
 from unomas.bots import make_bot
 from unomas.cards import KINDS, WILD, card_token, parse_card
+from unomas.conductor import Conductor
 from unomas.errors import SettingsError
 from unomas.events import Event, redact
 from unomas.i18n import (
@@ -32,7 +33,6 @@ from unomas.i18n import (
 )
 from unomas.i18n.extract import extract_data_t
 from unomas.i18n.switches import switch_groups, switches_json
-from unomas.match import Table
 from unomas.rules import SWITCHES, Rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -231,11 +231,11 @@ def test_describe_joins_an_action_s_events() -> None:
 
 def test_a_whole_match_narrates_for_every_seat() -> None:
     seen: list[tuple[Event, ...]] = []
-    table = Table(
+    table = Conductor.for_bots(
         Rules.preset("all", players=3, target_score=0),
         [make_bot("random") for _ in range(3)],
         seed=5,
-        on_events=lambda _action, events: seen.append(tuple(events)),
+        witness=lambda _action, events: seen.append(tuple(events)),
     )
     table.play()
     names = ["Ana", "Beto", "Carla"]

@@ -39,7 +39,7 @@ from mypy_extensions import mypyc_attr
 
 from unomas.actions import Action, Kind
 from unomas.cards import Card
-from unomas.errors import BotError, IllegalAction, StaleAction
+from unomas.errors import BotError, IllegalAction, SettingsError, StaleAction
 from unomas.events import Event, RoundEnded, redact
 from unomas.game import Deal, Game, Phase
 from unomas.rules import Rules
@@ -118,6 +118,7 @@ class BotPlayer(Player):
     def start(self, seat: int, rules: Rules, rng: random.Random) -> None:
         self.seat = seat
         self._guarded("failed to start", self.bot.start, seat, rules, rng)
+        self.name = self.bot.name  # a program bot may name itself as it starts
 
     def decide(self, table: Conductor, seat: int, out_of_turn: bool) -> Action | None:
         bot = self.bot
@@ -207,9 +208,10 @@ class Conductor:
         *,
         rngs: Sequence[random.Random] | None = None,
         ask_external: bool = False,
+        witness: Listener | None = None,
     ) -> None:
         if len(players) != game.players:
-            raise IllegalAction(f"{len(players)} players for {game.players} seats", code="setup.invalid")
+            raise SettingsError(f"{len(players)} players for {game.players} seats")
         self.game = game
         self.rules = game.rules
         self.players: list[Player | None] = list(players)
@@ -217,6 +219,8 @@ class Conductor:
         """Whether each seat's player decides for it now (False: it stands by, listening)."""
         self.ask_external = ask_external
         self.listeners: list[tuple[int | None, Listener]] = []
+        self.witnesses: list[Listener] = [] if witness is None else [witness]
+        """Told every change unredacted: a store, a narrator or a referee with the right to see all."""
         self.round_winners: list[int] = []
         self.round_points: list[int] = []
         self.events: list[Event] = list(game.round_start_events)
@@ -248,6 +252,7 @@ class Conductor:
         seed: int | str | None = None,
         history: bool = True,
         ask_external: bool = False,
+        witness: Listener | None = None,
     ) -> Conductor:
         """A new match; ``seed`` fixes the shuffles (``f"{seed}/deal"``) and every player's
         random source (``f"{seed}/seat {k}"``); without it all are unpredictable."""
@@ -257,14 +262,20 @@ class Conductor:
         else:
             game = Game(rules, seed=f"{seed}/deal", history=history)
             rngs = [random.Random(f"{seed}/seat {seat}") for seat in range(len(players))]
-        return cls(game, players, rngs=rngs, ask_external=ask_external)
+        return cls(game, players, rngs=rngs, ask_external=ask_external, witness=witness)
 
     @classmethod
     def for_bots(
-        cls, rules: Rules, bots: Sequence[Bot], *, seed: int | str | None = None, history: bool = True
+        cls,
+        rules: Rules,
+        bots: Sequence[Bot],
+        *,
+        seed: int | str | None = None,
+        history: bool = True,
+        witness: Listener | None = None,
     ) -> Conductor:
         """A new match between ``bots`` (one per seat, in seat order), seeded as :meth:`seeded`."""
-        return cls.seeded(rules, [BotPlayer(bot) for bot in bots], seed=seed, history=history)
+        return cls.seeded(rules, [BotPlayer(bot) for bot in bots], seed=seed, history=history, witness=witness)
 
     # ------------------------------------------------------------------ what a seat may know
 
@@ -445,6 +456,8 @@ class Conductor:
             if type(event) is RoundEnded:
                 self.round_winners.append(event.winner)
                 self.round_points.append(event.points)
+        for witness in self.witnesses:
+            witness(action, caused)
         for seat, player in enumerate(self.players):
             if player is not None and player.listens:
                 player.observe([redact(event, seat) for event in caused])

@@ -1,4 +1,4 @@
-"""The headless table: the turn loop, out-of-turn chances, failing bots, outcomes."""
+"""The conductor: the decision sequence, out-of-turn chances, failing bots, summaries."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ from typing import Any
 
 import pytest
 
-import unomas.match
+import unomas.conductor
 from bot_fixtures import Recorder, spied_table
 from unomas.actions import Action, Kind
 from unomas.bots import HeuristicBot, PlayFirstBot, RandomBot, make_bot
 from unomas.bots.base import Bot, plays
 from unomas.cards import parse_card
+from unomas.conductor import BotPlayer, Conductor, MatchSummary
 from unomas.errors import BotError, IllegalAction
 from unomas.events import Caught, Dealt, Drew, Event, MatchEnded, Played, RoundEnded, UnoCalled
-from unomas.match import Outcome, SeatStats, Table
 from unomas.rules import Rules
 from unomas.testing import snapshot
 from unomas.view import View
@@ -32,7 +32,7 @@ class Watched(PlayFirstBot):
 
     def __init__(self) -> None:
         super().__init__()
-        self.table: Table | None = None
+        self.table: Conductor | None = None
         self.closed = 0
         self.before: tuple[Any, ...] | None = None
         self.moves_before = -1
@@ -109,16 +109,16 @@ class Misreader(Watched):
         return super().act(view)
 
 
-def seated(rules: Rules, bad: Watched, seat: int, seed: int = 3) -> tuple[Table, list[Watched]]:
+def seated(rules: Rules, bad: Watched, seat: int, seed: int = 3) -> tuple[Conductor, list[Watched]]:
     bots: list[Watched] = [Watched() for _ in range(rules.players)]
     bots[seat] = bad
-    table = Table(rules, bots, seed=seed)
+    table = Conductor.for_bots(rules, bots, seed=seed)
     for bot in bots:
         bot.table = table
     return table, bots
 
 
-def fails(table: Table, bad: Watched, seat: int, reason: str) -> BotError:
+def fails(table: Conductor, bad: Watched, seat: int, reason: str) -> BotError:
     with pytest.raises(BotError) as caught:
         table.play()
     error = caught.value
@@ -191,7 +191,7 @@ class FailingObserve(RandomBot):
 
 def test_a_bot_failing_to_start_is_named() -> None:
     with pytest.raises(BotError) as caught:
-        Table(Rules(players=3), [RandomBot(), RandomBot(), FailingStart()], seed=1)
+        Conductor.for_bots(Rules(players=3), [RandomBot(), RandomBot(), FailingStart()], seed=1)
     assert caught.value.seat == 2
     assert caught.value.bot == "badstart"
     assert "failed to start: KeyError" in caught.value.reason
@@ -200,33 +200,36 @@ def test_a_bot_failing_to_start_is_named() -> None:
 
 def test_a_bot_failing_to_observe_the_deal_is_named() -> None:
     with pytest.raises(BotError) as caught:
-        Table(Rules(players=3), [RandomBot(), FailingObserve(), RandomBot()], seed=1)
+        Conductor.for_bots(Rules(players=3), [RandomBot(), FailingObserve(), RandomBot()], seed=1)
     assert (caught.value.seat, caught.value.bot) == (1, "badeyes")
     assert caught.value.reason == "failed to observe events: ValueError: cannot read events"
 
 
 def test_a_bot_failing_to_observe_during_play_is_named() -> None:
-    table = Table(Rules(players=2, target_score=0), [RandomBot(), FailingObserve(after=5)], seed=1)
+    table = Conductor.for_bots(Rules(players=2, target_score=0), [RandomBot(), FailingObserve(after=5)], seed=1)
     with pytest.raises(BotError, match=r"^seat 1 \(badeyes\): failed to observe events: ValueError"):
         table.play()
 
 
 def test_a_table_needs_one_bot_per_seat() -> None:
-    with pytest.raises(ValueError, match="2 bots for 3 seats"):
-        Table(Rules(players=3), [RandomBot(), RandomBot()])
+    with pytest.raises(ValueError, match="2 players for 3 seats"):
+        Conductor.for_bots(Rules(players=3), [RandomBot(), RandomBot()])
 
 
 # ---------------------------------------------------------------- outcomes
 
 
-def play(specs: Sequence[str], seed: int | str | None, **settings: Any) -> tuple[Outcome, Recorder]:
+def play(specs: Sequence[str], seed: int | str | None, **settings: Any) -> tuple[MatchSummary, Recorder]:
     recorder = Recorder()
     rules = Rules(**({"players": len(specs)} | settings))
-    outcome = Table(rules, [make_bot(s) for s in specs], seed=seed, on_events=recorder).play()
+    table = Conductor.for_bots(rules, [make_bot(s) for s in specs], seed=seed, witness=recorder)
+    outcome = table.play()
+    assert outcome.actions == table.game.ply
+    recorder.game = table.game
     return outcome, recorder
 
 
-def summary(outcome: Outcome, recorder: Recorder) -> tuple[Any, ...]:
+def summary(outcome: MatchSummary, recorder: Recorder) -> tuple[Any, ...]:
     moves = [action for action, _ in recorder.everything]
     return (outcome.winner, outcome.scores, outcome.round_winners, outcome.round_points, moves)
 
@@ -261,6 +264,7 @@ def test_the_outcome_follows_the_events() -> None:
     outcome, recorder = play(["heuristic", "playfirst", "random"], 11, target_score=300)
     events = everything(recorder.everything)
     ended = [e for e in events if isinstance(e, RoundEnded)]
+    assert outcome.winner is not None
     assert outcome.round_winners == [e.winner for e in ended]
     assert outcome.round_points == [e.points for e in ended]
     assert outcome.scores == list(ended[-1].scores)
@@ -268,7 +272,7 @@ def test_the_outcome_follows_the_events() -> None:
     assert outcome.scores[outcome.winner] >= 300
     assert sum(isinstance(e, Dealt) for e in events) == len(ended)
     assert not outcome.abandoned
-    assert outcome.game.is_over and outcome.game.winner == outcome.winner
+    assert recorder.game is not None and recorder.game.is_over and recorder.game.winner == outcome.winner
 
 
 def test_the_table_sees_every_event_unredacted() -> None:
@@ -278,7 +282,7 @@ def test_the_table_sees_every_event_unredacted() -> None:
     dealt = [e for e in events if isinstance(e, Dealt)]
     assert all(hand is not None for e in dealt for hand in e.hands) and all(e.pile is not None for e in dealt)
     assert all(e.cards is not None and len(e.cards) == e.amount for e in events if isinstance(e, Drew))
-    assert outcome.winner >= 0
+    assert outcome.winner is not None
 
 
 class Counting(Bot):
@@ -312,14 +316,13 @@ class Counting(Bot):
 def test_seat_stats_count_decisions() -> None:
     bots = [Counting(make_bot(s)) for s in ("heuristic", "random", "playfirst", "ismcts:iterations=10")]
     began = time.perf_counter()
-    outcome = Table(Rules(players=4, target_score=0, jump_in=True), bots, seed=2).play()
+    outcome = Conductor.for_bots(Rules(players=4, target_score=0, jump_in=True), bots, seed=2).play()
     elapsed = time.perf_counter() - began
-    assert len(outcome.seats) == 4
-    for bot, stats in zip(bots, outcome.seats, strict=True):
-        assert isinstance(stats, SeatStats)
-        assert stats.decisions == bot.acts + bot.reacts
+    assert len(outcome.decisions) == len(outcome.thinking) == 4
+    for bot, decisions, thinking in zip(bots, outcome.decisions, outcome.thinking, strict=True):
+        assert decisions == bot.acts + bot.reacts
         assert bot.acts > 0
-        assert 0 < stats.thinking <= elapsed
+        assert 0 < thinking <= elapsed
     assert sum(bot.reacts for bot in bots) > 0
 
 
@@ -343,7 +346,7 @@ class Forgetful(PlayFirstBot):
 def test_a_catcher_catches_a_forgetful_player() -> None:
     recorder = Recorder()
     bots = [Counting(Forgetful()), Counting(HeuristicBot()), Counting(HeuristicBot())]
-    outcome = Table(Rules(players=3, target_score=300), bots, seed=1, on_events=recorder).play()
+    outcome = Conductor.for_bots(Rules(players=3, target_score=300), bots, seed=1, witness=recorder).play()
     assert outcome.winner in (0, 1, 2)
     events = everything(recorder.everything)
     assert not any(isinstance(e, UnoCalled) and e.player == 0 for e in events)
@@ -363,14 +366,14 @@ def test_a_catcher_catches_a_forgetful_player() -> None:
 def test_a_catcher_catches_a_forgetful_player_heads_up() -> None:
     recorder = Recorder()
     bots = [Counting(Forgetful()), Counting(HeuristicBot())]
-    Table(Rules(players=2, target_score=300), bots, seed=1, on_events=recorder).play()
+    Conductor.for_bots(Rules(players=2, target_score=300), bots, seed=1, witness=recorder).play()
     assert any(isinstance(e, Caught) for e in everything(recorder.everything))
 
 
 def test_a_forgetful_player_is_not_caught_by_playfirst() -> None:
     recorder = Recorder()
     bots = [Counting(Forgetful()), Counting(PlayFirstBot()), Counting(PlayFirstBot())]
-    Table(Rules(players=3, target_score=300), bots, seed=1, on_events=recorder).play()
+    Conductor.for_bots(Rules(players=3, target_score=300), bots, seed=1, witness=recorder).play()
     assert not any(isinstance(e, Caught) for e in everything(recorder.everything))
     assert any(Action.catch(2, 0) in v.legal_actions for v in bots[2].offered)
 
@@ -378,7 +381,7 @@ def test_a_forgetful_player_is_not_caught_by_playfirst() -> None:
 def test_jump_ins_are_offered() -> None:
     bots = [Counting(HeuristicBot()) for _ in range(4)]
     recorder = Recorder()
-    Table(Rules(players=4, target_score=200, jump_in=True), bots, seed=3, on_events=recorder).play()
+    Conductor.for_bots(Rules(players=4, target_score=200, jump_in=True), bots, seed=3, witness=recorder).play()
     offered = [v for bot in bots for v in bot.offered if any(a.kind is Kind.PLAY for a in v.legal_actions)]
     assert offered, "no jump-in was ever offered"
     jumps = [e for e in everything(recorder.everything) if isinstance(e, Played) and e.jump_in]
@@ -396,25 +399,127 @@ def test_out_of_turn_chances_go_to_the_watched_seats() -> None:
 
 
 def test_an_endless_round_is_abandoned(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(unomas.match, "MAX_ACTIONS_PER_ROUND", 30)
+    monkeypatch.setattr(unomas.conductor, "MAX_ACTIONS_PER_ROUND", 30)
     rules = Rules(players=2, target_score=500, draw_until_playable=True)
     bots = [Counting(RandomBot()), Counting(RandomBot())]
-    outcome = Table(rules, bots, seed=1).play()
+    table = Conductor.for_bots(rules, bots, seed=1)
+    outcome = table.play()
     assert outcome.abandoned
-    assert outcome.winner == -1
+    assert outcome.winner is None
     assert outcome.round_winners == [] and outcome.round_points == []
     assert outcome.scores == [0, 0]
-    assert not outcome.game.round_over
-    assert sum(s.decisions for s in outcome.seats) >= 30
+    assert not table.game.round_over
+    assert sum(outcome.decisions) >= 30
 
 
 def test_a_round_within_the_limit_is_not_abandoned(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(unomas.match, "MAX_ACTIONS_PER_ROUND", 10_000)
+    monkeypatch.setattr(unomas.conductor, "MAX_ACTIONS_PER_ROUND", 10_000)
     outcome, _ = play(["heuristic", "heuristic"], 1, target_score=0)
     assert not outcome.abandoned and outcome.winner in (0, 1)
 
 
 def test_a_finished_game_refuses_more_actions() -> None:
-    outcome, _ = play(["playfirst", "playfirst"], 2, target_score=0)
+    _, recorder = play(["playfirst", "playfirst"], 2, target_score=0)
+    assert recorder.game is not None
     with pytest.raises(IllegalAction, match="the match is over"):
-        outcome.game.apply(Action.draw(0))
+        recorder.game.apply(Action.draw(0))
+
+
+# ---------------------------------------------------------------- the sequence, the guard, the stream
+
+
+def test_a_stale_action_is_refused_and_changes_nothing() -> None:
+    table = Conductor.for_bots(Rules(players=2, target_score=0), [RandomBot(), RandomBot()], seed=3)
+    ply = table.game.ply
+    proposal = table.propose()
+    assert proposal is not None and table.view(proposal.player).ply == ply
+    table.act(proposal, ply=ply)
+    assert table.game.ply == ply + 1
+    before = snapshot(table.game)
+    late = table.propose()
+    assert late is not None
+    with pytest.raises(IllegalAction) as caught:
+        table.act(late, ply=ply)
+    assert caught.value.code == "move.stale" and caught.value.params == {"ply": ply, "now": ply + 1}
+    assert snapshot(table.game) == before
+
+
+def test_the_sequence_waits_for_an_external_seat_and_moves_past_its_chances() -> None:
+    rules = Rules(players=3, target_score=0, jump_in=True)
+    table = Conductor.seeded(rules, [None, BotPlayer(HeuristicBot()), BotPlayer(HeuristicBot())], seed=5)
+    for _ in range(400):
+        if table.game.round_over:
+            break
+        decision = table.decision()
+        assert decision is not None
+        if table.step() is None:
+            # only the person's turn stops the bots: its out-of-turn chances never do
+            assert table.waiting_for() == 0 == table.game.current
+            table.act(table.legal_actions(0)[-1])
+    assert table.game.round_over
+
+
+def test_an_asked_external_seat_declines_its_chance() -> None:
+    rules = Rules(players=2, target_score=0)
+    table = Conductor.seeded(rules, [None, None], seed=2, ask_external=True)
+    declined = 0
+    while not table.game.round_over:
+        decision = table.decision()
+        assert decision is not None
+        seat, out_of_turn = decision
+        assert table.waiting_for() == seat
+        if out_of_turn:
+            with pytest.raises(IllegalAction) as caught:
+                table.decline(1 - seat)
+            assert caught.value.code == "move.not_offered"
+            table.decline(seat)
+            declined += 1
+        else:
+            plays = [a for a in table.legal_actions(seat) if a.kind is Kind.PLAY and not a.uno]
+            table.push(plays[0] if plays else table.legal_actions(seat)[0])
+    assert declined > 0
+
+
+def test_each_seat_hears_its_own_redacted_story() -> None:
+    rules = Rules.preset("all", players=3, target_score=0)
+    table = Conductor.for_bots(rules, [RandomBot(), RandomBot(), RandomBot()], seed=8)
+    heard: dict[int | None, list[list[Event]]] = {0: [], None: []}
+    table.listen(0, lambda _action, events: heard[0].append(events))
+    stop = table.listen(None, lambda _action, events: heard[None].append(events))
+    for _ in range(20):
+        table.step()
+    stop()
+    table.step()
+    assert len(heard[0]) == 21 and len(heard[None]) == 20
+    for events in heard[None]:
+        for event in events:
+            assert not isinstance(event, Drew) or event.cards is None
+    own = [e for events in heard[0] for e in events if isinstance(e, Drew) and e.player == 0]
+    assert all(e.cards is not None for e in own)
+    story = table.history(None)
+    assert story[0][0] is None and len(story) == 1 + table.game.ply
+    dealt = story[0][1][0]
+    assert isinstance(dealt, Dealt) and dealt.pile is None and all(hand is None for hand in dealt.hands)
+    mine = table.history(1)[0][1][0]
+    assert isinstance(mine, Dealt) and mine.hands[1] is not None and mine.hands[0] is None
+
+
+def test_a_stand_in_plays_only_while_asked_to() -> None:
+    rules = Rules(players=2, target_score=0)
+    table = Conductor.for_bots(rules, [PlayFirstBot(), PlayFirstBot()], seed=1)
+    table.stand_in(0, False)
+    while table.game.current != 0 or table.game.round_over:
+        assert table.step() is not None
+    assert table.step() is None and table.waiting_for() == 0
+    table.stand_in(0, True)
+    assert table.step() is not None
+
+
+def test_time_out_draws_and_passes_for_the_seat_on_turn() -> None:
+    rules = Rules(players=2, target_score=0)
+    table = Conductor.for_bots(rules, [PlayFirstBot(), PlayFirstBot()], seed=1)
+    seat = table.game.current
+    taken = table.time_out()
+    assert taken[0] == Action.draw(seat)
+    assert len(taken) == 1 or taken[1] == Action.pass_(seat)
+    assert table.game.current != seat or table.game.round_over
