@@ -132,6 +132,7 @@ def replay(record: Any) -> Game:
     """
     if not isinstance(record, dict):
         raise RecordError(f"a record must be a JSON object, not {type(record).__name__}")
+    _placed(record, _RECORD_FIELDS, "a record")
     if record.get("format") != FORMAT:
         raise RecordError(f"format must be {FORMAT!r}, not {record.get('format')!r}")
     try:
@@ -139,10 +140,10 @@ def replay(record: Any) -> Game:
     except SettingsError as error:
         raise RecordError(f"rules: {error}") from None
     names = record.get("names")
-    if names is not None and (
+    if "names" in record and (
         not isinstance(names, list) or len(names) != rules.players or not all(isinstance(n, str) for n in names)
     ):
-        raise RecordError(f"names must be a list of {rules.players} strings")
+        raise RecordError(f"names must be a list of {rules.players} strings, not {names!r}")
     rounds = record.get("rounds")
     if not isinstance(rounds, list) or not rounds:
         raise RecordError("rounds must be a non-empty list")
@@ -154,28 +155,36 @@ def replay(record: Any) -> Game:
             raise error.located(round=index) from None
     assert game is not None
     scores = record.get("scores")
+    if not isinstance(scores, list) or not all(_integer(score) for score in scores):
+        raise RecordError(f"scores must be a list of whole numbers, not {scores!r}")
     if scores != game.scores:
         raise RecordError(f"scores are {scores!r} but the replay gives {game.scores}")
     winner = game.winner if game.winner >= 0 else None
-    if "winner" not in record or record["winner"] != winner or isinstance(record["winner"], bool):
-        raise RecordError(f"winner is {record.get('winner')!r} but the replay gives {winner}")
+    given = record.get("winner")
+    if "winner" not in record or not (given is None or _integer(given)) or given != winner:
+        raise RecordError(f"winner is {given!r} but the replay gives {winner}")
     return game
 
 
 def _replay_round(rules: Rules, game: Game | None, index: int, entry: Any, *, last: bool) -> Game:
     if not isinstance(entry, dict):
         raise RecordError("a round must be a JSON object")
+    _placed(entry, _ROUND_FIELDS, "a round")
     if game is not None and game.is_over:
         raise RecordError("the match was already over")
-    if entry.get("dealer") != index % rules.players or isinstance(entry.get("dealer"), bool):
+    if not _integer(entry.get("dealer")) or entry["dealer"] != index % rules.players:
         raise RecordError(f"dealer must be {index % rules.players}, not {entry.get('dealer')!r}")
     events = entry.get("events")
     if not isinstance(events, list):
         raise RecordError("events must be a list")
     returns = []
-    for event in events:
+    for number, event in enumerate(events):
         if isinstance(event, dict) and event.get("chance") == "return":
-            returns.append(_pile(event, "a return event"))
+            try:
+                _placed(event, _CHANCE_FIELDS, "a return event")
+                returns.append(_pile(event, "a return event"))
+            except RecordError as error:
+                raise error.located(event=number) from None
         else:
             break
     deal = Deal(_hands(entry.get("hands"), rules), _pile(entry, "the round"), tuple(returns))
@@ -205,7 +214,12 @@ def _replay_round(rules: Rules, game: Game | None, index: int, entry: Any, *, la
         ended = game.log[-1].result if game.log else None
         assert ended is not None
         expected = {"winner": ended.winner, "points": ended.points}
-        if not isinstance(result, dict) or {key: result.get(key) for key in expected} != expected:
+        if not isinstance(result, dict):
+            raise RecordError(f"result is {result!r} but the replay gives {expected}")
+        _placed(result, _RESULT_FIELDS, "a round's result")
+        if not all(_integer(result.get(key)) for key in expected):
+            raise RecordError(f"the result's winner and points must be whole numbers, not {result!r}")
+        if {key: result[key] for key in expected} != expected:
             raise RecordError(f"result is {result!r} but the replay gives {expected}")
     else:
         if result is not None or "result" in entry:
@@ -227,11 +241,14 @@ def _replay_event(game: Game, event: Any, reshuffle: tuple[Card, ...] | None) ->
             raise RecordError(f"unknown chance event {chance!r} (chance events are return, reshuffle)")
         if reshuffle is not None:
             raise RecordError("two reshuffles before one move (at most one per move)")
-        if (set(event) - {"chance", "pile"}) & _DEFINED:
-            raise RecordError("a reshuffle event holds only 'pile'")
+        _placed(event, _CHANCE_FIELDS, "a reshuffle event")
         return _pile(event, "a reshuffle event")
     if game.round_over:
         raise RecordError("the round is already over")
+    _placed(event, _MOVE_FIELDS, "a move")
+    empty = sorted(key for key in _MOVE_FIELDS if key in event and event[key] is None)
+    if empty:
+        raise RecordError(f"move field {empty[0]!r} is null: a field that does not apply is left out")
     try:
         action = Action.from_json(event)
     except NotationError as error:
@@ -257,7 +274,25 @@ class _UnfitReshuffle(RecordError):
     """A reshuffle chance event that the move after it contradicts (reported at its index)."""
 
 
-_DEFINED = {"p", "a", "card", "color", "target", "uno", "cards"}
+_RECORD_FIELDS = frozenset({"format", "rules", "names", "rounds", "scores", "winner"})
+_ROUND_FIELDS = frozenset({"dealer", "hands", "pile", "events", "result"})
+_RESULT_FIELDS = frozenset({"winner", "points"})
+_MOVE_FIELDS = frozenset({"p", "a", "card", "color", "target", "uno", "cards"})
+_CHANCE_FIELDS = frozenset({"chance", "pile"})
+_DEFINED = _RECORD_FIELDS | _ROUND_FIELDS | _RESULT_FIELDS | _MOVE_FIELDS | _CHANCE_FIELDS
+"""Every field RECORD.md defines: one where it does not belong is an error (even null);
+a field it does not define is ignored wherever it stands (but inside ``rules``)."""
+
+
+def _placed(entry: dict[str, Any], allowed: frozenset[str], what: str) -> None:
+    misplaced = sorted((set(entry) & _DEFINED) - allowed)
+    if misplaced:
+        raise RecordError(f"field {misplaced[0]!r} does not belong to {what}")
+
+
+def _integer(value: Any) -> bool:
+    """Whether ``value`` is a JSON integer (not a boolean, not ``12.0``)."""
+    return type(value) is int
 
 
 def _cards(value: Any, what: str) -> tuple[Card, ...]:
