@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import shlex
+import shutil
 import sys
 import textwrap
 import threading
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 
 from unomas.actions import Action
-from unomas.bots import make_bot
+from unomas.bots import make_bot, process
 from unomas.bots.process import PROTOCOL, ProcessBot
 from unomas.cards import parse_card
 from unomas.conductor import Conductor
@@ -81,7 +82,7 @@ def failure(bot: ProcessBot) -> BotError:
 
 def test_example_bot_plays_a_whole_match() -> None:
     threads = threading.active_count()
-    bot = make_bot("cmd:" + command(EXAMPLE))
+    bot = make_bot("cmd:" + command(EXAMPLE, "--protocol", "1"))
     assert isinstance(bot, ProcessBot)
     table = Conductor.for_bots(
         Rules(players=3, target_score=200), [bot, make_bot("heuristic"), make_bot("random")], seed=5
@@ -130,6 +131,8 @@ def test_the_conversation(tmp_path: Path) -> None:
         "seat": 0,
         "rules": Rules(players=2, target_score=0).to_dict(),
         "timeout": 5.0,
+        "protocols": ["unomas-bot/1", "unomas-bot/2"],
+        "startup": 20.0,
     }
     assert bot.name == "logger"
     assert messages[-1] == {"type": "bye"}
@@ -162,7 +165,7 @@ def test_a_slow_bot_times_out(tmp_path: Path) -> None:
 
 
 def test_a_bot_slow_to_start_times_out(tmp_path: Path) -> None:
-    bot = ProcessBot(script(tmp_path, "time.sleep(30)\n"), timeout=0.5)
+    bot = ProcessBot(script(tmp_path, "time.sleep(30)\n"), timeout=0.25, startup=0.5)
     with pytest.raises(BotError, match=r"did not answer 'hello' within 0\.5 s"):
         bot.start(1, Rules(), random.Random())
     assert bot.connection is None
@@ -281,7 +284,7 @@ def test_an_illegal_action_is_refused_and_changes_nothing(tmp_path: Path) -> Non
 
 def test_a_bot_speaking_another_protocol(tmp_path: Path) -> None:
     bot = ProcessBot(script(tmp_path, "def hello(message):\n    send({'type': 'ready', 'protocol': 'unomas-bot/9'})\n"))
-    with pytest.raises(BotError, match="speaks protocol 'unomas-bot/9', not 'unomas-bot/1'"):
+    with pytest.raises(BotError, match="speaks protocol 'unomas-bot/9', not one of 'unomas-bot/1', 'unomas-bot/2'"):
         bot.start(0, Rules(), random.Random())
     bot = ProcessBot(script(tmp_path, "def hello(message):\n    send({'type': 'ready', 'name': 7})\n"))
     with pytest.raises(BotError, match="gave a name that is not a non-empty string: 7"):
@@ -295,7 +298,7 @@ def test_a_bot_that_cannot_start(tmp_path: Path) -> None:
 
 
 def test_a_closed_bot_is_not_running(tmp_path: Path) -> None:
-    bot = ProcessBot(command(EXAMPLE))
+    bot = ProcessBot(command(EXAMPLE, "--protocol", "1"))
     bot.start(0, Rules(), random.Random())
     connection = bot.connection
     assert connection is not None
@@ -325,3 +328,104 @@ def test_timeout_and_command_settings(monkeypatch: pytest.MonkeyPatch) -> None:
         make_bot("cmd:  ")
     with pytest.raises(SettingsError, match="bad bot command"):
         make_bot("cmd:python 'unclosed")
+
+
+# ---------------------------------------------------------------------- protocol 2
+
+
+def test_a_protocol_2_bot_plays_many_matches_in_one_process() -> None:
+    spec = "cmd:" + command(EXAMPLE)
+    processes = set()
+    for seed in range(3):
+        bot = make_bot(spec)
+        assert isinstance(bot, ProcessBot)
+        table = Conductor.for_bots(Rules(players=2, target_score=0), [bot, make_bot("random")], seed=seed)
+        connection = bot.connection
+        assert connection is not None and connection.protocol == "unomas-bot/2"
+        processes.add(connection.process.pid)
+        assert table.play().winner in (0, 1)
+        assert connection.process.poll() is None  # kept for the next match
+    assert len(processes) == 1
+    process.close_idle()
+    assert all(not idle for idle in process.IDLE.values())
+
+
+def test_a_protocol_2_bot_hears_each_new_match(tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    body = f"""
+    import json, sys
+    with open({str(log)!r}, "a") as log:
+        for line in sys.stdin:
+            log.write(line)
+            log.flush()
+            message = json.loads(line)
+            kind = message["type"]
+            if kind in ("hello", "match"):
+                answer = {{"type": "ready", "protocol": "unomas-bot/2"}}
+            elif kind in ("act", "react"):
+                answer = {{"type": "action", "action": message["view"]["legal_actions"][0] if kind == "act" else None}}
+            else:
+                continue
+            print(json.dumps(answer), flush=True)
+    """
+    spec = "cmd:" + script(tmp_path, textwrap.dedent(body), raw=True)
+    for seed in (1, 2):
+        Conductor.for_bots(
+            Rules(players=3, target_score=0), [make_bot("random"), make_bot(spec), make_bot("random")], seed=seed
+        ).play()
+    process.close_idle()
+    kinds = [json.loads(line)["type"] for line in log.read_text().splitlines()]
+    assert kinds[0] == "hello" and kinds.count("hello") == 1
+    assert kinds.count("match") == 1 and kinds[-1] == "bye"
+    again = next(json.loads(line) for line in log.read_text().splitlines() if json.loads(line)["type"] == "match")
+    assert again == {"type": "match", "seat": 1, "rules": Rules(players=3, target_score=0).to_dict(), "timeout": 5.0}
+
+
+def test_an_idle_bot_that_died_is_replaced(tmp_path: Path) -> None:
+    spec = "cmd:" + command(EXAMPLE)
+    bot = make_bot(spec)
+    bot.start(0, Rules(), random.Random())
+    assert isinstance(bot, ProcessBot) and bot.connection is not None
+    first = bot.connection.process
+    bot.close()
+    first.kill()
+    first.wait()
+    bot.start(0, Rules(), random.Random())
+    assert bot.connection is not None and bot.connection.process.pid != first.pid
+    bot.close()
+    process.close_idle()
+
+
+def test_spec_options_set_the_timeouts() -> None:
+    bot = make_bot("cmd:timeout=0.5:startup=30:python3 my_bot.py --level 2")
+    assert isinstance(bot, ProcessBot)
+    assert (bot.timeout, bot.startup, bot.argv) == (0.5, 30.0, ["python3", "my_bot.py", "--level", "2"])
+    bot = make_bot("cmd:python3 timeout=3:x.py")
+    assert isinstance(bot, ProcessBot) and bot.argv == ["python3", "timeout=3:x.py"] and bot.timeout == 5.0
+    with pytest.raises(SettingsError, match="startup must be a number of seconds, not 'later'"):
+        make_bot("cmd:startup=later:python3 my_bot.py")
+
+
+def test_start_up_has_its_own_timeout(tmp_path: Path) -> None:
+    body = """
+    import json, sys, time
+    time.sleep(0.6)
+    for line in sys.stdin:
+        if json.loads(line)["type"] == "hello":
+            print(json.dumps({"type": "ready"}), flush=True)
+    """
+    bot = ProcessBot(script(tmp_path, textwrap.dedent(body), raw=True), timeout=0.3, startup=5)
+    bot.start(0, Rules(), random.Random())
+    assert bot.connection is not None
+    bot.close()
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
+def test_the_javascript_example_plays_a_match() -> None:
+    spec = "cmd:" + shlex.join(["node", str(EXAMPLE.with_suffix(".js"))])
+    bot = make_bot(spec)
+    summary = Conductor.for_bots(
+        Rules.preset("all", players=3, target_score=0), [bot, make_bot("heuristic"), make_bot("random")], seed=2
+    ).play()
+    assert summary.winner in (0, 1, 2) and bot.name == "random_bot.js"
+    process.close_idle()

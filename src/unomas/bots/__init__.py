@@ -48,7 +48,7 @@ def make_bot(spec: str) -> Bot:
     if spec.startswith("cmd:"):
         from unomas.bots.process import ProcessBot
 
-        return ProcessBot(spec[len("cmd:") :])
+        return ProcessBot.from_spec(spec[len("cmd:") :])
     name, *options = spec.split(":")
     cls = BUILTIN_BOTS.get(name) or _registered(name)
     if cls is None:

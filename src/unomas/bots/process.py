@@ -1,22 +1,30 @@
-"""A bot in any language: a program speaking the JSON-lines protocol ``unomas-bot/1``.
+"""A bot in any language: a program speaking the JSON-lines protocol ``unomas-bot/1`` or ``/2``.
 
 :class:`ProcessBot` runs a command (split like a shell would, but run without one) as a
-child process for each match, writes it one JSON object per line on its standard input
-and reads one JSON line back on its standard output for every question. The protocol is
-described in docs/bot-protocol.md; in short::
+child process, writes it one JSON object per line on its standard input and reads one JSON
+line back on its standard output for every question. The protocol is described in
+docs/bot-protocol.md; in short::
 
-    → {"type": "hello", "protocol": "unomas-bot/1", "seat": 0, "rules": {...}, "timeout": 5.0}
-    ← {"type": "ready", "name": "my-bot"}
+    → {"type": "hello", "protocol": "unomas-bot/1", "protocols": [...], "seat": 0, "rules": {...}, "timeout": 5.0}
+    ← {"type": "ready", "name": "my-bot", "protocol": "unomas-bot/2"}
     → {"type": "events", "events": [{"event": "dealt", ...}, ...]}      (no answer)
     → {"type": "act", "view": {...}}          ← {"type": "action", "action": {"p": 0, "a": "draw"}}
     → {"type": "react", "view": {...}}        ← {"type": "action", "action": null}
+    → {"type": "match", "seat": 1, "rules": {...}, "timeout": 5.0}   ← {"type": "ready"}   (version 2)
     → {"type": "bye"}
 
-Every answer must come within ``timeout`` seconds (the constructor's argument, else the
-environment variable ``UNOMAS_BOT_TIMEOUT``, else 5). A bot that is late, has exited,
-writes a line that is not JSON, answers the wrong message or a malformed action raises
-:class:`~unomas.errors.BotError` naming the problem, and its process is killed; the table
-refuses an illegal action the same way, before anything changes in the game.
+Under version 1 a process plays one match. A bot that answers ``ready`` with protocol
+``unomas-bot/2`` is kept when its match ends and plays the next match of the same command
+in this process (a ``match`` message starts it), so a program bot costs about what an
+in-process bot does; idle programs are told ``bye`` when the interpreter exits.
+
+Every answer must come within ``timeout`` seconds, and ``ready`` (the program's start-up)
+within ``startup`` seconds (the constructor's arguments, or ``cmd:timeout=1:startup=30:COMMAND``
+in a spec; else the environment variables ``UNOMAS_BOT_TIMEOUT`` and ``UNOMAS_BOT_STARTUP``,
+else 5 and 20). A bot that is late, has exited, writes a line that is not JSON, answers
+the wrong message or a malformed action raises :class:`~unomas.errors.BotError` naming the
+problem, and its process is killed; the conductor refuses an illegal action the same way,
+before anything changes in the game.
 
 What the program writes on its standard error is passed through to ours as it comes, and
 its last lines are quoted in the error when it fails. Pipes are read and written without
@@ -26,6 +34,7 @@ program drains its standard error and ends with it.
 
 from __future__ import annotations
 
+import atexit
 import collections
 import contextlib
 import json
@@ -51,8 +60,18 @@ from unomas.rules import Rules
 from unomas.view import View
 
 PROTOCOL = "unomas-bot/1"
+"""The protocol named in ``hello``: every bot speaks it."""
+PROTOCOL_2 = "unomas-bot/2"
+"""The protocol of a bot that plays many matches in one process."""
+PROTOCOLS = (PROTOCOL, PROTOCOL_2)
 DEFAULT_TIMEOUT = 5.0
+DEFAULT_STARTUP = 20.0
 TIMEOUT_VARIABLE = "UNOMAS_BOT_TIMEOUT"
+STARTUP_VARIABLE = "UNOMAS_BOT_STARTUP"
+IDLE_PER_COMMAND = 8
+"""Idle version-2 programs kept per command (and timeouts) for the next matches."""
+OPTIONS = ("timeout", "startup")
+"""The options a ``cmd:`` spec may give before its command: ``cmd:timeout=1:startup=30:COMMAND``."""
 MAX_LINE = 1 << 20
 """The longest answer line accepted, in bytes."""
 STDERR_LINES = 10
@@ -60,17 +79,34 @@ STDERR_LINES = 10
 CLOSE_GRACE = 1.0
 """Seconds a bot has to exit after ``bye`` before it is killed."""
 
-__all__ = ["DEFAULT_TIMEOUT", "PROTOCOL", "TIMEOUT_VARIABLE", "ProcessBot"]
+__all__ = [
+    "DEFAULT_STARTUP",
+    "DEFAULT_TIMEOUT",
+    "PROTOCOL",
+    "PROTOCOLS",
+    "PROTOCOL_2",
+    "STARTUP_VARIABLE",
+    "TIMEOUT_VARIABLE",
+    "ProcessBot",
+]
 
 
-def _default_timeout() -> float:
-    text = os.environ.get(TIMEOUT_VARIABLE, "").strip()
-    if not text:
-        return DEFAULT_TIMEOUT
+def _seconds(value: float | str | None, variable: str, default: float, what: str) -> float:
+    """A number of seconds: ``value``, else the environment ``variable``, else ``default``."""
+    if value is None:
+        value = os.environ.get(variable, "").strip() or default
+        what = variable if value != default else what
     try:
-        return float(text)
+        seconds = float(value)
     except ValueError:
-        raise SettingsError(f"{TIMEOUT_VARIABLE} must be a number of seconds, not {text!r}") from None
+        raise SettingsError(
+            f"{what} must be a number of seconds, not {value!r}", code="setup.bad_seconds", name=what, value=value
+        ) from None
+    if not seconds > 0:
+        raise SettingsError(
+            f"a bot's {what} must be more than 0 seconds, not {seconds:g}", code="setup.bad_seconds", name=what
+        )
+    return seconds
 
 
 def _drain(stream: IO[bytes] | None, tail: collections.deque[str]) -> None:
@@ -122,6 +158,8 @@ class _Connection:
         self.reader.register(self.stdout, selectors.EVENT_READ)
         self.writer = selectors.DefaultSelector()
         self.writer.register(self.stdin, selectors.EVENT_WRITE)
+        self.protocol = PROTOCOL
+        """The protocol the program chose in its ``ready``."""
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         self.stderr_thread = threading.Thread(
             target=_drain, args=(self.process.stderr, self.stderr_tail), name="unomas-bot-stderr", daemon=True
@@ -209,38 +247,89 @@ class _Connection:
         self.writer.close()
 
 
+IDLE: dict[tuple[tuple[str, ...], float, float], list[_Connection]] = {}
+"""Version-2 programs between matches, by command and timeouts."""
+
+
+def close_idle() -> None:
+    """Tell every idle program ``bye`` (the interpreter is exiting)."""
+    for connections in IDLE.values():
+        for connection in connections:
+            _bye(connection)
+    IDLE.clear()
+
+
+atexit.register(close_idle)
+
+
+def _bye(connection: _Connection) -> None:
+    if connection.process.poll() is None:
+        connection.send({"type": "bye"}, time.monotonic() + CLOSE_GRACE)
+    connection.close(CLOSE_GRACE)
+
+
 class ProcessBot(Bot):
-    """A bot played by an external program over the JSON-lines protocol ``unomas-bot/1``.
+    """A bot played by an external program over the JSON-lines bot protocol.
 
     ``command`` is split like a shell command line (``python3 my_bot.py --fast``) and run
-    without a shell, one process per match (from :meth:`start` to :meth:`close`).
-    ``timeout`` is how many seconds each answer may take, ``ready`` included (default:
-    the environment variable ``UNOMAS_BOT_TIMEOUT``, else 5).
+    without a shell. ``timeout`` is how many seconds each answer may take, ``startup`` how
+    long the program may take to answer ``hello`` (see the module). A program that chose
+    protocol 2 outlives its match and plays the next match of the same command.
     """
 
     name = "process"
 
-    def __init__(self, command: str, *, timeout: float | None = None) -> None:
+    def __init__(self, command: str, *, timeout: float | str | None = None, startup: float | str | None = None) -> None:
         super().__init__()
         try:
             self.argv = shlex.split(command)
         except ValueError as error:
-            raise SettingsError(f"bad bot command {command!r}: {error}") from None
+            raise SettingsError(f"bad bot command {command!r}: {error}", code="setup.bad_command") from None
         if not self.argv:
-            raise SettingsError("a cmd: bot needs a command")
-        self.timeout = _default_timeout() if timeout is None else float(timeout)
-        if not self.timeout > 0:
-            raise SettingsError(f"a bot's timeout must be more than 0 seconds, not {self.timeout}")
+            raise SettingsError("a cmd: bot needs a command", code="setup.bad_command")
+        self.timeout = _seconds(timeout, TIMEOUT_VARIABLE, DEFAULT_TIMEOUT, "timeout")
+        self.startup = _seconds(startup, STARTUP_VARIABLE, max(DEFAULT_STARTUP, self.timeout), "startup")
         self.command = command
         self.name = f"cmd:{command}"
         self.connection: _Connection | None = None
 
+    @classmethod
+    def from_spec(cls, text: str) -> ProcessBot:
+        """The bot of a ``cmd:`` spec's text after ``cmd:``: options (``timeout=1:``,
+        ``startup=30:``) may come before the command."""
+        options: dict[str, str] = {}
+        while True:
+            head, sep, rest = text.partition(":")
+            key, equals, value = head.partition("=")
+            if not (sep and equals and key in OPTIONS) or key in options:
+                break
+            options[key] = value
+            text = rest
+        return cls(text, timeout=options.get("timeout"), startup=options.get("startup"))
+
+    @property
+    def _key(self) -> tuple[tuple[str, ...], float, float]:
+        return (tuple(self.argv), self.timeout, self.startup)
+
     # ------------------------------------------------------------------ the Bot interface
 
     def start(self, seat: int, rules: Rules, rng: random.Random) -> None:
-        """Start the program and greet it; it must answer ``ready`` in time."""
+        """Start the program (or take an idle one of protocol 2) and greet it; it must
+        answer ``ready`` in time."""
         super().start(seat, rules, rng)
         self.close()
+        idle = IDLE.get(self._key)
+        while idle:
+            connection = idle.pop()
+            self.connection = connection
+            message = {"type": "match", "seat": seat, "rules": rules.to_dict(), "timeout": self.timeout}
+            if connection.send(message, time.monotonic() + self.timeout) is None:
+                line, _ = connection.receive("match", time.monotonic() + self.timeout)
+                if line is not None:
+                    self._ready(self._parse(line, "match", "ready"))
+                    return
+            connection.close(0)  # it went away while idle: start another
+            self.connection = None
         try:
             self.connection = _Connection(self.argv)
         except OSError as error:
@@ -248,14 +337,20 @@ class ProcessBot(Bot):
         hello = {
             "type": "hello",
             "protocol": PROTOCOL,
+            "protocols": list(PROTOCOLS),
             "seat": seat,
             "rules": rules.to_dict(),
             "timeout": self.timeout,
+            "startup": self.startup,
         }
-        answer = self._ask(hello, "ready")
+        answer = self._ask(hello, "ready", self.startup)
         protocol = answer.get("protocol", PROTOCOL)
-        if protocol != PROTOCOL:
-            self._fail(f"speaks protocol {protocol!r}, not {PROTOCOL!r}")
+        if protocol not in PROTOCOLS:
+            self._fail(f"speaks protocol {protocol!r}, not one of {', '.join(map(repr, PROTOCOLS))}")
+        self.connection.protocol = protocol
+        self._ready(answer)
+
+    def _ready(self, answer: dict[str, Any]) -> None:
         name = answer.get("name")
         if name is not None:
             if not isinstance(name, str) or not name.strip():
@@ -276,13 +371,16 @@ class ProcessBot(Bot):
             self._send({"type": "events", "events": [to_json(event) for event in events]})
 
     def close(self) -> None:
-        """Say ``bye`` and let the program exit (killed after a second); safe to repeat."""
+        """The match is over: a protocol-2 program waits for the next one; any other is told
+        ``bye`` and let exit (killed after a second). Safe to repeat."""
         connection, self.connection = self.connection, None
         if connection is None:
             return
-        if connection.process.poll() is None:
-            connection.send({"type": "bye"}, time.monotonic() + CLOSE_GRACE)
-        connection.close(CLOSE_GRACE)
+        idle = IDLE.setdefault(self._key, [])
+        if connection.protocol == PROTOCOL_2 and connection.process.poll() is None and len(idle) < IDLE_PER_COMMAND:
+            idle.append(connection)
+            return
+        _bye(connection)
 
     # ------------------------------------------------------------------ the exchange
 
@@ -301,15 +399,21 @@ class ProcessBot(Bot):
         if problem is not None:
             self._fail(problem)
 
-    def _ask(self, message: dict[str, Any], expected: str) -> dict[str, Any]:
-        """Send ``message`` and return the answer, which must be a ``expected`` message."""
+    def _ask(self, message: dict[str, Any], expected: str, within: float | None = None) -> dict[str, Any]:
+        """Send ``message`` and return the answer, which must be a ``expected`` message
+        (within ``within`` seconds; by default the move timeout)."""
         self._send(message)
         connection = self.connection
         assert connection is not None
         asked = message["type"]
-        line, problem = connection.receive(asked, time.monotonic() + self.timeout)
+        seconds = self.timeout if within is None else within
+        line, problem = connection.receive(asked, time.monotonic() + seconds)
         if line is None:
-            self._fail(problem or f"did not answer {asked!r} within {self.timeout:g} s")
+            self._fail(problem or f"did not answer {asked!r} within {seconds:g} s")
+        return self._parse(line, asked, expected)
+
+    def _parse(self, line: str, asked: str, expected: str) -> dict[str, Any]:
+        """The answer in ``line``, which must be a JSON object of type ``expected``."""
         try:
             answer = json.loads(line)
         except (ValueError, RecursionError):
