@@ -106,9 +106,8 @@ ERRORS: dict[str, int] = {
 
 
 class Refusal(UnoError):
-    """A request the server refuses: its ``code`` (one of :data:`ERRORS`) says why."""
-
-    code = "message.invalid"
+    """A request the server refuses: its ``code`` (one of :data:`ERRORS`, given by each
+    refusal) says why, its ``params`` fill in the details."""
 
     def __init__(self, code: str, message: str, **params: Any) -> None:
         assert code in ERRORS, f"undocumented error code {code!r}"
