@@ -1,4 +1,5 @@
-"""The server over real WebSockets: full games with people and bots, secrecy, bad input."""
+"""The server over real WebSockets: full games with people and bots, secrecy, bad input,
+every refusal's code, the ply guard, the bots' pace, a hello's history."""
 
 from __future__ import annotations
 
@@ -21,11 +22,18 @@ from unomas import fairness
 from unomas.actions import Action
 from unomas.cards import card_token
 from unomas.game import Game
+from unomas.i18n import LANGUAGES, error_messages, error_text
 from unomas.i18n.switches import switches_json
 from unomas.rules import Rules
+from unomas.server import app as server_app
+from unomas.server import protocol, rooms
 from unomas.server.client import SeatClient, choose
-from unomas.server.rooms import Connection, Settings
+from unomas.server.protocol import Move, RoomSetup
+from unomas.server.rooms import HISTORY, Connection, Room, Settings
 from unomas.server.storage import SQLiteStore, default_db_path
+from unomas.testing import make_game
+
+STATIC = Path(server_app.__file__).parent / "static"
 
 
 def create(address: str, **setup: Any) -> dict[str, Any]:
@@ -83,17 +91,12 @@ def test_a_full_match_with_two_people_and_two_bots_ends_with_a_verifiable_record
         rooms = [m for m in client.messages if m["type"] == "room" and m["status"] == "playing"]
         assert rooms[0]["commitment"] == record["shuffle"]["commitment"]
         # The only refusals are actions overtaken by another seat's (UNO, catch, jump-in races).
-        assert all(error["message"].startswith(f"{error_seat(client)} ") for error in client.errors)
+        assert {error["code"] for error in client.errors} <= {"move.stale"}
         final = [m for m in client.messages if m["type"] == "update"][-1]["view"]
         assert final["winner"] == game.winner and final["scores"] == game.scores
     # People made the moves of their seats: each of the two took actions.
     moves = [e for r in record["rounds"] for e in r["events"] if "p" in e]
     assert {0, 1, 2, 3} <= {m["p"] for m in moves}
-
-
-def error_seat(client: SeatClient) -> int | None:
-    seat: int | None = next(m["you"] for m in client.messages if m["type"] == "room")
-    return seat
 
 
 CARD_KEYS = {"hand", "hands", "cards", "pile"}
@@ -128,6 +131,14 @@ def check_message(message: dict[str, Any], seat: int | None, hands: list[list[st
     assert all(m.get("card") in own for m in view["legal_actions"] if m["a"] == "play")
     if view["shown_hand"] is not None:  # the hand a challenger was shown (this seat's right)
         assert seat is not None
+    check_events(message, seat, hands, pile)
+    for number, hand in enumerate(hands):
+        if number != seat and len(hand) >= 3 and not any(e["event"] == "round_ended" for e in message["events"]):
+            assert json.dumps(sorted(hand)) not in json.dumps(sorted(view["hand"]))
+
+
+def check_events(message: dict[str, Any], seat: int | None, hands: list[list[str]], pile: list[str]) -> None:
+    """The events of ``message`` carry no card hidden from ``seat``, nor the pile's order."""
     for event in message["events"]:
         kind = event["event"]
         if kind == "dealt":
@@ -141,13 +152,10 @@ def check_message(message: dict[str, Any], seat: int | None, hands: list[list[st
             assert event["hand"] is None or seat in (event["challenger"], event["challenged"])
         elif kind != "round_ended":  # the hands shown at a round's end are public
             assert not CARD_KEYS & {key for key, value in event.items() if value is not None}, event
-    # Nowhere in the message is the draw pile's order, or a whole hand of another seat.
+    # Nowhere in the message is the draw pile's order.
     text = json.dumps(message)
     if len(pile) >= 8:  # (eight in a row: a chance match with the public discard is negligible)
         assert json.dumps(pile[:8])[1:-1] not in text
-    for number, hand in enumerate(hands):
-        if number != seat and len(hand) >= 3 and not any(e["event"] == "round_ended" for e in message["events"]):
-            assert json.dumps(sorted(hand)) not in json.dumps(sorted(view["hand"]))
 
 
 @pytest.mark.parametrize("seed", [3, 4])
@@ -175,10 +183,20 @@ def test_the_link_page_static_files_and_room_info() -> None:
         assert status == 200 and info["status"] == "lobby" and info["you"] is None
         assert info["seats"][0]["name"] == "Ana" and "token" not in json.dumps(info)
         assert get(address, "/static/app.js")[0] == 200
-        assert get(address, "/api/rooms/NOPE99")[0] == 404
-        assert get(address, "/api/rooms/NOPE99/record")[0] == 404
+        status, answer = get(address, "/api/rooms/NOPE99")
+        assert status == 404 and refusal(answer) == ("room.not_found", {"room": "NOPE99"})
+        status, answer = get(address, "/api/rooms/NOPE99/record")
+        assert status == 404 and refusal(answer) == ("room.not_found", {"room": "NOPE99"})
         status, answer = get(address, f"/api/rooms/{room['code']}/record")
-        assert status == 409 and "not over" in answer["error"]
+        assert status == 409 and refusal(answer) == ("room.not_over", {})
+        assert "not over" in answer["error"]["message"]
+
+
+def refusal(answer: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The code and params of an HTTP refusal, checking its shape."""
+    error = answer["error"]
+    assert set(error) == {"code", "params", "message"} and isinstance(error["message"], str)
+    return error["code"], error["params"]
 
 
 def test_a_lobby_nobody_is_in_is_forgotten_after_a_while_one_with_someone_stays(tmp_path: Path) -> None:
@@ -199,26 +217,39 @@ def test_a_lobby_nobody_is_in_is_forgotten_after_a_while_one_with_someone_stays(
 
 
 @pytest.mark.parametrize(
-    ("setup", "message"),
+    ("setup", "field", "message"),
     [
-        ({"name": "Ana", "rules": {"players": 11}}, "players must be 2 to 10"),
-        ({"name": "Ana", "rules": {"jump": True}}, "unknown setting 'jump'"),
-        ({"name": "Ana", "rules": {"jump_in": 1}}, "rules: jump_in must be true or false, not 1"),
-        ({"name": "Ana", "bots": [0]}, "seat 0 is not one of seats 1 to 3"),
-        ({"name": "Ana", "bots": [1, 1]}, "listed twice"),
-        ({"name": "Ana", "bot": "cmd:rm -rf /"}, "bot"),
-        ({"name": ""}, "name"),
-        ({"name": "<script>"}, "name"),
-        ({"name": "Ana", "turn_seconds": -1}, "turn_seconds"),
-        ({"name": "Ana", "extra": 1}, "extra"),
+        ({"name": "Ana", "rules": {"players": 11}}, "rules", "players must be 2 to 10"),
+        ({"name": "Ana", "rules": {"jump": True}}, "rules", "unknown setting 'jump'"),
+        ({"name": "Ana", "rules": {"jump_in": 1}}, "rules", "rules: jump_in must be true or false, not 1"),
+        ({"name": "Ana", "bots": [0]}, "bots", "seat 0 is not one of seats 1 to 3"),
+        ({"name": "Ana", "bots": [1, 1]}, "bots", "listed twice"),
+        ({"name": "Ana", "bot": "cmd:rm -rf /"}, "bot", "bot"),
+        ({"name": ""}, "name", "name"),
+        ({"name": "<script>"}, "name", "name"),
+        ({"name": "Ana", "turn_seconds": -1}, "turn_seconds", "turn_seconds"),
+        ({"name": "Ana", "extra": 1}, "extra", "extra"),
     ],
 )
-def test_a_bad_room_setup_is_refused_naming_what_is_wrong(setup: dict[str, Any], message: str) -> None:
+def test_a_bad_room_setup_is_refused_naming_what_is_wrong(setup: dict[str, Any], field: str, message: str) -> None:
     with running(SQLiteStore(":memory:")) as address:
         status, answer = post(address, "/api/rooms", setup)
-        assert status == 422 and message in answer["error"]
-        assert post(address, "/api/rooms", b"{not json")[0] == 422
-        assert post(address, "/api/rooms", {"name": "x" * 5000})[0] == 422
+        code, params = refusal(answer)
+        assert status == 422 and code == "setup.invalid" and params["field"] == field
+        assert message in answer["error"]["message"] and params["reason"] in answer["error"]["message"]
+        status, answer = post(address, "/api/rooms", b"{not json")
+        assert status == 422 and refusal(answer)[0] == "message.invalid"
+        assert answer["error"]["params"]["field"] == "message" and "not JSON" in answer["error"]["message"]
+        status, answer = post(address, "/api/rooms", {"name": "x" * 5000})
+        assert status == 413 and refusal(answer) == ("body.too_large", {"limit": server_app.MAX_BODY})
+
+
+def test_a_server_holding_all_the_rooms_it_can_refuses_a_new_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server_app, "MAX_ROOMS", 1)
+    with running(SQLiteStore(":memory:")) as address:
+        create(address)
+        status, answer = post(address, "/api/rooms", {"name": "Beto"})
+        assert status == 503 and refusal(answer) == ("room.capacity", {"limit": 1})
 
 
 def test_joining_a_full_or_started_room_or_an_unknown_one_is_refused() -> None:
@@ -226,9 +257,15 @@ def test_joining_a_full_or_started_room_or_an_unknown_one_is_refused() -> None:
         room = create(address, rules={"players": 2})
         join(address, room["code"], "Beto")
         status, answer = post(address, f"/api/rooms/{room['code']}/join", {"name": "Carla"})
-        assert status == 409 and "full" in answer["error"]
-        assert post(address, "/api/rooms/ZZZZZZ/join", {"name": "Carla"})[0] == 404
-        assert post(address, f"/api/rooms/{room['code']}/join", {"name": ""})[0] == 422
+        assert status == 409 and refusal(answer) == ("room.full", {})
+        status, answer = post(address, "/api/rooms/ZZZZZZ/join", {"name": "Carla"})
+        assert status == 404 and refusal(answer) == ("room.not_found", {"room": "ZZZZZZ"})
+        status, answer = post(address, f"/api/rooms/{room['code']}/join", {"name": ""})
+        assert (
+            status == 422 and refusal(answer)[0] == "message.invalid" and answer["error"]["params"]["field"] == "name"
+        )
+        status, answer = post(address, f"/api/rooms/{room['code']}/join", b"x" * 5000)
+        assert status == 413 and refusal(answer)[0] == "body.too_large"
         room = create(address, rules={"players": 3})
 
         async def start() -> None:
@@ -240,7 +277,8 @@ def test_joining_a_full_or_started_room_or_an_unknown_one_is_refused() -> None:
 
         asyncio.run(start())
         status, answer = post(address, f"/api/rooms/{room['code']}/join", {"name": "Carla"})
-        assert status == 409 and "already started" in answer["error"]
+        assert status == 409 and refusal(answer) == ("room.started", {})
+        assert "already started" in answer["error"]["message"]
 
 
 async def exchange(socket: Any, message: str | bytes) -> dict[str, Any]:
@@ -252,58 +290,117 @@ async def exchange(socket: Any, message: str | bytes) -> dict[str, Any]:
             return dict(answer)
 
 
-def test_malformed_and_forbidden_messages_get_an_error_and_change_nothing() -> None:
+def test_malformed_and_forbidden_messages_get_an_error_with_its_code_and_change_nothing() -> None:
     store = SQLiteStore(":memory:")
     with running(store, Settings(grace=30, bot_delay=0, round_pause=0)) as address:
         room = create(address, rules={"players": 3, "target_score": 0})
         other = join(address, room["code"], "Beto")
         url = f"ws://{address}/ws/{room['code']}"
 
+        async def refused(socket: Any, message: str | bytes, code: str, **params: Any) -> dict[str, Any]:
+            error = await exchange(socket, message)
+            assert error["code"] == code and params.items() <= error["params"].items(), (message, error)
+            assert isinstance(error["message"], str) and error["message"]
+            return error
+
         async def scenario() -> None:
             async with websockets.connect(url) as host, websockets.connect(url) as beto, websockets.connect(url) as eve:
-                error = await exchange(host, json.dumps({"type": "start"}))
+                error = await refused(host, json.dumps({"type": "start"}), "hello.first")
                 assert "say hello first" in error["message"]
                 await host.send(json.dumps({"type": "hello", "token": room["token"]}))
                 await beto.send(json.dumps({"type": "hello", "token": other["token"]}))
-                assert (
-                    "unknown token"
-                    in (await exchange(eve, json.dumps({"type": "hello", "token": "x" * 20})))["message"]
-                )
+                await refused(eve, json.dumps({"type": "hello", "token": "x" * 20}), "auth.bad_token")
                 await eve.send(json.dumps({"type": "hello"}))
-                assert "only the host" in (await exchange(beto, json.dumps({"type": "start"})))["message"]
-                assert (
-                    "not being played"
-                    in (await exchange(host, json.dumps({"type": "act", "action": {"p": 0, "a": "draw"}})))["message"]
-                )
+                await refused(beto, json.dumps({"type": "start"}), "room.not_host")
+                draw = {"type": "act", "action": {"p": 0, "a": "draw"}, "ref": 3}
+                error = await refused(host, json.dumps(draw), "room.not_playing")
+                assert error["ref"] == 3
                 await host.send(json.dumps({"type": "start"}))
                 view = await next_view(host)
                 views = {0: view, 1: await next_view(beto)}
                 before = stored_events(store)
                 seat = view["current"]
                 socket = host if seat == 0 else beto if seat == 1 else None
-                bad: list[tuple[Any, str | bytes, str]] = [
-                    (host, "{nope", "not JSON"),
-                    (host, b"\x00\x01", "not binary"),
-                    (host, json.dumps({"type": "dance"}), "type"),
-                    (host, json.dumps({"type": "act"}), "action"),
-                    (host, json.dumps({"type": "act", "action": {"p": 0, "a": "fly"}}), "action.a"),
-                    (host, json.dumps({"type": "act", "action": {"p": 0, "a": "draw"}, "x": 1}), "x"),
-                    (host, json.dumps({"type": "act", "action": {"p": 0, "a": "play", "card": "Q9"}}), "Q9"),
-                    (host, json.dumps({"type": "act", "action": {"p": 1, "a": "draw"}}), "you play seat 0"),
-                    (host, json.dumps({"type": "hello", "token": room["token"]}), "already said hello"),
-                    (host, json.dumps({"type": "start"}), "already started"),
-                    (host, "[" * 5000, "too long"),
-                    (eve, json.dumps({"type": "act", "action": {"p": 0, "a": "draw"}}), "spectators cannot act"),
+                act = {"type": "act", "action": {"p": 0, "a": "draw"}}
+                bad: list[tuple[Any, str | bytes, str, dict[str, Any]]] = [
+                    (host, "{nope", "message.invalid", {"field": "message"}),
+                    (host, b"\x00\x01", "message.invalid", {"field": "message"}),
+                    (host, json.dumps({"type": "dance"}), "message.invalid", {"field": "type"}),
+                    (host, json.dumps({"type": "act"}), "message.invalid", {"field": "act.action"}),
+                    (
+                        host,
+                        json.dumps(act | {"action": {"p": 0, "a": "fly"}}),
+                        "message.invalid",
+                        {"field": "act.action.a"},
+                    ),
+                    (host, json.dumps(act | {"x": 1}), "message.invalid", {"field": "act.x"}),
+                    (host, json.dumps(act | {"ply": -1}), "message.invalid", {"field": "act.ply"}),
+                    (
+                        host,
+                        json.dumps(act | {"action": {"p": 0, "a": "play", "card": "Q9"}}),
+                        "message.invalid",
+                        {"field": "action"},
+                    ),
+                    (
+                        host,
+                        json.dumps(act | {"action": {"p": 1, "a": "draw"}}),
+                        "seat.not_yours",
+                        {"seat": 0, "asked": 1},
+                    ),
+                    (host, json.dumps({"type": "hello", "token": room["token"]}), "hello.twice", {}),
+                    (host, json.dumps({"type": "start"}), "room.started", {}),
+                    (host, "[" * 5000, "message.too_long", {"length": 5000, "limit": protocol.MAX_MESSAGE}),
+                    (eve, json.dumps(act), "seat.spectator", {}),
                 ]
                 if socket is not None:  # a move the rules refuse: a card the seat does not hold
                     held = set(views[seat]["hand"])
                     missing = next(t for t in ("R1", "G2", "B3", "Y4", "R5", "G6", "B7", "Y8") if t not in held)
-                    act = {"type": "act", "action": {"p": seat, "a": "play", "card": missing}, "ref": 7}
-                    bad.append((socket, json.dumps(act), ""))
-                for sender, text, expected in bad:
-                    error = await exchange(sender, text)
-                    assert expected in error["message"], (text, error)
+                    play = {"type": "act", "action": {"p": seat, "a": "play", "card": missing}, "ref": 7}
+                    bad.append((socket, json.dumps(play), "move.illegal", {"action": f"{seat} play {missing}"}))
+                for sender, text, code, params in bad:
+                    error = await refused(sender, text, code, **params)
+                    if code == "move.illegal":
+                        assert error["ref"] == 7 and error["params"]["reason"] in error["message"]
                 assert stored_events(store) == before
+
+        asyncio.run(scenario())
+
+
+def test_an_action_answering_a_ply_that_has_passed_is_refused_as_stale() -> None:
+    store = SQLiteStore(":memory:")
+    with running(store, Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+        room = create(address, rules={"players": 2, "target_score": 0})
+        other = join(address, room["code"], "Beto")
+        url = f"ws://{address}/ws/{room['code']}"
+
+        async def scenario() -> None:
+            async with websockets.connect(url) as host, websockets.connect(url) as beto:
+                await host.send(json.dumps({"type": "hello", "token": room["token"]}))
+                await beto.send(json.dumps({"type": "hello", "token": other["token"]}))
+                await host.send(json.dumps({"type": "start"}))
+                views = {0: await next_view(host), 1: await next_view(beto)}
+                seat = views[0]["current"]
+                socket, view = (host, views[0]) if seat == 0 else (beto, views[1])
+                move = next(m for m in view["legal_actions"] if m["p"] == seat and m["a"] not in ("uno", "catch"))
+                before = stored_events(store)
+                for ply in (view["ply"] + 1, view["ply"] + 100):
+                    act = {"type": "act", "action": move, "ref": ply, "ply": ply}
+                    error = await exchange(socket, json.dumps(act))
+                    assert error["code"] == "move.stale" and error["ref"] == ply
+                    assert error["params"] == {"ply": ply, "now": view["ply"]}
+                assert stored_events(store) == before
+                # The same action, answering the view's ply: applied, and its answer names it.
+                await socket.send(json.dumps({"type": "act", "action": move, "ref": 1, "ply": view["ply"]}))
+                while True:
+                    answer = json.loads(await asyncio.wait_for(socket.recv(), 5))
+                    if answer["type"] == "update":
+                        break
+                assert answer["ref"] == 1 and answer["view"]["ply"] == view["ply"] + 1
+                assert stored_events(store) != before
+                # Now the view it answered has passed: the same ply is stale.
+                again = {"type": "act", "action": move, "ref": 2, "ply": view["ply"]}
+                error = await exchange(socket, json.dumps(again))
+                assert error["code"] == "move.stale" and error["params"] == {"ply": view["ply"], "now": view["ply"] + 1}
 
         asyncio.run(scenario())
 
@@ -330,8 +427,8 @@ def test_a_connection_sending_too_fast_is_told_to_slow_down() -> None:
                 return [json.loads(await asyncio.wait_for(socket.recv(), 5)) for _ in range(20)]
 
         answers = asyncio.run(flood())
-        assert sum("slow down" in a["message"] for a in answers) >= 14
-        assert sum("type" in a["message"] and "slow" not in a["message"] for a in answers) >= 4
+        assert sum(a["code"] == "rate.limited" and a["params"] == {"rate": 1.0} for a in answers) >= 14
+        assert sum(a["code"] == "message.invalid" and a["params"]["field"] == "type" for a in answers) >= 4
 
         async def flood_of_actions() -> list[dict[str, Any]]:
             async with websockets.connect(f"ws://{address}/ws/{room['code']}") as socket:
@@ -343,7 +440,7 @@ def test_a_connection_sending_too_fast_is_told_to_slow_down() -> None:
         # Even refused for speed, an action's answer names it, so its sender can go on.
         answers = asyncio.run(flood_of_actions())
         assert [a["ref"] for a in answers] == list(range(20))
-        assert sum("slow down" in a["message"] for a in answers) >= 14
+        assert sum(a["code"] == "rate.limited" for a in answers) >= 14
 
 
 def test_a_closed_tab_rejoins_its_seat_and_an_absent_player_is_played_by_a_bot() -> None:
@@ -476,6 +573,7 @@ def test_the_i18n_endpoint_serves_both_languages_and_refuses_others() -> None:
         status, words = get(address, "/api/i18n/es")
         assert status == 200 and words["catalog"]["Join"] == "Unirse" and words["catalog"]["Skip"] == "Salta"
         assert words["switches"] == switches_json("es")
+        assert words["errors"]["room.full"] == "La sala está llena."
         assert words["switches"][1]["switches"][1] == {
             "name": "jump_in",
             "title": "Cortar",
@@ -489,8 +587,10 @@ def test_the_i18n_endpoint_serves_both_languages_and_refuses_others() -> None:
         }
         status, words = get(address, "/api/i18n/en")
         assert status == 200 and words["catalog"]["Skip"] == "Skip"
+        assert words["errors"] == error_messages("en") and words["errors"]["room.full"] == "The room is full."
         status, answer = get(address, "/api/i18n/fr")
-        assert status == 404 and "unknown language 'fr'" in answer["error"]
+        assert status == 404 and refusal(answer) == ("lang.unknown", {"lang": "fr"})
+        assert "unknown language 'fr'" in answer["error"]["message"]
         status, page = get(address, "/")
         assert status == 200 and "unomas" in page
 
@@ -532,7 +632,13 @@ def test_a_websocket_to_an_unknown_room_is_told_so_and_closed() -> None:
                 return message, socket.close_code
 
         message, code = asyncio.run(knock())
-        assert message == {"type": "error", "message": "no room 'NOPE00'"} and code == 4404
+        assert message == {
+            "type": "error",
+            "code": "room.not_found",
+            "params": {"room": "NOPE00"},
+            "message": "no room 'NOPE00'",
+        }
+        assert code == 4404
 
 
 def test_a_connection_too_far_behind_is_dropped_not_waited_for() -> None:
@@ -543,3 +649,222 @@ def test_a_connection_too_far_behind_is_dropped_not_waited_for() -> None:
         return [connection.queue.get_nowait() for _ in range(connection.queue.qsize())]
 
     assert asyncio.run(scenario()) == [{"n": 0}, {"n": 1}, None]
+
+
+async def bot_moves_while_watchers_come_and_go(url: str, token: str, seconds: float) -> int:
+    """Start the match and leave (a bot soon plays the host's seat too); then count the
+    moves a watcher sees while other watchers say hello and leave every few milliseconds."""
+    async with websockets.connect(url) as host:
+        await host.send(json.dumps({"type": "hello", "token": token}))
+        await host.send(json.dumps({"type": "start"}))
+        await next_view(host)
+    async with websockets.connect(url) as watcher:
+        await watcher.send(json.dumps({"type": "hello"}))
+        stop = asyncio.Event()
+
+        async def churn() -> int:
+            hellos = 0
+            while not stop.is_set():
+                async with websockets.connect(url) as passer:
+                    await passer.send(json.dumps({"type": "hello"}))
+                    await asyncio.wait_for(passer.recv(), 5)
+                    hellos += 1
+                await asyncio.sleep(0.005)
+            return hellos
+
+        passers = asyncio.ensure_future(churn())
+        loop = asyncio.get_running_loop()
+        end = loop.time() + seconds
+        moves = 0
+        while (left := end - loop.time()) > 0:
+            try:
+                message = json.loads(await asyncio.wait_for(watcher.recv(), left))
+            except TimeoutError:
+                break
+            if message["type"] == "update" and message["events"]:
+                moves += 1
+            if message["type"] == "over":
+                break
+        stop.set()
+        assert await passers > 20  # watchers did come and go all along, faster than the bots' pace
+        return moves
+
+
+def test_watchers_coming_and_going_do_not_hold_up_the_bots() -> None:
+    """The bots are paced by the game's ply alone: a hello is no reason to think again."""
+    settings = Settings(grace=0.05, bot_delay=0.1, round_pause=0)
+    with running(SQLiteStore(":memory:"), settings) as address:
+        room = create(address, rules={"players": 2, "target_score": 0}, bots=[1])
+        url = f"ws://{address}/ws/{room['code']}"
+        moves = asyncio.run(bot_moves_while_watchers_come_and_go(url, room["token"], 2.0))
+        assert moves >= 5
+
+
+async def first_update(url: str, token: str | None) -> dict[str, Any]:
+    """Say hello and return the first update (the one with the history)."""
+    async with websockets.connect(url) as socket:
+        await socket.send(json.dumps({"type": "hello", "token": token}))
+        while True:
+            message = json.loads(await asyncio.wait_for(socket.recv(), 5))
+            if message["type"] == "update":
+                return dict(message)
+
+
+def test_a_returning_seat_and_a_late_spectator_get_the_round_so_far_as_they_may_see_it() -> None:
+    store = SQLiteStore(":memory:")
+    with running(store, Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+        room = create(address, rules={"players": 3, "target_score": 0}, bots=[2])
+        beto = join(address, room["code"], "Beto")
+        url = f"ws://{address}/ws/{room['code']}"
+        first = [SeatClient(url, room["token"], random.Random(8), stop_after=4), SeatClient(url, beto["token"])]
+
+        async def play_a_little() -> None:
+            """Both play until it is the host's turn after its fourth action: the game waits there."""
+            guest = asyncio.ensure_future(first[1].play())
+            await first[0].play(start=True)
+            await asyncio.sleep(0.3)
+            guest.cancel()
+            await asyncio.gather(guest, return_exceptions=True)
+
+        asyncio.run(play_a_little())
+        back = [asyncio.run(first_update(url, token)) for token in (room["token"], beto["token"], None)]
+        (stored,) = store.load()
+        assert stored.seed is not None and len(stored.rounds) == 1
+        rules = Rules(players=3, target_score=0).to_dict()
+        states = truth({"rules": rules, "shuffle": {"seed": stored.seed.hex()}, "rounds": stored.rounds})
+        assert len(states) > 5  # the deal and the moves so far
+        for seat, message in zip([0, 1, None], back, strict=True):
+            history = message["history"]
+            assert message["events"] == [] and message["narration"] == []
+            assert len(history) == len(states) <= HISTORY  # the deal and every move since, in order
+            assert history[0]["events"][0]["event"] == "dealt"
+            for entry, (hands, pile) in zip(history, states, strict=True):
+                check_events(entry, seat, hands, pile)
+                assert len(entry["narration"]) == len(entry["events"])
+            dealt = history[0]["events"][0]["hands"]
+            initial = states[0][0]
+            assert [None if hand is None else sorted(hand) for hand in dealt] == [
+                sorted(hand) if number == seat else None for number, hand in enumerate(initial)
+            ]
+            # Neither the spectator's history nor a seat's holds a hand it may not see.
+            text = json.dumps(history)
+            for number, hand in enumerate(states[-1][0]):
+                if number != seat and len(hand) >= 3:
+                    assert json.dumps(sorted(hand)) not in text
+            if seat is not None:  # a returning seat: what it heard before, then what it missed
+                heard = []
+                for m in (m for m in first[seat].messages if m["type"] == "update"):
+                    heard += [entry["events"] for entry in m.get("history", [])] + [m["events"]] * bool(m["events"])
+                assert len(heard) >= 5 and [entry["events"] for entry in history[: len(heard)]] == heard
+                assert message["view"]["hand"] and Counter(message["view"]["hand"]) == Counter(states[-1][0][seat])
+
+
+def test_every_refusal_code_has_words_in_both_languages() -> None:
+    for lang in LANGUAGES:
+        assert set(protocol.ERRORS) <= set(error_messages(lang))
+    for code in protocol.ERRORS:
+        spanish, english = error_text(code, {}, "es"), error_text(code, {}, "en")
+        assert spanish and english and spanish != english and code not in (spanish, english)
+    assert error_text("room.not_found", {"room": "AB12CD"}, "es") == "No hay ninguna sala AB12CD."
+    assert error_text("seat.not_yours", {"seat": 0, "asked": 1}, "es") == "Solo puedes jugar por tu propio asiento."
+    assert error_text("message.too_long", {"length": 5000, "limit": 2048}, "es") == (
+        "El mensaje es demasiado largo (5000 caracteres; como mucho 2048)."
+    )
+    # A refused move names the engine's reason; one with a code the catalog knows is translated.
+    illegal = {"action": "0 play R1", "reason": "seat 0 does not hold R1"}
+    assert error_text("move.illegal", illegal, "es") == "Esa jugada no está permitida: seat 0 does not hold R1"
+    assert error_text("move.illegal", illegal | {"reason_code": "room.over"}, "es") == (
+        "Esa jugada no está permitida: La partida ha terminado."
+    )
+    assert error_text("move.illegal", illegal | {"reason_code": "move.illegal"}, "en") == (
+        "That move is not allowed: seat 0 does not hold R1"
+    )
+    assert error_text("move.illegal", {}, "en") == "That move is not allowed: {reason}"  # a param missing stays
+    assert error_text("bot.dreamt", {}, "es", "the bot dreamt") == "the bot dreamt"
+    assert error_text("bot.dreamt", {}, "es") == "bot.dreamt"
+
+
+def test_the_page_shows_refusals_from_their_codes_never_their_text() -> None:
+    page = (STATIC / "app.js").read_text()
+    assert "state.errors = answer.errors" in page and "function errorText(error)" in page
+    assert 'message.code === "auth.bad_token"' in page and "showError(errorText(message))" in page
+    assert ".message.startsWith" not in page and "showError(error.message)" not in page
+    assert "ply: state.view.ply" not in page and "ply = state.view.ply" in page  # every action names its ply
+    app = Path(server_app.__file__).read_text()
+    assert "str(error)" not in app and ".message" not in app.replace("error.message", "")
+
+
+async def until(condition: Any, seconds: float = 5.0) -> None:
+    """Wait (on the event loop) until ``condition()`` holds."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while not condition():
+        assert loop.time() < end, "timed out"
+        await asyncio.sleep(0.01)
+
+
+def stacked_room(monkeypatch: pytest.MonkeyPatch, settings: Settings, **setup: Any) -> tuple[Room, str]:
+    """A two-seat room (Ana, a bot in seat 1) whose match deals Ana RS G7 and the bot R3 B5
+    over a starting R9: the bot plays first."""
+    game = make_game([["RS", "G7"], ["R3", "B5"]], ["R9", "B7"], target_score=0)
+    monkeypatch.setattr(rooms, "Game", lambda rules, seed: game)
+    room_setup = RoomSetup(name="Ana", rules={"players": 2, "target_score": 0, "hand_size": 2}, bots=[1], **setup)
+    return Room.create(room_setup, SQLiteStore(":memory:"), settings, "STACK1")
+
+
+def test_a_bot_s_action_overtaken_while_it_waits_is_thought_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot means to catch Ana, who played her second-last card without calling UNO; she
+    calls it before the bot's delay is over: the catch answers a ply that has passed."""
+
+    async def scenario() -> None:
+        room, token = stacked_room(monkeypatch, Settings(grace=30, bot_delay=0.3, round_pause=0), turn_seconds=60)
+        room.attach(Connection(1000), token)
+        room.start(0)
+        assert room.game is not None and room.conductor is not None
+        game = room.game
+        await until(lambda: game.ply == 1)  # the bot played R3
+        room.act(0, Move(p=0, a="play", card="RS"), ply=1)  # a Skip: Ana plays again, her UNO not called
+        deadline = room.deadline
+        await asyncio.sleep(0.1)  # the bot has chosen to catch her, and waits out its delay
+        room.act(0, Move(p=0, a="uno"), ply=2)
+        assert room.deadline == deadline  # an UNO call starts no new turn
+        await asyncio.sleep(0.5)
+        assert game.log is not None
+        assert [str(action) for action, _ in game.log[-1].moves] == ["1 play R3 uno", "0 play RS", "0 uno"]
+        assert game.current == 0 and room.conductor.waiting_for() == 0
+        await room.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_bot_standing_in_gives_way_to_its_person_coming_back_during_its_delay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def scenario() -> None:
+        room, token = stacked_room(monkeypatch, Settings(grace=0.05, bot_delay=0.3, round_pause=0))
+        room.start(0)  # Ana is not connected: after the grace period her bot plays for her
+        assert room.game is not None
+        game = room.game
+        await until(lambda: game.ply == 1)  # the bot of seat 1 played
+        await asyncio.sleep(0.1)  # Ana's bot has chosen her move, and waits out its delay
+        assert room.seats[0] is not None and room.seats[0].away
+        room.attach(Connection(1000), token)
+        await asyncio.sleep(0.5)
+        assert game.ply == 1 and game.current == 0  # Ana's turn is hers again
+        await room.close()
+
+    asyncio.run(scenario())
+
+
+def test_an_action_once_the_match_is_over_is_refused() -> None:
+    with running(SQLiteStore(":memory:")) as address:
+        room = create(address, rules={"players": 2, "target_score": 0}, bots=[1])
+        url = f"ws://{address}/ws/{room['code']}"
+        assert asyncio.run(SeatClient(url, room["token"], random.Random(1)).play(start=True)) is not None
+
+        async def late() -> dict[str, Any]:
+            async with websockets.connect(url) as socket:
+                await socket.send(json.dumps({"type": "hello", "token": room["token"]}))
+                return await exchange(socket, json.dumps({"type": "act", "action": {"p": 0, "a": "draw"}}))
+
+        assert asyncio.run(late())["code"] == "room.over"

@@ -1,18 +1,17 @@
 """End to end in a real browser (Debian's chromium through Playwright): two people create
-and join a room, play a whole match with a bot, by mouse and keyboard; screenshots are
-saved in ``test-artifacts/`` at the repository's root."""
+and join a room, play a whole match with a bot, by mouse and keyboard; a refusal is shown
+in the page's language; screenshots are saved in ``test-artifacts/`` at the repository's root."""
 
 from __future__ import annotations
 
 import contextlib
-import re
 import shutil
 import time
 from pathlib import Path
 
 import pytest
 
-from server_support import running
+from server_support import post, running
 from unomas.i18n.switches import switch_groups
 from unomas.rules import Rules
 from unomas.server.rooms import Settings
@@ -47,17 +46,24 @@ STEP = """() => {
 
 
 # Every error the server sends a page is kept, to check that the page only ever sent
-# actions the view offered (a refusal can then only be a race lost to another seat).
+# actions the view offered (a refusal can then only be a race lost to another seat), and
+# every action it sent, to check that each names the ply of the view it answers.
 KEEP_ERRORS = """(() => {
   window.unomasErrors = [];
+  window.unomasSent = [];
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(...args) {
       super(...args);
       this.addEventListener('message', (event) => {
         const message = JSON.parse(event.data);
-        if (message.type === 'error') window.unomasErrors.push(message.message);
+        if (message.type === 'error') window.unomasErrors.push(message.code);
       });
+    }
+    send(data) {
+      const message = JSON.parse(data);
+      if (message.type === 'act') window.unomasSent.push(message);
+      super.send(data);
     }
   };
 })();"""
@@ -120,6 +126,11 @@ def test_two_people_and_a_bot_play_a_match_in_the_browser() -> None:
         for page in (host, guest):
             page.wait_for_selector("#table:not([hidden])")
             page.wait_for_selector("#hand .card")
+        # A reload comes back to the same seat, with the round so far in its log.
+        guest.reload()
+        guest.wait_for_selector("#hand .card")
+        guest.wait_for_function("document.querySelectorAll('#log li').length > 0")
+        assert guest.locator("#log li").first.text_content().startswith("Ronda 1:")
         assert "SHA-256" in host.text_content("#fairness")
 
         deadline = time.monotonic() + 240
@@ -160,8 +171,33 @@ def test_two_people_and_a_bot_play_a_match_in_the_browser() -> None:
         assert host.locator("#log li").count() > 5  # the narration of the match
         for page in (host, guest):
             errors = page.evaluate("window.unomasErrors")
-            assert all(re.match(r"\d+ (play|draw|pass|uno|catch|challenge|color)\b", e) for e in errors), errors
+            assert set(errors) <= {"move.stale"}, errors
+            sent = page.evaluate("window.unomasSent")
+            assert sent and all(isinstance(message["ply"], int) for message in sent)
         record = host.evaluate("fetch(document.querySelector('#over-banner a').href).then((r) => r.json())")
         assert record["winner"] is not None and record["names"][:2] == ["Ana", "Beto"]
         browser.close()
     assert (ARTIFACTS / "browser-table.png").stat().st_size > 10_000
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
+def test_a_refusal_is_shown_in_the_page_s_language() -> None:
+    """Joining a room that filled up meanwhile, in Spanish: the server's code, Spanish words."""
+    with running(SQLiteStore(":memory:")) as address, playwright_api.sync_playwright() as p:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2}})
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(f"http://{address}/r/{room['code']}")
+        page.select_option("#lang", "es")
+        page.wait_for_selector("#join:not([hidden])")
+        page.fill("#join-form input[name=name]", "Carla")
+        status, _ = post(address, f"/api/rooms/{room['code']}/join", {"name": "Beto"})  # the last seat goes
+        assert status == 200
+        page.click("#join-form button")
+        page.wait_for_selector("#error:not([hidden])")
+        assert page.text_content("#error") == "La sala está llena."
+        page.goto(f"http://{address}/r/NOPE00")  # an unknown room, told in Spanish too
+        page.wait_for_function("document.querySelector('#error').textContent.includes('NOPE00')")
+        assert page.text_content("#error") == "No hay ninguna sala NOPE00."
+        browser.close()

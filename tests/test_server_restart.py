@@ -48,13 +48,14 @@ def serve(db: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
 
 
 async def look(url: str, token: str | None) -> dict[str, Any]:
-    """Connect, say hello, and return the first view the server sends."""
+    """Connect, say hello, and return the first update the server sends: the view, and the
+    round so far as the connection may see it (without the time left on a turn)."""
     async with websockets.connect(url) as socket:
         await socket.send(json.dumps({"type": "hello", "token": token}))
         while True:
             message = json.loads(await asyncio.wait_for(socket.recv(), 10))
             if message["type"] == "update":
-                return dict(message["view"])
+                return {"view": message["view"], "history": message["history"]}
 
 
 async def commitment(url: str) -> str:
@@ -89,11 +90,13 @@ def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
         promised = asyncio.run(commitment(url))
         os.kill(process.pid, signal.SIGKILL)
         process.wait(10)
-    assert before[2]["phase"] != "match_over", "the match ended before the kill: nothing to resume"
-    assert sum(before[2]["hand_sizes"]) > 0 and before[2]["hand"] == []
+    spectator = before[2]["view"]
+    assert spectator["phase"] != "match_over", "the match ended before the kill: nothing to resume"
+    assert sum(spectator["hand_sizes"]) > 0 and spectator["hand"] == []
+    assert len(before[0]["history"]) == spectator["ply"] + 1  # the deal and every move of the first round
     with serve(db, port):
         after = [asyncio.run(look(url, token)) for token in [*tokens, None]]
-        assert after == before  # every seat's view, the spectator's too, exactly as before the kill
+        assert after == before  # every seat's view and story, the spectator's too, exactly as before the kill
         assert asyncio.run(commitment(url)) == promised
 
         async def second_half() -> list[dict[str, Any] | None]:

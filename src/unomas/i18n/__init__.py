@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import gettext
 import os
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from unomas.cards import (
     COLOR_LETTERS,
@@ -62,6 +64,8 @@ __all__ = [
     "color_name",
     "default_language",
     "describe",
+    "error_messages",
+    "error_text",
     "narrate",
     "translator",
 ]
@@ -190,6 +194,72 @@ def _messages(lang: str) -> dict[str | tuple[str, int], str]:
     """The raw gettext catalog: plural forms are keyed ``(msgid, form)``."""
     catalog: dict[str | tuple[str, int], str] = vars(translator(lang))["_catalog"]
     return catalog
+
+
+@cache
+def error_messages(lang: str) -> dict[str, str]:
+    """The words of each error code in ``lang``: ``{code: template}``, the template with the
+    error's params as ``{name}`` placeholders (the codes :mod:`unomas.server.protocol` lists;
+    a browser gets these with the catalog)."""
+    t = translator(lang)
+    return {
+        "room.not_found": t.gettext("There is no room {room}."),
+        "room.full": t.gettext("The room is full."),
+        "room.started": t.gettext("The game has already started."),
+        "room.not_host": t.gettext("Only the host can start the game."),
+        "room.not_playing": t.gettext("The game has not started yet."),
+        "room.over": t.gettext("The game is over."),
+        "room.not_over": t.gettext("The game is not over: its record is revealed at the end."),
+        "room.capacity": t.gettext("The server is full; try again later."),
+        "seat.spectator": t.gettext("Spectators cannot act."),
+        "seat.not_yours": t.gettext("You can only act for your own seat."),
+        "auth.bad_token": t.gettext("This browser holds no seat in this room."),
+        "hello.twice": t.gettext("This connection has already said hello."),
+        "hello.first": t.gettext("Say hello first (with your seat's token, or none to watch)."),
+        "rate.limited": t.gettext("Too many messages: slow down."),
+        "message.invalid": t.gettext("This request is not valid ({field}): {reason}"),
+        "message.too_long": t.gettext("The message is too long ({length} characters; at most {limit})."),
+        "body.too_large": t.gettext("The request is too large (at most {limit} bytes)."),
+        "setup.invalid": t.gettext("The room's settings are not valid ({field}): {reason}"),
+        "lang.unknown": t.gettext("Unknown language: {lang}."),
+        "move.illegal": t.gettext("That move is not allowed: {reason}"),
+        "move.stale": t.gettext("Too late: the game moved on before your move arrived."),
+    }
+
+
+class _Kept(dict[str, Any]):
+    """Params for a template: a placeholder with no value stays as it is."""
+
+    def __missing__(self, key: str) -> str:
+        return f"{{{key}}}"
+
+
+def error_text(code: str, params: Mapping[str, Any], lang: str, fallback: str | None = None) -> str:
+    """An error's words in ``lang``, from its code and params (an :class:`~unomas.errors.UnoError`'s
+    ``code`` and ``params``, or those of a server's error message).
+
+    A refused move's ``reason`` is the engine's English text; when the params also name a
+    ``reason_code`` this catalog knows, its words in ``lang`` take the place of that text. An
+    unknown code gives ``fallback`` (the error's English message), or else the code itself.
+
+    >>> error_text("room.not_found", {"room": "ABC123"}, "es")
+    'No hay ninguna sala ABC123.'
+    >>> error_text("move.illegal", {"reason": "seat 1 is not on turn"}, "es")
+    'Esa jugada no está permitida: seat 1 is not on turn'
+    >>> error_text("move.illegal", {"reason": "...", "reason_code": "move.stale"}, "es")
+    'Esa jugada no está permitida: Demasiado tarde: la partida siguió antes de que llegara tu jugada.'
+    >>> error_text("bot.dreamt", {}, "es", "the bot dreamt")
+    'the bot dreamt'
+    """
+    templates = error_messages(lang)
+    template = templates.get(code)
+    if template is None:
+        return code if fallback is None else fallback
+    values = _Kept(params)
+    reason = params.get("reason_code")
+    if isinstance(reason, str) and reason != code and reason in templates:
+        values["reason"] = error_text(reason, params, lang)
+    return template.format_map(values)
 
 
 from unomas.i18n.narration import describe, narrate  # noqa: E402

@@ -4,14 +4,18 @@
 ``unomas serve`` calls). Routes:
 
 * ``GET /`` and ``GET /r/{code}`` (the link to a room): the browser game;
-* ``GET /api/i18n/{lang}``: the page's words, ``{catalog, switches}``: the gettext catalog
-  as ``{msgid: text}`` (:func:`~unomas.i18n.catalog_json`) and the house-rule switches of
-  the create-room form (:func:`~unomas.i18n.switches.switches_json`);
+* ``GET /api/i18n/{lang}``: the page's words, ``{catalog, switches, bots, errors}``: the
+  gettext catalog as ``{msgid: text}`` (:func:`~unomas.i18n.catalog_json`), the house-rule
+  switches of the create-room form (:func:`~unomas.i18n.switches.switches_json`), the bots
+  a room may seat, and each error code's words (:func:`~unomas.i18n.error_messages`);
 * ``POST /api/rooms``: create a room (:class:`~unomas.server.protocol.RoomSetup`) →
   ``{code, seat, token, link}``; ``POST /api/rooms/{code}/join`` (``{name}``) →
   ``{seat, token}``; ``GET /api/rooms/{code}``: the room as anyone may see it;
   ``GET /api/rooms/{code}/record``: a finished game's record, seed revealed;
 * ``WS /ws/{code}``: play (see :mod:`unomas.server.protocol`).
+
+A refusal answers ``{"error": {code, params, message}}`` with the HTTP status of its code
+(:data:`~unomas.server.protocol.ERRORS`); nothing here reads an error's message.
 """
 
 from __future__ import annotations
@@ -34,19 +38,22 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from unomas.i18n import LANGUAGES, bot_label, catalog_json
+from unomas.errors import UnoError
+from unomas.i18n import LANGUAGES, bot_label, catalog_json, error_messages
 from unomas.i18n.switches import switches_json
 from unomas.server.protocol import (
     BOT_KINDS,
+    ERRORS,
     Act,
     Hello,
     JoinRequest,
+    Refusal,
     RoomSetup,
     Start,
-    describe,
+    invalid,
     parse_client_message,
 )
-from unomas.server.rooms import Connection, Room, RoomError, Settings, new_code
+from unomas.server.rooms import Connection, Room, Settings, new_code
 from unomas.server.storage import SQLiteStore, Store
 
 __all__ = ["RateLimit", "Server", "create_app", "serve"]
@@ -90,7 +97,7 @@ class Server:
     def room(self, code: str) -> Room:
         room = self.rooms.get(code.upper())
         if room is None:
-            raise RoomError(f"no room {code!r}")
+            raise Refusal("room.not_found", f"no room {code!r}", room=code)
         return room
 
     async def start(self) -> None:
@@ -131,17 +138,21 @@ class Server:
 
     async def create_room(self, request: Request) -> Response:
         try:
-            setup = RoomSetup.model_validate_json(await _body(request))
+            body = await _body(request)
+            try:
+                setup = RoomSetup.model_validate_json(body)
+            except ValidationError as error:
+                raise invalid(error, "setup.invalid") from None
             if len(self.rooms) >= MAX_ROOMS:
-                raise RoomError("the server holds as many rooms as it can; try again later")
+                raise Refusal(
+                    "room.capacity", "the server holds as many rooms as it can; try again later", limit=MAX_ROOMS
+                )
             code = new_code()
             while code in self.rooms:
                 code = new_code()
             room, token = Room.create(setup, self.store, self.settings, code)
-        except ValidationError as error:
-            return _error(describe(error), 422)
-        except (ValueError, RoomError) as error:
-            return _error(str(error), 422)
+        except UnoError as error:
+            return _error(error)
         self._add(room)
         link = str(request.url_for("room_page", code=code))
         return JSONResponse({"code": code, "seat": 0, "token": token, "link": link})
@@ -149,21 +160,21 @@ class Server:
     async def join_room(self, request: Request) -> Response:
         try:
             room = self.room(request.path_params["code"])
-            join = JoinRequest.model_validate_json(await _body(request))
+            body = await _body(request)
+            try:
+                join = JoinRequest.model_validate_json(body)
+            except ValidationError as error:
+                raise invalid(error) from None
             seat, token = room.join(join.name)
-        except ValidationError as error:
-            return _error(describe(error), 422)
-        except RoomError as error:
-            return _error(str(error), 404 if str(error).startswith("no room") else 409)
-        except ValueError as error:
-            return _error(str(error), 413)
+        except UnoError as error:
+            return _error(error)
         return JSONResponse({"code": room.code, "seat": seat, "token": token})
 
     async def room_info(self, request: Request) -> Response:
         try:
             room = self.room(request.path_params["code"])
-        except RoomError as error:
-            return _error(str(error), 404)
+        except UnoError as error:
+            return _error(error)
         return JSONResponse(room.room_message(None))
 
     async def room_record(self, request: Request) -> Response:
@@ -172,8 +183,9 @@ class Server:
         finished = room.record if room is not None else self.store.finished_record(code)
         if finished is None:
             if room is None:
-                return _error(f"no room {code!r}", 404)
-            return _error("the game is not over: its record (and seed) are revealed at the end", 409)
+                return _error(Refusal("room.not_found", f"no room {code!r}", room=code))
+            message = "the game is not over: its record (and seed) are revealed at the end"
+            return _error(Refusal("room.not_over", message))
         return JSONResponse(finished, headers={"Content-Disposition": f'attachment; filename="unomas-{code}.json"'})
 
     # ------------------------------------------------------------------ WebSocket
@@ -182,8 +194,8 @@ class Server:
         await websocket.accept()
         try:
             room = self.room(websocket.path_params["code"])
-        except RoomError as error:
-            await websocket.send_text(json.dumps({"type": "error", "message": str(error)}))
+        except UnoError as error:
+            await websocket.send_text(json.dumps({"type": "error", **error.to_json()}))
             await websocket.close(4404)
             return
         connection = Connection(self.settings.queue_limit)
@@ -200,31 +212,32 @@ class Server:
                 allowed = limit.allow()  # every message counts, the malformed ones too
                 try:
                     if text is None:
-                        raise ValueError("messages are JSON text, not binary")
+                        reason = "messages are JSON text, not binary"
+                        raise Refusal("message.invalid", reason, field="message", reason=reason)
                     try:
                         parsed = parse_client_message(text)
-                    except ValueError:
+                    except Refusal:
                         if allowed:
                             raise
                         parsed = None
                     if isinstance(parsed, Act):
                         ref = parsed.ref  # a refusal names the action it answers, so the sender can go on
                     if not allowed or parsed is None:
-                        raise ValueError("too many messages: slow down")
+                        raise Refusal("rate.limited", "too many messages: slow down", rate=limit.rate)
                     if isinstance(parsed, Hello):
                         if attached:
-                            raise RoomError("this connection has already said hello")
+                            raise Refusal("hello.twice", "this connection has already said hello")
                         room.attach(connection, parsed.token, parsed.lang)
                         attached = True
                     elif not attached:
-                        raise RoomError("say hello first (with your seat's token, or none to watch)")
+                        raise Refusal("hello.first", "say hello first (with your seat's token, or none to watch)")
                     elif isinstance(parsed, Start):
                         room.start(connection.seat)
                     else:
                         assert isinstance(parsed, Act)
-                        room.act(connection.seat, parsed.action, ref)
-                except (ValueError, RoomError) as error:
-                    reply: dict[str, Any] = {"type": "error", "message": str(error)}
+                        room.act(connection.seat, parsed.action, ref, parsed.ply)
+                except UnoError as error:
+                    reply: dict[str, Any] = {"type": "error", **error.to_json()}
                     if ref is not None:
                         reply["ref"] = ref
                     connection.post(reply)
@@ -254,12 +267,13 @@ async def _body(request: Request) -> bytes:
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
-            raise ValueError(f"request body too large (at most {MAX_BODY} bytes)")
+            raise Refusal("body.too_large", f"request body too large (at most {MAX_BODY} bytes)", limit=MAX_BODY)
     return body
 
 
-def _error(message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(error: UnoError) -> JSONResponse:
+    """A refusal over HTTP: ``{"error": {code, params, message}}``, the status by its code."""
+    return JSONResponse({"error": error.to_json()}, status_code=ERRORS.get(error.code, 400))
 
 
 def create_app(
@@ -274,9 +288,11 @@ def create_app(
     async def words(request: Request) -> Response:
         lang = request.path_params["lang"]
         if lang not in LANGUAGES:
-            return _error(f"unknown language {lang!r} (languages are {', '.join(LANGUAGES)})", 404)
+            message = f"unknown language {lang!r} (languages are {', '.join(LANGUAGES)})"
+            return _error(Refusal("lang.unknown", message, lang=lang))
         bots = [{"spec": spec, "label": bot_label(spec, lang)} for spec in BOT_KINDS]
-        return JSONResponse({"catalog": catalog_json(lang), "switches": switches_json(lang), "bots": bots})
+        words = {"catalog": catalog_json(lang), "switches": switches_json(lang), "bots": bots}
+        return JSONResponse(words | {"errors": error_messages(lang)})
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

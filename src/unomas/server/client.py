@@ -1,7 +1,8 @@
 """A WebSocket client that plays one seat of a room: for tests and the load benchmark.
 
 It speaks the browser's protocol (:mod:`unomas.server.protocol`) and chooses among the
-``legal_actions`` of the view the server sent it, never deciding legality itself.
+``legal_actions`` of the view the server sent it, never deciding legality itself; each
+action names the ply of that view, so one overtaken by another seat's is refused as stale.
 Every message received is kept, with its arrival time, so tests can inspect all of them
 and the benchmark can measure how long the server took to answer each action.
 """
@@ -87,8 +88,8 @@ class SeatClient:
                 if message["type"] == "over":
                     return dict(message)
                 if message["type"] == "error":
-                    # Refused (someone else moved first, or too fast): think again from the
-                    # latest view, after a pause that keeps within the server's rate limit.
+                    # Refused (``move.stale``: someone else moved first; ``rate.limited``): think
+                    # again from the latest view, after a pause that keeps within the rate limit.
                     self.errors.append(message)
                     await asyncio.sleep(self.retry_pause)
                 elif message["type"] == "update":
@@ -107,5 +108,6 @@ class SeatClient:
                 ref = self.actions
                 self.actions += 1
                 sent[ref] = time.perf_counter()
-                await socket.send(json.dumps({"type": "act", "action": move, "ref": ref}))
+                act = {"type": "act", "action": move, "ref": ref, "ply": view["ply"]}
+                await socket.send(json.dumps(act))
         return None

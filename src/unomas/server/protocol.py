@@ -1,14 +1,51 @@
-"""The messages between browser and server, validated with pydantic.
+"""The messages between browser and server, validated with pydantic, and the refusals' codes.
 
 HTTP: ``POST /api/rooms`` takes a :class:`RoomSetup`, ``POST /api/rooms/{code}/join`` a
 :class:`JoinRequest`. WebSocket ``/ws/{code}``: the client's first message is a
 :class:`Hello` (with its seat's token, or none to watch), then :class:`Start` (the host,
-in the lobby) and :class:`Act` (an action, any time). Anything else, too long, or not
-JSON gets an ``error`` message and changes nothing.
+in the lobby) and :class:`Act` (an action, any time, with the ``ply`` of the view it
+answers). Anything else, too long, or not JSON gets an ``error`` message and changes nothing.
 
 The server sends ``room`` (seats, status, commitment), ``update`` (the events of one
-change redacted for the receiver, its view, and ``ref`` echoed to the sender of the
-action), ``over`` and ``error`` messages, all JSON objects with a ``type``.
+change redacted for the receiver, their narration, its view, and ``ref`` echoed to the
+sender of the action; the first update after a hello also carries ``history``: the current
+round so far as that connection may see it), ``over`` and ``error`` messages, all JSON
+objects with a ``type``.
+
+Every refusal is an :class:`~unomas.errors.UnoError` with a stable code; the server sends
+``{"type": "error", "code", "params", "message", "ref"}`` over the WebSocket (``ref``: the
+refused action's) and ``{"error": {"code", "params", "message"}}`` over HTTP, with the
+status of :data:`ERRORS`. ``message`` is English; a page shows the code's words in its
+reader's language (:func:`unomas.i18n.error_text`, or the ``errors`` of ``/api/i18n/{lang}``)
+and never reads the message. The codes, and their params:
+
+========================  ======  ===========================================================
+code                      HTTP    when (params)
+========================  ======  ===========================================================
+``room.not_found``        404     no room by that code (``room``)
+``room.full``             409     every seat is taken
+``room.started``          409     joining, or starting, once the game has started
+``room.not_host``         403     someone else than the host (seat 0) starts the game
+``room.not_playing``      409     an action in the lobby
+``room.over``             409     an action once the match is over
+``room.not_over``         409     the record of a game still in play (revealed at its end)
+``room.capacity``         503     the server holds as many rooms as it can (``limit``)
+``seat.spectator``        403     a spectator's action
+``seat.not_yours``        403     an action for another seat than the sender's (``seat``, ``asked``)
+``auth.bad_token``        403     a hello with a token that holds no seat in this room
+``hello.twice``           409     a second hello on one connection
+``hello.first``           409     anything before the hello
+``rate.limited``          429     too many messages (``rate``: per second)
+``message.invalid``       422     not JSON, binary, an unknown type or a bad field (``field``:
+                                  where, ``message`` for the message as a whole; ``reason``)
+``message.too_long``      413     a message over :data:`MAX_MESSAGE` (``length``, ``limit``)
+``body.too_large``        413     an HTTP body over the server's limit (``limit``: bytes)
+``setup.invalid``         422     a room setup with a bad field, rules or bot seats (``field``, ``reason``)
+``lang.unknown``          404     words asked for in a language without a catalog (``lang``)
+``move.illegal``          409     an action the rules refuse now (``action``, ``reason``: the
+                                  engine's English; ``reason_code``, when the engine gives one)
+``move.stale``            409     an action answering a ply that has passed (``ply``, ``now``)
+========================  ======  ===========================================================
 """
 
 from __future__ import annotations
@@ -17,20 +54,22 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter, ValidationError, field_validator
 
-from unomas.errors import SettingsError
+from unomas.errors import SettingsError, UnoError
 from unomas.rules import Rules
 
 __all__ = [
     "BOT_KINDS",
+    "ERRORS",
     "MAX_MESSAGE",
     "Act",
     "ClientMessage",
     "Hello",
     "JoinRequest",
     "Move",
+    "Refusal",
     "RoomSetup",
     "Start",
-    "describe",
+    "invalid",
     "parse_client_message",
 ]
 
@@ -39,6 +78,41 @@ MAX_MESSAGE = 2048
 
 BOT_KINDS = ("heuristic", "playfirst", "random")
 """The bots a room may seat: built-in and quick (never a program of the host's choosing)."""
+
+ERRORS: dict[str, int] = {
+    "room.not_found": 404,
+    "room.full": 409,
+    "room.started": 409,
+    "room.not_host": 403,
+    "room.not_playing": 409,
+    "room.over": 409,
+    "room.not_over": 409,
+    "room.capacity": 503,
+    "seat.spectator": 403,
+    "seat.not_yours": 403,
+    "auth.bad_token": 403,
+    "hello.twice": 409,
+    "hello.first": 409,
+    "rate.limited": 429,
+    "message.invalid": 422,
+    "message.too_long": 413,
+    "body.too_large": 413,
+    "setup.invalid": 422,
+    "lang.unknown": 404,
+    "move.illegal": 409,
+    "move.stale": 409,
+}
+"""Every code the server refuses with, and the HTTP status it answers with (see above)."""
+
+
+class Refusal(UnoError):
+    """A request the server refuses: its ``code`` (one of :data:`ERRORS`, given by each
+    refusal) says why, its ``params`` fill in the details."""
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        assert code in ERRORS, f"undocumented error code {code!r}"
+        super().__init__(message, code=code, **params)
+
 
 Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f<>]+$")]
 
@@ -73,13 +147,17 @@ class RoomSetup(_Strict):
         return Rules.from_dict(self.rules)
 
     def check_seats(self) -> None:
-        """Raise ValueError if a bot seat is the host's, out of range or repeated."""
+        """Refuse (``setup.invalid``) a bot seat that is the host's, out of range or repeated."""
         players = self.game_rules().players
         if len(set(self.bots)) != len(self.bots):
-            raise ValueError("bots: a seat is listed twice")
+            raise _bad_setup("bots", "a seat is listed twice")
         for seat in self.bots:
             if not 1 <= seat < players:
-                raise ValueError(f"bots: seat {seat} is not one of seats 1 to {players - 1}")
+                raise _bad_setup("bots", f"seat {seat} is not one of seats 1 to {players - 1}")
+
+
+def _bad_setup(field: str, reason: str) -> Refusal:
+    return Refusal("setup.invalid", f"{field}: {reason}", field=field, reason=reason)
 
 
 class JoinRequest(_Strict):
@@ -119,11 +197,14 @@ class Move(_Strict):
 
 
 class Act(_Strict):
-    """An action of the sender's seat; ``ref`` is echoed in the update it causes."""
+    """An action of the sender's seat; ``ref`` is echoed in the update it causes (and in
+    its refusal). ``ply``: the view's ply the action answers; if the game has moved on
+    since, the action is refused (``move.stale``) and changes nothing."""
 
     type: Literal["act"]
     action: Move
     ref: StrictInt | None = Field(default=None, ge=0, le=2**53)
+    ply: StrictInt | None = Field(default=None, ge=0, le=2**53)
 
 
 ClientMessage = Annotated[Hello | Start | Act, Field(discriminator="type")]
@@ -131,21 +212,30 @@ _CLIENT = TypeAdapter(ClientMessage)
 
 
 def parse_client_message(text: str) -> Hello | Start | Act:
-    """The message in ``text``; raises ValueError saying what is wrong (too long, not
-    JSON, unknown type, a bad field)."""
+    """The message in ``text``; a :class:`Refusal` says what is wrong (``message.too_long``,
+    or ``message.invalid``: not JSON, an unknown type, a bad field)."""
     if len(text) > MAX_MESSAGE:
-        raise ValueError(f"message too long ({len(text)} characters; at most {MAX_MESSAGE})")
+        raise Refusal(
+            "message.too_long",
+            f"message too long ({len(text)} characters; at most {MAX_MESSAGE})",
+            length=len(text),
+            limit=MAX_MESSAGE,
+        )
     try:
         return _CLIENT.validate_json(text)
     except ValidationError as error:
-        raise ValueError(describe(error)) from None
+        raise invalid(error) from None
 
 
-def describe(error: ValidationError) -> str:
-    """A short description of a validation error naming the first bad field."""
+def invalid(error: ValidationError, code: str = "message.invalid") -> Refusal:
+    """The refusal of a message pydantic rejected, naming its first bad field (``message``
+    for the message as a whole: not JSON, say) and what is wrong with it."""
     first = error.errors()[0]
     where = ".".join(str(part) for part in first["loc"])
-    message = first["msg"].removeprefix("Value error, ")
+    if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        where = "type"  # no such type of message, or none given
+    reason = first["msg"].removeprefix("Value error, ")
     if first["type"] == "json_invalid":
-        return f"not JSON: {first.get('ctx', {}).get('error', message)}"
-    return f"{where}: {message}" if where else message
+        reason = f"not JSON: {first.get('ctx', {}).get('error', reason)}"
+        return Refusal("message.invalid", reason, field="message", reason=reason)
+    return Refusal(code, f"{where}: {reason}" if where else reason, field=where or "message", reason=reason)

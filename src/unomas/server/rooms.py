@@ -1,12 +1,14 @@
-"""Rooms: the lobby, the seats and their tokens, and the game the server judges.
+"""Rooms: the lobby, the seats and their tokens, and the match the server judges.
 
-A :class:`Room` holds one :class:`~unomas.game.Game`. Every change goes the same way
-(:meth:`Room._commit`): the move's record entries are appended to the store, the bots
-are told, then every connection gets the events redacted for its seat and its own view.
-Human actions arrive from any seat at any time (UNO, catch, jump-in out of turn); the
-event loop handles them one at a time, in the order they arrive, each checked by
-:meth:`Game.apply`. Bots (:class:`~unomas.match.BotSeats`) play the seats set up for
-them and any player away longer than the grace period, until they come back.
+A :class:`Room` plays its match through a :class:`~unomas.conductor.Conductor`, which
+judges every action, decides whose decision it is and tells each seat what it may see.
+Every seat has a bot behind it from the start: the bots' seats it plays, and it stands by
+for each person (:meth:`Conductor.stand_in`) until they are away past the grace period.
+Every change goes the same way (:meth:`Room._change`): the conductor applies it and its
+listeners note what each connected seat hears; the move's record entries are appended to
+the store; then every connection gets its seat's events and view. People's actions arrive
+from any seat at any time (UNO, catch, jump-in out of turn) and are applied one at a time,
+in the order they arrive; the room's driver task plays the bots, paced by the game's ply.
 """
 
 from __future__ import annotations
@@ -19,31 +21,31 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from unomas import events as ev
 from unomas import fairness, record
 from unomas.actions import Action, Kind
 from unomas.bots import make_bot
-from unomas.errors import BotError, IllegalAction, NotationError
-from unomas.events import Event, redact
-from unomas.game import Game, Phase
+from unomas.conductor import BotPlayer, Conductor
+from unomas.errors import BotError, NotationError, StaleAction
+from unomas.events import Event
+from unomas.game import Game
 from unomas.i18n import narrate
-from unomas.match import BotSeats
 from unomas.rules import Rules
-from unomas.server.protocol import Move, RoomSetup
+from unomas.server.protocol import Move, Refusal, RoomSetup
 from unomas.server.storage import Store, StoredRoom
 
-__all__ = ["Connection", "Room", "RoomError", "Settings", "hash_token", "new_code"]
+__all__ = ["HISTORY", "Connection", "Room", "Settings", "hash_token", "new_code"]
 
 log = logging.getLogger("unomas.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Room codes avoid letters and digits that look alike (I/1, O/0)."""
 
-
-class RoomError(Exception):
-    """A request the room refuses (full, started, not the host's, not your seat...)."""
+HISTORY = 200
+"""The most changes of the round in play that a connection is sent on its hello."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +118,7 @@ class Seat:
 
 
 class Room:
-    """One room: lobby, then a match judged by the server, then its record."""
+    """One room: lobby, then a match played through a :class:`Conductor`, then its record."""
 
     def __init__(self, code: str, setup: RoomSetup, store: Store, settings: Settings) -> None:
         self.code = code
@@ -128,22 +130,31 @@ class Room:
         for seat in setup.bots:
             self.seats[seat] = Seat(f"bot {seat}", bot=setup.bot)
         self.status = "lobby"
-        self.game: Game | None = None
-        self.bots: BotSeats | None = None
+        self.conductor: Conductor | None = None
         self.seed = b""
         self.record: dict[str, Any] | None = None
         self.connections: set[Connection] = set()
-        self.version = 0
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_key: tuple[int, int] | None = None
-        self._turns = 0
-        """Turn actions and deals so far: a new one starts a new turn for the timer."""
         self.deadline: float | None = None
         self.on_over: Callable[[Room], None] | None = None
         self.empty_since: float | None = asyncio.get_running_loop().time()
         """When the last connection left (loop time), None while someone is connected."""
+        self._listening: dict[int | None, Callable[[], None]] = {}
+        """How to stop the conductor's listener of each seat (None: the spectators) that a
+        connection plays or watches."""
+        self._heard: list[tuple[int | None, list[Event], dict[str, Any]]] = []
+        """What each listened seat heard of the change being made (with its view after it),
+        sent once the change is stored."""
+        self._stored = 0
+        """The game's ply when its last move was stored."""
+
+    @property
+    def game(self) -> Game | None:
+        """The match being played (None in the lobby)."""
+        return None if self.conductor is None else self.conductor.game
 
     # ------------------------------------------------------------------ lobby
 
@@ -153,18 +164,18 @@ class Room:
         setup.check_seats()
         room = cls(code, setup, store, settings)
         token = room._seat_player(0, setup.name)
-        store.save_room(room._stored())
+        store.save_room(room._stored_room())
         return room, token
 
     def join(self, name: str) -> tuple[int, str]:
         """Seat a new player in the first free seat; returns the seat and its token."""
         if self.status != "lobby":
-            raise RoomError("the game has already started: seating can no longer change")
+            raise Refusal("room.started", "the game has already started: seating can no longer change")
         free = [seat for seat, taken in enumerate(self.seats) if taken is None]
         if not free:
-            raise RoomError("the room is full")
+            raise Refusal("room.full", "the room is full")
         token = self._seat_player(free[0], name)
-        self.store.save_room(self._stored())
+        self.store.save_room(self._stored_room())
         self._broadcast_room()
         return free[0], token
 
@@ -189,31 +200,42 @@ class Room:
     def start(self, seat: int | None) -> None:
         """The host starts the match; empty seats get bots, and the seating is fixed."""
         if seat != 0:
-            raise RoomError("only the host (seat 0) can start the game")
+            raise Refusal("room.not_host", "only the host (seat 0) can start the game")
         if self.status != "lobby":
-            raise RoomError("the game has already started")
+            raise Refusal("room.started", "the game has already started")
         for number, taken in enumerate(self.seats):
             if taken is None:
                 self.seats[number] = Seat(f"bot {number}", bot=self.setup.bot)
         self.seed = fairness.new_seed()
-        self._seat_bots()
-        self.game = game = Game(self.rules, seed=self.seed)
+        conductor = self._conduct(Game(self.rules, seed=self.seed))
+        game = conductor.game
         assert game.log is not None
         self.store.start_game(self.code, self._stored_seats(), self.seed, record.round_json(game.log[0]))
         self.status = "playing"
-        self._tell(game.round_start_events)
         loop = asyncio.get_running_loop()
         for number, player in enumerate(self._all_seats()):
             if player.bot is None and player.connections == 0:  # joined, then left: the grace period starts
                 player.away_timer = loop.call_later(self.settings.grace, self._mark_away, number)
         self._broadcast_room()
-        self._broadcast(None, game.round_start_events)
+        for connection in self.connections:
+            self._listen(connection.seat)
+        for seat in self._listening:  # the deal, told before anyone listened, as each seat saw it
+            self._hear(seat, None, conductor.history(seat)[-1][1])
+        self._flush()
         self._launch()
 
-    def _seat_bots(self) -> None:
-        """Seat a bot behind every seat (the away players' stand-ins included)."""
-        bots = [make_bot(seat.bot or self.setup.bot) for seat in self._all_seats()]
-        self.bots = BotSeats(self.rules, bots, [random.Random() for _ in bots])
+    def _conduct(self, game: Game) -> Conductor:
+        """The match's conductor on ``game``, a bot behind every seat: the bots' seats it
+        plays, the people's it stands by for (until they are away past the grace period)."""
+        seats = self._all_seats()
+        players = [BotPlayer(make_bot(seat.bot or self.setup.bot)) for seat in seats]
+        conductor = Conductor(game, players, rngs=[random.Random() for _ in seats], ask_external=False)
+        for number, seat in enumerate(seats):
+            if seat.bot is None:
+                conductor.stand_in(number, False)
+        self.conductor = conductor
+        self._stored = game.ply
+        return conductor
 
     @classmethod
     def restore(cls, stored: StoredRoom, store: Store, settings: Settings) -> Room:
@@ -225,9 +247,8 @@ class Room:
             assert stored.seed is not None
             room.seed = stored.seed
             partial = {"rules": room.rules.to_dict(), "rounds": stored.rounds}
-            room._seat_bots()
-            # The bots are told the game again as it replays, so they know what they knew.
-            room.game = fairness.replay_seeded(partial, room.seed, on_events=lambda action, caused: room._tell(caused))
+            # The bots are told the round in play again, so they know what they knew.
+            room._conduct(fairness.replay_seeded(partial, room.seed))
             loop = asyncio.get_running_loop()
             for number, seat in enumerate(room._all_seats()):
                 if seat.bot is None:  # nobody is connected yet: the grace period starts now
@@ -244,7 +265,7 @@ class Room:
         if token is not None:
             seat = self.seat_of(token)
             if seat is None:
-                raise RoomError("unknown token: this browser holds no seat in this room")
+                raise Refusal("auth.bad_token", "unknown token: this browser holds no seat in this room")
             connection.seat = seat
             player = self.seats[seat]
             assert player is not None
@@ -254,12 +275,14 @@ class Room:
                 player.away_timer = None
             if player.away:
                 player.away = False
-                self._wake.set()
+                assert self.conductor is not None
+                self.conductor.stand_in(seat, False)
         self.connections.add(connection)
         self.empty_since = None
         self._broadcast_room()
-        if self.game is not None:
-            connection.post(self._update(connection.seat, connection.lang, [], None))
+        if self.conductor is not None:
+            self._listen(connection.seat)
+            connection.post(self._first_update(connection.seat, connection.lang))
         if self.status == "over" and self.record is not None:
             connection.post(self._over_message())
 
@@ -268,108 +291,133 @@ class Room:
         self.connections.discard(connection)
         if not self.connections:
             self.empty_since = asyncio.get_running_loop().time()
-        if connection.seat is None:
+        seat = connection.seat
+        if seat in self._listening and not any(other.seat == seat for other in self.connections):
+            self._listening.pop(seat)()
+        if seat is None:
             return
-        player = self.seats[connection.seat]
+        player = self.seats[seat]
         assert player is not None
         player.connections -= 1
         if player.connections == 0 and self.status == "playing":
             loop = asyncio.get_running_loop()
-            player.away_timer = loop.call_later(self.settings.grace, self._mark_away, connection.seat)
+            player.away_timer = loop.call_later(self.settings.grace, self._mark_away, seat)
         self._broadcast_room()
 
     def _mark_away(self, seat: int) -> None:
         player = self.seats[seat]
-        assert player is not None
+        assert player is not None and self.conductor is not None
         player.away_timer = None
         if player.connections == 0 and self.status == "playing":
             player.away = True
+            self.conductor.stand_in(seat, True)
             self._broadcast_room()
             self._wake.set()
 
     # ------------------------------------------------------------------ play
 
-    def act(self, seat: int | None, move: Move, ref: int | None) -> None:
-        """A player's action: checked against the sender's seat and the rules, then applied."""
-        if self.status != "playing" or self.game is None:
-            raise RoomError("the game is not being played" if self.status == "lobby" else "the game is over")
+    def act(self, seat: int | None, move: Move, ref: int | None = None, ply: int | None = None) -> None:
+        """A player's action, checked against the sender's seat and (by the conductor) the
+        rules and the ply it answers (:class:`~unomas.errors.StaleAction` if that has passed)."""
+        conductor = self.conductor
+        if self.status != "playing" or conductor is None:
+            if self.status == "lobby":
+                raise Refusal("room.not_playing", "the game is not being played")
+            raise Refusal("room.over", "the game is over")
         if seat is None:
-            raise RoomError("spectators cannot act")
+            raise Refusal("seat.spectator", "spectators cannot act")
         if move.p != seat:
-            raise RoomError(f"you play seat {seat}, not seat {move.p}")
+            raise Refusal("seat.not_yours", f"you play seat {seat}, not seat {move.p}", seat=seat, asked=move.p)
         try:
             action = Action.from_json(move.to_json())
-            caused = self.game.apply(action)
-        except (IllegalAction, NotationError) as error:
-            raise RoomError(str(error)) from None
-        self._commit(action, caused, ref, seat)
+        except NotationError as error:
+            raise Refusal("message.invalid", f"action: {error}", field="action", reason=str(error)) from None
+        self._change(partial(conductor.act, action, ply=ply), ref, seat)
 
-    def _commit(self, action: Action, caused: list[Event], ref: int | None = None, by: int | None = None) -> None:
-        """Store, tell the bots, tell everyone; then let the bots and the timer look again."""
+    def _change(self, change: Callable[[], object], ref: int | None = None, by: int | None = None) -> None:
+        """Make a change through the conductor (its listeners note what each seat hears),
+        store the moves it applied, then tell everyone; ``ref`` goes to seat ``by``."""
+        game = self.game
+        assert game is not None
+        before = game.ply
+        try:
+            change()
+        finally:  # a move applied is stored and told, even if a bot failed to hear of it
+            if game.ply != before:
+                self._store_moves()
+                self._flush(ref, by)
+
+    def _store_moves(self) -> None:
+        """Append the moves applied since the last stored one (with the round's result)."""
         game = self.game
         assert game is not None and game.log is not None
-        result = game.log[-1].result
-        self.store.append(
-            self.code,
-            game.round,
-            record.move_entries(action, caused),
-            None if result is None else {"winner": result.winner, "points": result.points},
-        )
-        self._tell(caused)
-        self._broadcast(action, caused, ref, by)
+        new = game.ply - self._stored
+        if not new:
+            return
+        played = game.log[-1]
+        for number, (action, caused) in enumerate(played.moves[-new:]):
+            result = played.result if number == new - 1 else None
+            summary = None if result is None else {"winner": result.winner, "points": result.points}
+            self.store.append(self.code, game.round, record.move_entries(action, caused), summary)
+        self._stored = game.ply
 
     def _deal(self) -> None:
-        game = self.game
-        assert game is not None and game.log is not None
-        caused = game.start_round()
-        self.store.add_round(self.code, game.round, record.round_json(game.log[-1]))
-        self._tell(caused)
-        self._broadcast(None, caused)
-
-    def _tell(self, caused: list[Event]) -> None:
-        assert self.bots is not None
-        self.bots.tell(caused)
-
-    def _bot_seats(self) -> list[int]:
-        return [number for number, seat in enumerate(self._all_seats()) if seat.bot is not None or seat.away]
+        conductor = self.conductor
+        assert conductor is not None and conductor.game.log is not None
+        conductor.deal()
+        self.store.add_round(self.code, conductor.game.round, record.round_json(conductor.game.log[-1]))
+        self._flush()
 
     def _launch(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._drive(), name=f"room {self.code}")
         self._task.add_done_callback(_report_crash)
 
     async def _drive(self) -> None:
-        """Play the bots' seats whenever the game waits for one; deal rounds; finish."""
-        game = self.game
-        bots = self.bots
-        assert game is not None and bots is not None
+        """Play the seats bots play whenever the conductor's sequence comes to one, each
+        after ``bot_delay``, paced by the game's ply alone: an action that someone else's
+        overtook meanwhile is thought again. Deal the rounds; finish the match."""
+        conductor = self.conductor
+        assert conductor is not None
+        game = conductor.game
         while not game.is_over:
             if game.round_over:
                 await asyncio.sleep(self.settings.round_pause)
                 self._deal()
                 continue
-            version = self.version
-            seats = self._bot_seats()
-            action = bots.react(game, seats)
-            if action is None and game.current in seats:
-                action = bots.checked(game.current, bots.ask(game, game.current, react=False))
-            if action is None:
+            ply = game.ply
+            action = conductor.propose()
+            if action is None:  # a person decides now: wait for a change
                 self._wake.clear()
                 await self._wake.wait()
                 continue
             if self.settings.bot_delay:
                 await asyncio.sleep(self.settings.bot_delay)
-                if self.version != version:
-                    continue  # someone acted meanwhile: think again
-            self._commit(action, bots.apply(game, action.player, action))
+                if not conductor.playing[action.player]:
+                    continue  # the seat's person came back meanwhile
+            try:
+                self._change(partial(conductor.act, action, ply=ply))
+            except StaleAction:
+                continue  # someone acted meanwhile: think again
             await asyncio.sleep(0)
         self._finish()
 
-    def _reset_timer(self) -> None:
-        """Start the turn timer when a new turn (seat, phase) begins for a person."""
-        if not self.setup.turn_seconds or self.game is None:
-            return
+    def _turn_key(self) -> tuple[int, int]:
+        """The turn in play: the round, and the index in it of its last turn action (an UNO
+        call or a catch starts no new turn; -1: the deal)."""
         game = self.game
-        key = (game.round, self._turns)
+        assert game is not None and game.log is not None
+        moves = game.log[-1].moves
+        last = len(moves) - 1
+        while last >= 0 and moves[last][0].kind in (Kind.UNO, Kind.CATCH):
+            last -= 1
+        return game.round, last
+
+    def _reset_timer(self) -> None:
+        """Start the turn timer when a new turn begins for a person."""
+        conductor = self.conductor
+        if not self.setup.turn_seconds or conductor is None:
+            return
+        key = self._turn_key()
         if key == self._timer_key:
             return
         self._timer_key = key
@@ -377,39 +425,29 @@ class Room:
             self._timer.cancel()
             self._timer = None
         self.deadline = None
-        if game.round_over or game.current in self._bot_seats():
+        game = conductor.game
+        if game.round_over or conductor.playing[game.current]:
             return
         loop = asyncio.get_running_loop()
         self.deadline = loop.time() + self.setup.turn_seconds
         self._timer = loop.call_later(self.setup.turn_seconds, self._expire, key)
 
     def _expire(self, key: tuple[int, int]) -> None:
-        """Time is up for the seat on turn: it draws (and passes if it may)."""
+        """Time is up for the seat on turn: the conductor draws (and passes) for it."""
         self._timer = None
-        game = self.game
-        if game is None or self._timer_key != key or game.round_over or game.is_over:
+        conductor = self.conductor
+        if conductor is None or self._timer_key != key or conductor.game.round_over:
             return
-        seat = game.current
-        if game.phase is Phase.COLOR:  # nothing to draw: the seat's stand-in bot chooses the colour
-            assert self.bots is not None
-            action = self.bots.checked(seat, self.bots.ask(game, seat, react=False))
-            self._commit(action, self.bots.apply(game, seat, action))
-            return
-        for kind in (Kind.DRAW, Kind.PASS):
-            legal = [a for a in game.legal_actions(seat) if a.kind is kind]
-            if legal:
-                self._commit(legal[0], game.apply(legal[0]))
+        self._change(conductor.time_out)
 
     def _finish(self) -> None:
-        game = self.game
-        assert game is not None
+        assert self.conductor is not None
         if self._timer is not None:
             self._timer.cancel()
         self.status = "over"
         self.record = self.full_record()
         self.store.finish(self.code, self.record)
-        assert self.bots is not None
-        self.bots.close()
+        self.conductor.close()
         self._broadcast_room()
         for connection in self.connections:
             connection.post(self._over_message())
@@ -439,8 +477,8 @@ class Room:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        if self.bots is not None and self.status == "playing":
-            self.bots.close()
+        if self.conductor is not None and self.status == "playing":
+            self.conductor.close()
 
     # ------------------------------------------------------------------ messages
 
@@ -472,48 +510,66 @@ class Room:
         return message
 
     def _broadcast_room(self) -> None:
-        self.version += 1
         for connection in self.connections:
             connection.post(self.room_message(connection.seat))
 
-    def _broadcast(
-        self, action: Action | None, caused: list[Event], ref: int | None = None, by: int | None = None
-    ) -> None:
-        self.version += 1
-        self._wake.set()
-        if action is None or action.kind not in (Kind.UNO, Kind.CATCH):
-            self._turns += 1
-        self._reset_timer()
-        made: dict[tuple[int | None, str], dict[str, Any]] = {}
-        for connection in self.connections:
-            key = (connection.seat, connection.lang)
-            if key not in made:
-                made[key] = self._update(connection.seat, connection.lang, caused, None)
-            message = made[key]
-            if ref is not None and connection.seat == by:
-                message = message | {"ref": ref}
-            connection.post(message)
+    def _listen(self, seat: int | None) -> None:
+        """Have the conductor tell this room every change as ``seat`` sees it (once a seat)."""
+        if self.conductor is not None and seat not in self._listening:
+            self._listening[seat] = self.conductor.listen(seat, partial(self._hear, seat))
 
-    def _update(self, seat: int | None, lang: str, caused: list[Event], ref: int | None) -> dict[str, Any]:
-        """One change as ``seat`` may see it: redacted events, their narration, its view."""
-        game = self.game
-        assert game is not None
-        remaining = None
-        if self.deadline is not None:
-            remaining = max(0.0, round(self.deadline - asyncio.get_running_loop().time(), 1))
-        seen = [redact(event, seat) for event in caused]
-        view = game.view(seat).to_json()
+    def _hear(self, seat: int | None, action: Action | None, seen: list[Event]) -> None:
+        """Note a change as ``seat`` saw it, with its view right after: sent by :meth:`_flush`."""
+        assert self.conductor is not None
+        self._heard.append((seat, seen, self._view(seat)))
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        assert self.conductor is not None
+        view = self.conductor.view(seat).to_json()
         del view["rules"]  # sent once, in the room message
-        message: dict[str, Any] = {
-            "type": "update",
-            "events": [ev.to_json(event) for event in seen],
-            "narration": narrate(seen, self._names(), lang),
-            "view": view,
-            "turn_left": remaining,
-        }
-        if ref is not None:
-            message["ref"] = ref
-        return message
+        return view
+
+    def _flush(self, ref: int | None = None, by: int | None = None) -> None:
+        """Send every connection what its seat heard of the change just stored (``ref`` to
+        seat ``by``: its own action's answer); then the bots and the timer look again."""
+        heard, self._heard = self._heard, []
+        self._wake.set()
+        self._reset_timer()
+        remaining = self._turn_left()
+        names = self._names()
+        audience: dict[int | None, list[Connection]] = {}
+        for connection in self.connections:
+            audience.setdefault(connection.seat, []).append(connection)
+        for seat, seen, view in heard:
+            events = [ev.to_json(event) for event in seen]
+            made: dict[str, dict[str, Any]] = {}
+            for connection in audience.get(seat, ()):
+                message = made.get(connection.lang)
+                if message is None:
+                    narration = narrate(seen, names, connection.lang)
+                    message = made[connection.lang] = _update(events, narration, view, remaining)
+                    if ref is not None and seat == by:
+                        message["ref"] = ref
+                connection.post(message)
+
+    def _first_update(self, seat: int | None, lang: str) -> dict[str, Any]:
+        """What a connection gets on its hello: its view, and the round in play so far as
+        its seat saw it (at most :data:`HISTORY` changes, the latest)."""
+        conductor = self.conductor
+        assert conductor is not None
+        story = conductor.history(seat)
+        dealt = max(number for number, (action, _) in enumerate(story) if action is None)
+        names = self._names()
+        history = [
+            {"events": [ev.to_json(event) for event in seen], "narration": narrate(seen, names, lang)}
+            for _, seen in story[dealt:][-HISTORY:]
+        ]
+        return _update([], [], self._view(seat), self._turn_left()) | {"history": history}
+
+    def _turn_left(self) -> float | None:
+        if self.deadline is None:
+            return None
+        return max(0.0, round(self.deadline - asyncio.get_running_loop().time(), 1))
 
     def _names(self) -> list[str]:
         return [seat.name if seat is not None else f"{number}" for number, seat in enumerate(self.seats)]
@@ -528,9 +584,17 @@ class Room:
     def _stored_seats(self) -> list[dict[str, Any]]:
         return [seat.stored() for seat in self._all_seats()]
 
-    def _stored(self) -> StoredRoom:
+    def _stored_room(self) -> StoredRoom:
         seats: list[Any] = [None if seat is None else seat.stored() for seat in self.seats]
         return StoredRoom(self.code, self.setup.model_dump(), seats, self.status)
+
+
+def _update(
+    events: list[dict[str, Any]], narration: list[str], view: dict[str, Any], turn_left: float | None
+) -> dict[str, Any]:
+    """An ``update`` message: a change's events as the receiver may see them, their
+    narration, its view after it, and the seconds left on the turn timer."""
+    return {"type": "update", "events": events, "narration": narration, "view": view, "turn_left": turn_left}
 
 
 def _report_crash(task: asyncio.Task[None]) -> None:

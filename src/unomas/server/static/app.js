@@ -6,7 +6,7 @@ const COLORS = { R: "red", Y: "yellow", G: "green", B: "blue" };
 const FILL = { R: "#d32f2f", Y: "#f9a825", G: "#2e7d32", B: "#1565c0", W: "#222" };
 
 const state = { lang: localStorage.getItem("unomas:lang") || (navigator.language || "en").slice(0, 2),
-  catalog: {}, switches: [], code: null, token: null, socket: null, room: null, view: null, closed: false, retry: 0,
+  catalog: {}, switches: [], errors: {}, code: null, token: null, socket: null, room: null, view: null, closed: false, retry: 0,
   sayUno: false };
 if (!["es", "en"].includes(state.lang)) state.lang = "en";
 
@@ -30,7 +30,7 @@ const ngettext = (singular, plural, n, values = {}) => {  // both languages: the
 
 async function loadLanguage(lang) {
   const answer = await fetch(`/api/i18n/${lang}`).then((r) => r.json());
-  state.lang = lang; state.catalog = answer.catalog; state.switches = answer.switches;
+  state.lang = lang; state.catalog = answer.catalog; state.switches = answer.switches; state.errors = answer.errors;
   localStorage.setItem("unomas:lang", lang);
   document.documentElement.lang = lang;
   $("#lang").value = lang;
@@ -46,6 +46,19 @@ function buildBotChoice(bots) {
   const chosen = select.value || "heuristic";
   select.replaceChildren(...bots.map((bot) => el("option", { value: bot.spec, textContent: bot.label })));
   select.value = chosen;
+}
+
+// A refusal in the reader's words, from its code and params ({code, params, message}, as the
+// server sends it): the message itself is English, shown only for a code the page does not
+// know (or a failure of the network). A refused move's reason is translated when it comes
+// with a reason_code the catalog knows.
+function errorText(error) {
+  const template = state.errors[error.code];
+  if (!template) return error.message;
+  const params = { ...(error.params || {}) };
+  const reason = state.errors[params.reason_code];
+  if (reason && params.reason_code !== error.code) params.reason = fmt(reason, params);
+  return fmt(template, params);
 }
 
 function colorName(letter) {
@@ -147,7 +160,7 @@ async function post(path, body) {
   const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body) });
   const answer = await response.json();
-  if (!response.ok) throw new Error(answer.error);
+  if (!response.ok) throw answer.error;  // {code, params, message}
   return answer;
 }
 
@@ -164,7 +177,7 @@ async function createRoom(event) {
     localStorage.setItem("unomas:name", form.name.value);
     history.pushState(null, "", `/r/${room.code}`);
     route();
-  } catch (error) { showError(error.message); }
+  } catch (error) { showError(errorText(error)); }
 }
 
 async function joinRoom(event) {
@@ -175,7 +188,7 @@ async function joinRoom(event) {
     localStorage.setItem(`unomas:${state.code}`, seat.token);
     localStorage.setItem("unomas:name", name);
     route();
-  } catch (error) { showError(error.message); }
+  } catch (error) { showError(errorText(error)); }
 }
 
 // ------------------------------------------------------------------ the connection
@@ -202,24 +215,32 @@ function send(message) {
   if (state.socket && state.socket.readyState === WebSocket.OPEN) state.socket.send(JSON.stringify(message));
 }
 
-// Each action carries a number the server echoes in its answer: a refused one is known.
-function act(move) { state.sent = (state.sent || 0) + 1; send({ type: "act", action: move, ref: state.sent }); }
+// Each action carries a number the server echoes in its answer (a refused one is known), and
+// the ply of the view it answers: if the game moved on meanwhile, it is refused as stale.
+function act(move, ply = state.view.ply) {
+  state.sent = (state.sent || 0) + 1;
+  send({ type: "act", action: move, ref: state.sent, ply });
+}
 
 function receive(message) {
   if (message.type === "error") {
-    if (message.message.startsWith("unknown token")) {  // this browser's seat is not in this room
+    if (message.code === "auth.bad_token") {  // this browser's seat is not in this room
       localStorage.removeItem(`unomas:${state.code}`);
       state.closed = true; state.socket.close(); route();
     }
     // The page offers only the view's legal actions, so a refused one was overtaken by
-    // another seat's (an UNO call, a catch, a jump-in): say so in the reader's language.
-    showError(message.ref != null ? _("Too late: the game moved on before your move arrived.") : message.message);
+    // another seat's (an UNO call, a catch, a jump-in): move.stale says so.
+    showError(errorText(message));
   } else if (message.type === "room") {
     state.room = message;
     if (message.status === "lobby") renderLobby(); else { show("table"); renderFairness(); if (state.view) render(); }
   } else if (message.type === "update") {
     state.view = message.view; state.turnLeft = message.turn_left;
     show("table");
+    if (message.history) {  // the first update after a hello: the round so far, as this seat saw it
+      $("#log").replaceChildren();
+      for (const entry of message.history) for (const line of entry.narration) addLog(line);
+    }
     for (const line of message.narration || []) addLog(line);
     render();
     for (const event of message.events) if (event.event === "round_ended") roundSummary(event);
@@ -321,7 +342,8 @@ function colorButtons(moves, then = act) {
 function choosePlay(options, who) {
   const uno = state.sayUno && options.some((m) => m.uno);
   let moves = options.filter((m) => Boolean(m.uno) === uno);
-  const finish = (chosen) => { closeDialog(); state.sayUno = false; act(chosen); };
+  const ply = state.view.ply;  // the view the choices come from, even if another arrives meanwhile
+  const finish = (chosen) => { closeDialog(); state.sayUno = false; act(chosen, ply); };
   const pickTarget = (list) => {
     const targets = list.filter((m) => m.target !== undefined);
     if (!targets.length) return finish(list[0]);
@@ -421,7 +443,7 @@ async function route() {
   const token = localStorage.getItem(`unomas:${state.code}`);
   if (token) { connect(token); return; }
   const info = await fetch(`/api/rooms/${state.code}`).then((r) => r.json());
-  if (info.error) { showError(info.error); show("home"); return; }
+  if (info.error) { showError(errorText(info.error)); show("home"); return; }
   if (info.status === "lobby") {
     show("join");
     $("#join-form").name.value = localStorage.getItem("unomas:name") || "";
