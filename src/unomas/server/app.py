@@ -38,11 +38,11 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from unomas.bots.levels import ROOM_LEVELS
 from unomas.errors import UnoError
 from unomas.i18n import LANGUAGES, bot_label, catalog_json, error_messages
 from unomas.i18n.switches import switches_json
 from unomas.server.protocol import (
-    BOT_KINDS,
     ERRORS,
     Act,
     Hello,
@@ -290,7 +290,7 @@ def create_app(
         if lang not in LANGUAGES:
             message = f"unknown language {lang!r} (languages are {', '.join(LANGUAGES)})"
             return _error(Refusal("lang.unknown", message, lang=lang))
-        bots = [{"spec": spec, "label": bot_label(spec, lang)} for spec in BOT_KINDS]
+        bots = [{"spec": spec, "label": bot_label(spec, lang)} for spec in ROOM_LEVELS]
         words = {"catalog": catalog_json(lang), "switches": switches_json(lang), "bots": bots}
         return JSONResponse(words | {"errors": error_messages(lang)})
 

@@ -54,11 +54,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter, ValidationError, field_validator
 
+from unomas.bots.levels import ROOM_LEVELS
 from unomas.errors import SettingsError, UnoError
 from unomas.rules import Rules
 
 __all__ = [
-    "BOT_KINDS",
     "ERRORS",
     "MAX_MESSAGE",
     "Act",
@@ -75,9 +75,6 @@ __all__ = [
 
 MAX_MESSAGE = 2048
 """The longest message a client may send, in characters."""
-
-BOT_KINDS = ("heuristic", "playfirst", "random")
-"""The bots a room may seat: built-in and quick (never a program of the host's choosing)."""
 
 ERRORS: dict[str, int] = {
     "room.not_found": 404,
@@ -128,7 +125,8 @@ class RoomSetup(_Strict):
     rules: dict[str, StrictInt | StrictBool] = Field(default_factory=dict, max_length=20)
     bots: list[StrictInt] = Field(default_factory=list, max_length=9)
     """Seats (1 to players-1) that bots play; seats nobody has joined at the start get bots too."""
-    bot: Literal["heuristic", "playfirst", "random"] = "heuristic"
+    bot: str = "heuristic"
+    """One of the levels a room may seat (:data:`unomas.bots.levels.ROOM_LEVELS`)."""
     turn_seconds: StrictInt = Field(default=0, ge=0, le=600)
     """Seconds a player has per turn; on expiry the server draws and passes for them (a starting
     colour is chosen by their stand-in bot). 0: no timer."""
@@ -140,6 +138,13 @@ class RoomSetup(_Strict):
             Rules.from_dict(value)
         except SettingsError as error:
             raise ValueError(str(error)) from None
+        return value
+
+    @field_validator("bot")
+    @classmethod
+    def _bot(cls, value: str) -> str:
+        if value not in ROOM_LEVELS:
+            raise ValueError(f"a room seats the bots {', '.join(ROOM_LEVELS)}, not {value!r}")
         return value
 
     def game_rules(self) -> Rules:
