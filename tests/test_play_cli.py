@@ -15,15 +15,16 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tui_fixtures import Scripted, stacked_game
+from tui_fixtures import Crashing, Scripted, stacked_game
 from unomas import record
 from unomas.actions import Kind
 from unomas.cli.app import app
+from unomas.errors import IllegalAction, RecordError, SettingsError, StaleAction, UnoError
 from unomas.i18n import translator
 from unomas.rules import Rules
-from unomas.session import Session, Watch
 from unomas.tui import plain, text
 from unomas.tui.app import UnomasApp
+from unomas.tui.session import ResumeError, Session, Watch
 
 runner = CliRunner()
 
@@ -90,6 +91,51 @@ def test_plain_mode_lets_a_chance_go_and_deals_the_next_round() -> None:
     plain.run(session, translator("en"), answer, out.append)
     assert session.game.is_over
     assert any("wins the round" in line for line in out) and any("total" in line for line in out)
+
+
+def test_a_failing_bot_ends_the_line_mode_with_one_line(data_folder: Path) -> None:
+    game = stacked_game()
+    session = Session(game.rules, [Crashing()], names=["Ana", "Beto"], game=game, pace=0)
+    out: list[str] = []
+    plain.run(session, translator("es"), lambda _prompt: "", out.append)
+    assert out[-1] == "Ha fallado el bot del asiento 1 (crashing): la partida está guardada."
+    assert session.path is not None and session.path.is_file()
+
+
+@pytest.mark.parametrize(
+    ("error", "english", "spanish"),
+    [
+        (StaleAction(3, 4), "The game has moved on: look again.", "La partida ha seguido: vuelve a mirar."),
+        (
+            IllegalAction("p0 draw: not now", reason="not now"),
+            "That is not allowed now.",
+            "Eso no se puede hacer ahora.",
+        ),
+        (
+            ResumeError(Path("a.json"), "resume.finished", "over"),
+            "a.json: that match is over.",
+            "a.json: esa partida ya ha terminado.",
+        ),
+        (
+            ResumeError(Path("b.json"), "resume.no_person", "no person"),
+            "b.json: not a match of a person against bots.",
+            "b.json: no es una partida de una persona contra bots.",
+        ),
+        (
+            SettingsError("x", code="setup.target_score"),
+            "The target score must be a whole number.",
+            "Los puntos para ganar deben ser un número entero.",
+        ),
+        (
+            RecordError("rounds must be a non-empty list"),
+            "rounds must be a non-empty list",
+            "rounds must be a non-empty list",
+        ),
+    ],
+)
+def test_the_terminal_says_errors_by_their_code(error: UnoError, english: str, spanish: str) -> None:
+    assert text.error_line(error, translator("en")) == english
+    assert text.error_line(error, translator("es")) == spanish
 
 
 def test_play_command_in_plain_mode_saves_the_record(data_folder: Path) -> None:

@@ -6,17 +6,18 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from textual.widgets import Checkbox
 
-from tui_fixtures import Scripted, stacked_game
+from tui_fixtures import Crashing, Scripted, stacked_game
 from unomas.actions import Kind
 from unomas.cards import parse_card
 from unomas.events import Caught, Challenged, Event, HandsSwapped, MatchEnded, Played, UnoCalled
 from unomas.game import Deal, Game, Phase
 from unomas.i18n import translator
-from unomas.rules import Rules
-from unomas.session import Session, Setup
+from unomas.rules import PRESETS, SWITCHES, Rules
 from unomas.tui import text
 from unomas.tui.app import GameScreen, SetupScreen, SummaryScreen, UnomasApp
+from unomas.tui.session import Session, Setup
 
 
 @pytest.fixture(autouse=True)
@@ -109,7 +110,7 @@ async def setup_then_play() -> tuple[list[Setup], str]:
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
         shown = screen_text(app)
-        await pilot.click("#all")
+        await pilot.click("#preset-all")
         await pilot.pause()
         app.screen.query_one("#target").value = "0"  # type: ignore[attr-defined]
         await pilot.press("ctrl+s")
@@ -160,3 +161,38 @@ def test_jump_in_seven_target_and_a_refused_card_through_keys_and_mouse() -> Non
     assert "j jump in" in screens[0] and "space let it go" in screens[0]
     assert "Swap hands with: 1 = Beto" in screens[1]
     assert "That card cannot be played now." in screens[2]
+
+
+async def preset_switches() -> dict[str, dict[str, bool]]:
+    app = UnomasApp(translator("es"), setup=Setup(players=2, bots=["random"]), make_session=lambda _setup: None)  # type: ignore[arg-type,return-value]
+    shown: dict[str, dict[str, bool]] = {}
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for preset in reversed(PRESETS):
+            await pilot.click(f"#preset-{preset}")
+            await pilot.pause()
+            shown[preset] = {name: app.screen.query_one(f"#rule-{name}", Checkbox).value for name in SWITCHES}
+    return shown
+
+
+def test_the_setup_screen_s_preset_buttons_set_the_switches_of_each_preset() -> None:
+    shown = asyncio.run(preset_switches())
+    assert shown == {preset: {name: getattr(Rules.preset(preset), name) for name in SWITCHES} for preset in PRESETS}
+
+
+async def a_bot_fails() -> tuple[str, bool]:
+    game = stacked_game()
+    session = Session(game.rules, [Crashing()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+    app = UnomasApp(translator("en"), session=session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        shown = screen_text(app)
+        running = app.is_running
+        await pilot.press("q")
+    return shown, running
+
+
+def test_a_failing_bot_stops_the_match_with_a_line_not_a_traceback() -> None:
+    shown, running = asyncio.run(a_bot_fails())
+    assert running and "The bot at seat 1 (crashing) failed: the match is saved." in shown

@@ -7,11 +7,12 @@ from pathlib import Path
 import typer
 
 from unomas import record
-from unomas.errors import RecordError, SettingsError
+from unomas.errors import RecordError, SettingsError, UnoError
 from unomas.i18n import Translations, default_language, translator
 from unomas.rules import Rules
-from unomas.session import NAMES, Session, Setup, Watch, last_unfinished, resume
 from unomas.tui import plain as line_mode
+from unomas.tui import text
+from unomas.tui.session import NAMES, Session, Setup, Watch, last_unfinished, resume
 
 
 def _translations(lang: str | None) -> Translations:
@@ -65,8 +66,8 @@ def play(
             raise typer.Exit(code=1)
         try:
             session = resume(path, pace=pace, window=window)
-        except (RecordError, SettingsError) as error:
-            typer.echo(str(error), err=True)
+        except UnoError as error:
+            typer.echo(text.error_line(error, t), err=True)
             raise typer.Exit(code=1) from None
     elif flags or plain:
         try:

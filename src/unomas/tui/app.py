@@ -1,6 +1,6 @@
 """The Textual app of ``unomas play``: a setup screen, the game screen, summaries, watching.
 
-The screens show what the :class:`~unomas.session.Session` says and offer exactly the
+The screens show what the :class:`~unomas.tui.session.Session` says and offer exactly the
 person's legal actions; keys (arrows, digits, letters) or the mouse pick them.
 """
 
@@ -25,11 +25,12 @@ from unomas.cards import COLOR_LETTERS, COLOR_OF
 from unomas.errors import SettingsError, UnoError
 from unomas.events import Event, MatchEnded, RoundEnded
 from unomas.game import Phase
-from unomas.i18n import Translations, bot_label, describe
+from unomas.i18n import Translations, bot_label
+from unomas.i18n.narration import describe
 from unomas.i18n.switches import switch_groups
-from unomas.rules import SWITCHES
-from unomas.session import Session, Setup, Watch, choose_play
+from unomas.rules import PRESETS, SWITCHES, Rules
 from unomas.tui import text
+from unomas.tui.session import Session, Setup, Watch, choose_play
 from unomas.view import View
 
 CARD_STYLES = ("bold white on red", "bold black on yellow", "bold white on green", "bold white on blue")
@@ -80,6 +81,8 @@ class GameScreen(Screen[None]):
         """("color" or "target", the card being played) while a picker is open."""
         self.timer: Timer | None = None
         self.message = ""
+        self.halted = False
+        """A bot failed: nothing moves any more (the person can only quit)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -94,7 +97,7 @@ class GameScreen(Screen[None]):
         if self.session is not None:
             for _action, events in self.session.history:
                 self._narrate(events)
-            self.session.listeners.append(lambda _a, events: self._narrate(events))
+            self.session.listen(lambda _a, events: self._narrate(events))
         elif self.watched is not None:
             self._narrate(self.watched.events())
         log.can_focus = False
@@ -192,7 +195,7 @@ class GameScreen(Screen[None]):
         if self.timer is not None:
             self.timer.stop()
             self.timer = None
-        if self.session is None:
+        if self.session is None or self.halted:
             return
         delay = self.session.delay()
         if delay is not None:
@@ -202,8 +205,17 @@ class GameScreen(Screen[None]):
         self.timer = None
         if self.session is None or self.app.screen is not self:
             return  # a summary is open: the bots wait for it to close
-        self.session.step()
+        self._step()
         self.refresh_all()
+
+    def _step(self) -> None:
+        """Let the bots move once; a bot that fails stops the match here (it is saved)."""
+        assert self.session is not None
+        try:
+            self.session.step()
+        except UnoError as error:
+            self.message = text.error_line(error, self.t)
+            self.halted = True
 
     # ------------------------------------------------------------------ the person's keys
 
@@ -213,7 +225,7 @@ class GameScreen(Screen[None]):
         try:
             self.session.act(action)
         except UnoError as error:
-            self.message = str(error)
+            self.message = text.error_line(error, self.t)
         else:
             self.message = ""
             self.uno_armed = False
@@ -310,8 +322,8 @@ class GameScreen(Screen[None]):
         game = self.session.game
         if game.round_over and not game.is_over:
             self.session.next_round()
-        elif self.session.chance_open():
-            self.session.step()
+        elif self.session.chance_open() and not self.halted:
+            self._step()
         self.refresh_all()
 
     def action_quit_game(self) -> None:
@@ -375,6 +387,8 @@ class SetupScreen(Screen[None]):
         self.t = t
         self.setup = setup.fitted()
         self.start = start
+        self.preset = self.setup.preset
+        """The preset the switches started from (the last one pressed)."""
 
     def compose(self) -> ComposeResult:
         t = self.t
@@ -398,8 +412,8 @@ class SetupScreen(Screen[None]):
                     yield Label(t.gettext("Seat {seat}: bot").format(seat=seat))
                     yield Select(levels, value=spec, allow_blank=False, id=f"bot-{seat}")
             with Horizontal(classes="row"):
-                yield Button(t.gettext("Official rules"), id="official")
-                yield Button(t.gettext("All house rules"), id="all")
+                for preset in PRESETS:
+                    yield Button(text.preset_label(preset, t), id=f"preset-{preset}")
             for group in switch_groups(t):
                 yield Label(group.title, classes="group")
                 for switch in group.switches:
@@ -422,12 +436,13 @@ class SetupScreen(Screen[None]):
             self._show_seats(event.value)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id in ("official", "all"):
-            for name in SWITCHES:
-                self.query_one(f"#rule-{name}", Checkbox).value = event.button.id == "all" or (
-                    name == "challenge_wild_draw_four"
-                )
-        elif event.button.id == "play":
+        name = event.button.id or ""
+        if name.startswith("preset-"):
+            self.preset = name.removeprefix("preset-")
+            rules = Rules.preset(self.preset)
+            for switch in SWITCHES:
+                self.query_one(f"#rule-{switch}", Checkbox).value = getattr(rules, switch)
+        elif name == "play":
             self.action_start()
 
     def chosen(self) -> Setup:
@@ -437,11 +452,11 @@ class SetupScreen(Screen[None]):
         bots = [str(self.query_one(f"#bot-{seat}", Select).value) for seat in range(1, players)]
         target_text = self.query_one("#target", Input).value.strip()
         if not target_text.isdigit():
-            raise SettingsError(self.t.gettext("the target score must be a whole number"))
+            raise SettingsError(f"target_score must be a whole number, not {target_text!r}", code="setup.target_score")
         settings: dict[str, int | bool] = {"target_score": int(target_text)}
         for name in SWITCHES:
             settings[name] = self.query_one(f"#rule-{name}", Checkbox).value
-        setup = Setup(players, bots, "official", settings, self.setup.name)
+        setup = Setup(players, bots, self.preset, settings, self.setup.name)
         setup.rules()
         return setup
 
@@ -449,7 +464,7 @@ class SetupScreen(Screen[None]):
         try:
             setup = self.chosen()
         except SettingsError as error:
-            self.query_one("#error", Label).update(escape(str(error)))
+            self.query_one("#error", Label).update(escape(text.error_line(error, self.t)))
             return
         setup.save()
         self.start(setup)

@@ -14,9 +14,10 @@ from unomas.actions import Action, Kind
 from unomas.cards import COLOR_LETTERS
 from unomas.errors import UnoError
 from unomas.events import Event, MatchEnded, RoundEnded
-from unomas.i18n import Translations, describe
-from unomas.session import Session, choose_play
+from unomas.i18n import Translations
+from unomas.i18n.narration import describe
 from unomas.tui import text
+from unomas.tui.session import Session, choose_play
 
 
 def run(session: Session, t: Translations, read: Callable[[str], str], write: Callable[[str], None]) -> None:
@@ -36,20 +37,22 @@ def run(session: Session, t: Translations, read: Callable[[str], str], write: Ca
 
     for _action, events in session.history:
         heard(None, events)
-    session.listeners.append(heard)
+    session.listen(heard)
     try:
         while not session.game.is_over:
             if session.game.round_over:
                 read(t.gettext("Enter: next round") + " ")
                 session.next_round()
-            elif session.waiting_for_person() or session.chance_open():
+            elif session.chance_open() or session.delay() is None:
                 if not _ask(session, t, read, write):
                     return
-            else:
+            else:  # a bot's turn, or the bots' chances before the person's turn
                 time.sleep(session.pace)
                 session.step()
     except EOFError:
         return
+    except UnoError as error:  # a bot failed: the match stops here, saved
+        write(text.error_line(error, t))
     finally:
         session.close()
 
@@ -93,7 +96,7 @@ def _ask(session: Session, t: Translations, read: Callable[[str], str], write: C
     try:
         session.act(action)
     except UnoError as error:
-        write(str(error))
+        write(text.error_line(error, t))
     return True
 
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from unomas.actions import Kind
 from unomas.cards import COLOR_LETTERS, POINTS, Card, card_token
+from unomas.errors import UnoError
 from unomas.events import RoundEnded
 from unomas.game import Phase
 from unomas.i18n import Translations, card_name, color_name
@@ -133,3 +134,28 @@ def match_summary(scores: Sequence[int], winner: int, names: Sequence[str], t: T
     for seat in sorted(range(len(scores)), key=lambda s: -scores[s]):
         lines.append(t.gettext("{player}: {score} points").format(player=names[seat], score=scores[seat]))
     return lines
+
+
+def preset_label(preset: str, t: Translations) -> str:
+    """A preset of :data:`unomas.rules.PRESETS` as a setup screen's button names it."""
+    labels = {"official": t.gettext("Official rules"), "all": t.gettext("All house rules")}
+    return labels.get(preset, preset)
+
+
+def error_line(error: UnoError, t: Translations) -> str:
+    """An error as the terminal shows it: the sentence of its code in the reader's
+    language, with its parameters (the English message for a code without one)."""
+    code, params = error.code, error.params
+    if code == "move.stale":
+        return t.gettext("The game has moved on: look again.")
+    if code in ("move.illegal", "move.not_offered"):
+        return t.gettext("That is not allowed now.")
+    if code == "bot.failed":
+        return t.gettext("The bot at seat {seat} ({bot}) failed: the match is saved.").format(**params)
+    if code == "resume.finished":
+        return t.gettext("{file}: that match is over.").format(**params)
+    if code == "resume.no_person":
+        return t.gettext("{file}: not a match of a person against bots.").format(**params)
+    if code == "setup.target_score":
+        return t.gettext("The target score must be a whole number.")
+    return error.message
