@@ -284,10 +284,10 @@ def test_the_real_program_under_tmux(data_folder: Path, width: int, height: int,
     assert json.loads(record_file.read_text(encoding="utf-8"))["rounds"][0]["events"]
 
 
-def plain_transcript(answers: list[str], *, person: int = 1, **settings: object) -> tuple[Session, str]:
+def plain_transcript(answers: list[str], **settings: object) -> str:
     """Ana at seat 1 holds R7, B5 and a Wild (shown in that order) and plays first."""
     game = make_game([["G2", "G3", "Y4"], ["W", "R7", "B5"], ["G5", "G6", "Y8"]], ["R9"], **settings)
-    session = Session(game.rules, [Scripted(), Scripted()], person=person, game=game, pace=0, save=False)
+    session = Session(game.rules, [Scripted(), Scripted()], person=1, game=game, pace=0, save=False)
     feed = iter(answers)
     written: list[str] = []
 
@@ -299,12 +299,12 @@ def plain_transcript(answers: list[str], *, person: int = 1, **settings: object)
         return answer
 
     plain.run(session, translator("en"), read, written.append)
-    return session, "\n".join(written)
+    return "\n".join(written)
 
 
 @pytest.mark.parametrize("answers", [["3", "r"], ["3r"], ["3 r"], ["3", "r u"]])
 def test_plain_mode_takes_a_wild_s_colour_with_the_card_or_as_the_answer_to_its_question(answers: list[str]) -> None:
-    _session, out = plain_transcript(answers)
+    out = plain_transcript(answers)
     assert "Beto plays Wild (W), Red." in out
     if len(answers) == 2:
         assert "Choose a colour: r = Red (R), y = Yellow (Y), g = Green (G), b = Blue (B) " in out
@@ -313,13 +313,13 @@ def test_plain_mode_takes_a_wild_s_colour_with_the_card_or_as_the_answer_to_its_
 
 @pytest.mark.parametrize("answers", [["1", "2"], ["1@2"], ["1 @2"], ["1", "@2"]])
 def test_plain_mode_takes_a_seven_s_target_with_the_card_or_as_the_answer_to_its_question(answers: list[str]) -> None:
-    _session, out = plain_transcript(answers, seven_zero=True)
+    out = plain_transcript(answers, seven_zero=True)
     assert "Beto plays Red 7 (R7): Beto swaps hands with Carla." in out
     assert "Not understood" not in out
 
 
 def test_plain_mode_goes_back_to_the_question_on_an_empty_follow_up_and_explains_help() -> None:
-    _session, out = plain_transcript(["3", "", "?", "3", "z"])
+    out = plain_transcript(["3", "", "?", "3", "z"])
     assert out.count("Choose a colour:") == 2
     assert "Not understood: 'z'." in out
     assert "Keys\n" in out and "  N r, Nr = a wild card with its colour (r, y, g or b)" in out

@@ -409,28 +409,33 @@ class GameScreen(Screen[None]):
         self.app.exit()
 
 
-class SummaryScreen(ModalScreen[None]):
-    """The end of a round or of the match: each hand's points, the totals. Enter, Space
-    or a click go on; q quits (the match is saved)."""
+class Panel(ModalScreen[None]):
+    """Lines of text over the game, a footer saying how to leave; scrolls when they do not fit."""
 
-    CSS = """
-    SummaryScreen { align: center middle; }
-    #summary { width: 90%; max-width: 100; height: auto; max-height: 100%; border: double $accent;
-               background: $surface; padding: 0 1; }
+    DEFAULT_CSS = """
+    Panel { align: center middle; }
+    Panel > VerticalScroll { width: 90%; max-width: 100; height: auto; max-height: 100%;
+                             border: double $accent; background: $surface; padding: 0 1; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "close", show=False),
-        Binding("space", "close", show=False),
-        Binding("q", "quit_game", show=False),
-    ]
 
     def __init__(self, lines: list[str], footer: str) -> None:
         super().__init__()
         self.lines = [*lines, "", footer]
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="summary"):
+        with VerticalScroll():
             yield Static(Text("\n".join(self.lines)))
+
+
+class SummaryScreen(Panel):
+    """The end of a round or of the match: each hand's points, the totals. Enter, Space
+    or a click go on; q quits (the match is saved)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "close", show=False),
+        Binding("space", "close", show=False),
+        Binding("q", "quit_game", show=False),
+    ]
 
     def on_click(self) -> None:
         self.action_close()
@@ -449,25 +454,12 @@ class SummaryScreen(ModalScreen[None]):
         self.app.exit()
 
 
-class HelpScreen(ModalScreen[None]):
-    """Every key and the rules in force, over the game; any of Esc, Enter, ? or q goes back."""
+class HelpScreen(Panel):
+    """Every key and the rules in force; any of Esc, Enter, ? or q goes back to the game."""
 
-    CSS = """
-    HelpScreen { align: center middle; }
-    #help { width: 90%; max-width: 100; height: auto; max-height: 100%; border: double $accent;
-            background: $surface; padding: 0 1; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(key, "close", show=False) for key in ("escape", "enter", "question_mark", "q")
     ]
-
-    def __init__(self, lines: list[str], footer: str) -> None:
-        super().__init__()
-        self.lines = [*lines, "", footer]
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help"):
-            yield Static(Text("\n".join(self.lines)))
 
     def action_close(self) -> None:
         self.dismiss()
@@ -480,11 +472,11 @@ class SetupScreen(Screen[None]):
     SetupScreen { layout: vertical; }
     #form { height: 1fr; }
     .row { height: auto; }
-    .row Label { width: 22; padding: 1 1 0 0; }
-    .row Select { width: 40; }
+    .row Label { width: 22; max-width: 35%; padding: 1 1 0 0; }
+    .row Select { width: 1fr; max-width: 40; }
     .row Input { width: 16; }
-    .group { text-style: bold; padding: 1 0 0 0; }
-    .help { color: $text-muted; padding: 0 0 0 4; }
+    .group { width: 100%; text-style: bold; padding: 1 0 0 0; }
+    .help { width: 100%; color: $text-muted; padding: 0 0 0 4; }
     #buttons { height: 3; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "start", show=False)]
