@@ -144,6 +144,23 @@ def test_the_terminal_says_errors_by_their_code(error: UnoError, english: str, s
     assert text.error_line(error, translator("es")) == spanish
 
 
+def test_plain_mode_quits_or_goes_on_at_the_end_of_a_round(data_folder: Path) -> None:
+    for last, rounds in (("q", 0), ("", 1)):
+        game = stacked_game(target_score=500)
+        session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0)
+        out: list[str] = []
+        answers = iter(["1", "c", "2 y u", "x", "1", last])
+
+        def read(_prompt: str, answers: Iterator[str] = answers) -> str:
+            answer = next(answers, None)
+            if answer is None:
+                raise EOFError
+            return answer
+
+        plain.run(session, translator("en"), read, out.append)
+        assert session.game.round == rounds and out[-1] == "The match is saved: unomas play --resume continues it."
+
+
 def test_play_command_in_plain_mode_saves_the_record(data_folder: Path) -> None:
     result = runner.invoke(
         app,

@@ -15,6 +15,7 @@ from unomas.cards import parse_card
 from unomas.conductor import BotPlayer, Conductor
 from unomas.errors import IllegalAction, SettingsError
 from unomas.events import Caught, Dealt, Drew, Event
+from unomas.game import Phase
 from unomas.rules import Rules
 from unomas.testing import make_game
 from unomas.tui.session import (
@@ -219,3 +220,23 @@ def test_watch_steps_through_a_finished_record() -> None:
     assert watch.view().top == parse_card("G2")
     assert watch.view().hand_sizes == (3, 2)
     assert Watch(data, seat=1).view().hand == (parse_card("G2"), parse_card("G3"), parse_card("W+4"))
+
+
+def test_watch_steps_through_every_round_of_a_longer_match() -> None:
+    table = Conductor.for_bots(Rules(players=2, target_score=300), [make_bot("heuristic"), make_bot("random")], seed=3)
+    table.play()
+    assert table.game.round >= 2
+    data = record.to_json(table.game, person=1)
+    watch = Watch(data)
+    assert watch.seat == 1 and len(watch.steps) == sum(len(log.moves) + 1 for log in table.game.log or [])
+    deals = [number for number, step in enumerate(watch.steps) if step.action is None]
+    assert [watch.steps[n].round for n in deals] == list(range(table.game.round + 1))
+    for number in deals:
+        watch.go(number)
+        dealt = watch.events()[0]
+        assert isinstance(dealt, Dealt) and dealt.hands[0] is None
+        assert watch.view().round == watch.steps[number].round and dealt.hands[1] is not None
+        watch.go(number - 1)
+        assert number == 0 or watch.view().phase >= Phase.ROUND_OVER
+    watch.go(len(watch.steps) - 1)
+    assert watch.game.is_over and watch.game.scores == table.game.scores

@@ -106,8 +106,9 @@ def _ask(session: Session, t: Translations, read: Callable[[str], str], write: C
         for line in help_lines(session, t):
             write(line)
         return True
-    if not answer and session.chance_open():
-        session.step()
+    if not answer:  # lets a chance go; on the turn, the question comes again
+        if session.chance_open():
+            session.step()
         return True
     try:
         choice = parse_answer(answer, session, t)
