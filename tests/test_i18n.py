@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import io
 import string
+import subprocess
+import sys
 import typing
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -15,11 +18,12 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from unomas import events as ev
+from unomas import i18n
 from unomas.bots import make_bot
 from unomas.cards import KINDS, WILD, card_token, parse_card
 from unomas.conductor import Conductor
 from unomas.errors import SettingsError
-from unomas.events import Event, redact
+from unomas.events import Event
 from unomas.i18n import (
     LANGUAGES,
     LOCALE_DIR,
@@ -229,21 +233,37 @@ def test_describe_joins_an_action_s_events() -> None:
     assert describe([], names, "en") == ""
 
 
+def keep(kept: list[list[Event]], _action: object, events: list[Event]) -> None:
+    kept.append(events)
+
+
 def test_a_whole_match_narrates_for_every_seat() -> None:
-    seen: list[tuple[Event, ...]] = []
+    heard: dict[int | None, list[list[Event]]] = {seat: [] for seat in (0, 1, 2, None)}
     table = Conductor.for_bots(
-        Rules.preset("all", players=3, target_score=0),
-        [make_bot("random") for _ in range(3)],
-        seed=5,
-        witness=lambda _action, events: seen.append(tuple(events)),
+        Rules.preset("all", players=3, target_score=0), [make_bot("random") for _ in range(3)], seed=5
     )
+    for seat, seen in heard.items():
+        table.listen(seat, partial(keep, seen))
     table.play()
     names = ["Ana", "Beto", "Carla"]
     kinds: set[type] = set()
-    for events in seen:
-        for seat in (0, 1, 2, None):
+    for seen in heard.values():
+        for events in seen:
             for lang in LANGUAGES:
-                line = describe([redact(e, seat) for e in events], names, lang)
+                line = describe(events, names, lang)
                 assert line[-1] in ".!" and "{" not in line
-        kinds.update(type(e) for e in events)
+            kinds.update(type(e) for e in events)
     assert len(kinds) >= 6
+
+
+def test_narration_and_the_catalogs_load_without_an_import_cycle() -> None:
+    """``unomas.i18n`` does not load its narration while it loads; narration loads on its own."""
+    code = "import sys, unomas.i18n; print('unomas.i18n.narration' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert done.stdout.strip() == "False"
+    code = "import unomas.i18n.narration as n, unomas.i18n as i;"
+    code += " print(i.describe is n.describe, i.narrate is n.narrate)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert done.stdout.strip() == "True True"
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        _ = i18n.nothing  # type: ignore[attr-defined]

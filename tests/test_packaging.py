@@ -78,7 +78,7 @@ def test_engine_source_imports_only_the_standard_library_and_the_core(module: st
             assert top in sys.stdlib_module_names or top == "__future__", f"{module} imports {name}"
 
 
-@pytest.mark.parametrize("module", ["unomas.cli.app", "unomas.session", "unomas.tui.plain", "unomas.i18n"])
+@pytest.mark.parametrize("module", ["unomas.cli.app", "unomas.tui.session", "unomas.tui.plain", "unomas.i18n"])
 def test_textual_loads_only_with_the_game_screen(module: str) -> None:
     modules = loaded_after(f"import {module}")
     assert module in modules

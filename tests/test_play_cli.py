@@ -15,15 +15,19 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tui_fixtures import Scripted, stacked_game
+import unomas
+from tui_fixtures import Crashing, Scripted, stacked_game
 from unomas import record
 from unomas.actions import Kind
 from unomas.cli.app import app
+from unomas.errors import IllegalAction, RecordError, SettingsError, StaleAction, UnoError
 from unomas.i18n import translator
 from unomas.rules import Rules
-from unomas.session import Session, Watch
+from unomas.testing import make_game
+from unomas.tournament import PLOT_INSTALL
 from unomas.tui import plain, text
 from unomas.tui.app import UnomasApp
+from unomas.tui.session import ResumeError, Session, Setup, Watch
 
 runner = CliRunner()
 
@@ -90,6 +94,71 @@ def test_plain_mode_lets_a_chance_go_and_deals_the_next_round() -> None:
     plain.run(session, translator("en"), answer, out.append)
     assert session.game.is_over
     assert any("wins the round" in line for line in out) and any("total" in line for line in out)
+
+
+def test_a_failing_bot_ends_the_line_mode_with_one_line(data_folder: Path) -> None:
+    game = stacked_game()
+    session = Session(game.rules, [Crashing()], names=["Ana", "Beto"], game=game, pace=0)
+    out: list[str] = []
+    plain.run(session, translator("es"), lambda _prompt: "", out.append)
+    assert out[-2:] == [
+        "Ha fallado el bot del asiento 1 (crashing): la partida está guardada.",
+        "La partida está guardada: unomas play --resume la continúa.",
+    ]
+    assert session.path is not None and session.path.is_file()
+
+
+@pytest.mark.parametrize(
+    ("error", "english", "spanish"),
+    [
+        (StaleAction(3, 4), "The game has moved on: look again.", "La partida ha seguido: vuelve a mirar."),
+        (
+            IllegalAction("p0 draw: not now", reason="not now"),
+            "That is not allowed now.",
+            "Eso no se puede hacer ahora.",
+        ),
+        (
+            ResumeError(Path("a.json"), "resume.finished", "over"),
+            "a.json: that match is over.",
+            "a.json: esa partida ya ha terminado.",
+        ),
+        (
+            ResumeError(Path("b.json"), "resume.no_person", "no person"),
+            "b.json: not a match of a person against bots.",
+            "b.json: no es una partida de una persona contra bots.",
+        ),
+        (
+            SettingsError("x", code="setup.target_score"),
+            "The target score must be a whole number.",
+            "Los puntos para ganar deben ser un número entero.",
+        ),
+        (
+            RecordError("rounds must be a non-empty list"),
+            "rounds must be a non-empty list",
+            "rounds must be a non-empty list",
+        ),
+    ],
+)
+def test_the_terminal_says_errors_by_their_code(error: UnoError, english: str, spanish: str) -> None:
+    assert text.error_line(error, translator("en")) == english
+    assert text.error_line(error, translator("es")) == spanish
+
+
+def test_plain_mode_quits_or_goes_on_at_the_end_of_a_round(data_folder: Path) -> None:
+    for last, rounds in (("q", 0), ("", 1)):
+        game = stacked_game(target_score=500)
+        session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0)
+        out: list[str] = []
+        answers = iter(["1", "c", "2 y u", "x", "1", last])
+
+        def read(_prompt: str, answers: Iterator[str] = answers) -> str:
+            answer = next(answers, None)
+            if answer is None:
+                raise EOFError
+            return answer
+
+        plain.run(session, translator("en"), read, out.append)
+        assert session.game.round == rounds and out[-1] == "The match is saved: unomas play --resume continues it."
 
 
 def test_play_command_in_plain_mode_saves_the_record(data_folder: Path) -> None:
@@ -189,31 +258,144 @@ def tmux(*args: str) -> str:
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (CI installs it)")
-def test_the_real_program_under_tmux_at_80_by_24(data_folder: Path) -> None:
+@pytest.mark.parametrize(("width", "height", "lang"), [(60, 20, "es"), (80, 24, "en"), (120, 40, "es")])
+def test_the_real_program_under_tmux(data_folder: Path, width: int, height: int, lang: str) -> None:
     program = Path(sys.executable).parent / "unomas"
-    name = f"unomas-smoke-{os.getpid()}"
-    command = f"UNOMAS_DATA={data_folder} {program} play --players 2 --bots random --pace 0.2 --lang en --seed 7"
-    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
+    name = f"unomas-smoke-{os.getpid()}-{width}"
+    command = f"UNOMAS_DATA={data_folder} {program} play --players 2 --bots random --pace 0.2 --lang {lang} --seed 7"
+    words = {
+        "es": ("Tu turno", "Tienes que robar", "Ronda 1", "Mazo:", "(tú)", "Ana roba", "Teclas", "La partida está"),
+        "en": ("Your turn", "You must draw", "Round 1", "Pile:", "(you)", "Ana draws", "Keys", "The match is saved"),
+    }[lang]
+    turn, penalty, round_one, pile, you, draws, keys, saved = words
+    # The program starts once the window has its size; the pane stays after it ends.
+    tmux("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), f"sleep 0.5; {command}; sleep 60")
+    tmux("resize-window", "-t", name, "-x", str(width), "-y", str(height))
     try:
         screen = ""
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             screen = tmux("capture-pane", "-p", "-t", name)
-            if "Your turn" in screen or "You must draw" in screen:
+            if turn in screen or penalty in screen:
                 break
             time.sleep(0.5)
-        assert "Round 1" in screen and "Pile:" in screen and "(you)" in screen
+        assert round_one in screen and pile in screen and you in screen
         lines = screen.rstrip("\n").split("\n")
-        assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
+        assert len(lines) <= height and max(len(line) for line in lines) <= width
         tmux("send-keys", "-t", name, "d")
         time.sleep(2)
-        after = tmux("capture-pane", "-p", "-t", name)
-        assert "Ana draws" in after
+        assert draws in tmux("capture-pane", "-p", "-t", name)
+        tmux("send-keys", "-t", name, "?")
+        time.sleep(1)
+        assert keys in tmux("capture-pane", "-p", "-t", name)
+        tmux("send-keys", "-t", name, "Escape")
+        time.sleep(0.5)
         tmux("send-keys", "-t", name, "q")
         deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and subprocess.run(["tmux", "has-session", "-t", name]).returncode == 0:
+        while time.monotonic() < deadline and saved not in tmux("capture-pane", "-p", "-t", name):
             time.sleep(0.3)
+        assert "unomas play --resume" in tmux("capture-pane", "-p", "-t", name)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, check=False)
+    (record_file,) = (data_folder / "records").glob("*.json")
+    assert json.loads(record_file.read_text(encoding="utf-8"))["rounds"][0]["events"]
+
+
+def plain_transcript(answers: list[str], **settings: object) -> str:
+    """Ana at seat 1 holds R7, B5 and a Wild (shown in that order) and plays first."""
+    game = make_game([["G2", "G3", "Y4"], ["W", "R7", "B5"], ["G5", "G6", "Y8"]], ["R9"], **settings)
+    session = Session(game.rules, [Scripted(), Scripted()], person=1, game=game, pace=0, save=False)
+    feed = iter(answers)
+    written: list[str] = []
+
+    def read(prompt: str) -> str:
+        written.append(prompt)
+        answer = next(feed, None)
+        if answer is None:
+            raise EOFError
+        return answer
+
+    plain.run(session, translator("en"), read, written.append)
+    return "\n".join(written)
+
+
+@pytest.mark.parametrize("answers", [["3", "r"], ["3r"], ["3 r"], ["3", "r u"]])
+def test_plain_mode_takes_a_wild_s_colour_with_the_card_or_as_the_answer_to_its_question(answers: list[str]) -> None:
+    out = plain_transcript(answers)
+    assert "Beto plays Wild (W), Red." in out
+    if len(answers) == 2:
+        assert "Choose a colour: r = Red (R), y = Yellow (Y), g = Green (G), b = Blue (B) " in out
+        assert "Not understood" not in out
+
+
+@pytest.mark.parametrize("answers", [["1", "2"], ["1@2"], ["1 @2"], ["1", "@2"]])
+def test_plain_mode_takes_a_seven_s_target_with_the_card_or_as_the_answer_to_its_question(answers: list[str]) -> None:
+    out = plain_transcript(answers, seven_zero=True)
+    assert "Beto plays Red 7 (R7): Beto swaps hands with Carla." in out
+    assert "Not understood" not in out
+
+
+def test_plain_mode_goes_back_to_the_question_on_an_empty_follow_up_and_explains_help() -> None:
+    out = plain_transcript(["3", "", "?", "3", "z"])
+    assert out.count("Choose a colour:") == 2
+    assert "Not understood: 'z'." in out
+    assert "Keys\n" in out and "  N r, Nr = a wild card with its colour (r, y, g or b)" in out
+    assert "Rules\n  Official rules · to 500 points · 3 cards each\n  [x] Challenge the Wild Draw Four:" in out
+
+
+def test_play_flags_start_from_the_official_rules_not_the_last_setup_screen(data_folder: Path) -> None:
+    Setup(players=3, bots=["random"], settings={"jump_in": True, "seven_zero": True, "target_score": 100}).save()
+    flags = ["play", "--plain", "--players", "2", "--bots", "playfirst", "--set", "target_score=0", "--lang", "en"]
+    result = runner.invoke(app, flags, input="q\n")
+    assert result.exit_code == 0, result.output
     (saved,) = (data_folder / "records").glob("*.json")
-    assert json.loads(saved.read_text(encoding="utf-8"))["rounds"][0]["events"]
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    assert data["rules"] == Rules(players=2, target_score=0).to_dict()
+    assert result.output.splitlines()[0] == "Official rules · a single round"
+    again = runner.invoke(app, ["play", "--plain", "--pace", "0", "--lang", "es"], input="q\n")
+    assert again.output.splitlines()[0] == "Reglas oficiales + Regla 7-0, Cortar · a 100 puntos"  # the remembered setup
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_quitting_says_the_match_is_saved_and_how_to_resume_it(lang: str) -> None:
+    result = runner.invoke(
+        app, ["play", "--plain", "--players", "2", "--bots", "random", "--pace", "0", "--lang", lang], input="q\n"
+    )
+    said = {
+        "en": "The match is saved: unomas play --resume continues it.",
+        "es": "La partida está guardada: unomas play --resume la continúa.",
+    }
+    assert result.exit_code == 0 and result.output.splitlines()[-1].endswith(f"> {said[lang]}")  # after the prompt
+
+
+def test_resume_refuses_the_flags_it_would_ignore_in_one_line() -> None:
+    result = runner.invoke(app, ["play", "--resume", "--players", "7", "--set", "jump_in=true", "--lang", "en"])
+    assert result.exit_code == 2
+    assert result.output == "--resume continues a saved match as it was: it takes no --players, --set.\n"
+
+
+def test_the_version_and_the_extras_hints(monkeypatch: pytest.MonkeyPatch) -> None:
+    version = runner.invoke(app, ["--version"])
+    assert version.exit_code == 0 and version.output == f"unomas {unomas.__version__}\n"
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    serve = runner.invoke(app, ["serve"])
+    assert serve.exit_code == 1 and "pip install 'unomas[server]'" in serve.output
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert PLOT_INSTALL.removeprefix("pip install ") in readme
+
+
+@pytest.mark.parametrize("watch", [False, True])
+def test_replay_of_a_directory_or_an_empty_file_is_one_line_and_exit_1(tmp_path: Path, watch: bool) -> None:
+    empty = tmp_path / "empty.json"
+    empty.write_text("\n", encoding="utf-8")
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\xfe\x00")
+    cases = {
+        tmp_path: f"{tmp_path}: a directory, not a record file",
+        empty: f"{empty}: empty, no record in it",
+        tmp_path / "missing.json": f"{tmp_path / 'missing.json'}: No such file or directory",
+        binary: f"{binary}: not a text file (records are UTF-8 JSON)",
+    }
+    for path, line in cases.items():
+        result = runner.invoke(app, ["replay", str(path), *(["--watch"] if watch else [])])
+        assert (result.exit_code, result.output) == (1, line + "\n"), path

@@ -10,12 +10,24 @@ import pytest
 from tui_fixtures import Scripted, stacked_game
 from unomas import record
 from unomas.actions import Action, Kind
+from unomas.bots import make_bot
 from unomas.cards import parse_card
-from unomas.errors import IllegalAction, RecordError, SettingsError
-from unomas.events import Caught, Dealt, Drew
+from unomas.conductor import BotPlayer, Conductor
+from unomas.errors import IllegalAction, SettingsError
+from unomas.events import Caught, Dealt, Drew, Event
+from unomas.game import Phase
 from unomas.rules import Rules
-from unomas.session import Session, Setup, Watch, choose_play, data_dir, last_unfinished, resume
 from unomas.testing import make_game
+from unomas.tui.session import (
+    ResumeError,
+    Session,
+    Setup,
+    Watch,
+    choose_play,
+    data_dir,
+    last_unfinished,
+    resume,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -47,11 +59,14 @@ def test_pace_and_the_window_of_an_out_of_turn_chance() -> None:
     assert session.delay() == 0.5 and not session.waiting_for_person()
     session.step()  # Beto: G2
     assert session.waiting_for_person()
-    assert session.delay() == 0.5  # the bots may still catch or jump in
-    assert session.step() is None  # none did: now nothing moves before the person
-    assert session.delay() is None
+    assert session.delay() is None  # no bot may catch or jump in: nothing moves before Ana
+    assert session.step() is None
     session.act(G7)
     session.step()  # Beto: G3, forgetting UNO; Ana may catch on her turn
+    assert session.waiting_for_person()
+    assert session.delay() == 0.5  # but first Beto may still call UNO late
+    assert session.step() is None  # he does not: now nothing moves before the person
+    assert session.delay() is None and session.conductor.waiting_for() == 0
     catch = next(a for a in session.actions() if a.kind is Kind.CATCH)
     events = session.act(catch)
     assert events[0] == Caught(0, 1)
@@ -66,6 +81,34 @@ def test_a_chance_out_of_turn_holds_the_bots_for_the_window() -> None:
     assert session.chance_open() and session.delay() == 4
     session.step()  # the window ran out: seat 2 goes on
     assert not session.chance_open() and session.view().uno_pending is None
+
+
+def test_the_session_plays_through_a_conductor_with_the_person_s_seat_external() -> None:
+    session = stacked_session(save=False)
+    table = session.conductor
+    assert table.players[0] is None and isinstance(table.players[1], BotPlayer)
+    heard: list[list[Event]] = []
+    stop = session.listen(lambda _action, events: heard.append(events))
+    session.step()  # Beto: G2
+    session.act(G7)
+    stop()
+    session.step()
+    assert heard == [events for _action, events in table.history(0)[1:3]]
+    assert session.history == table.history(0) and len(session.history) == 4
+
+
+def test_a_seeded_session_plays_the_same_game_as_a_seeded_conductor() -> None:
+    rules = Rules.preset("all", players=3, target_score=0)
+    session = Session(rules, ["heuristic", "random"], seed=11, save=False)
+    table = Conductor.seeded(rules, [BotPlayer(make_bot(s)) for s in ("heuristic", "heuristic", "random")], seed=11)
+    while not session.game.round_over:
+        if session.delay() is not None:
+            session.step()
+        else:  # the person plays as the heuristic bot of the conductor's seat 0 would
+            session.act(table.propose() or session.actions()[0])
+        while not table.game.round_over and table.game.ply < session.game.ply:
+            table.step()
+    assert record.to_json(session.game)["rounds"] == record.to_json(table.game)["rounds"]
 
 
 def test_bad_input_is_refused_and_changes_nothing() -> None:
@@ -122,8 +165,9 @@ def test_every_action_is_saved_and_a_killed_match_resumes(data_folder: Path) -> 
             again.step()
     assert record.replay(json.loads(session.path.read_text(encoding="utf-8"))).is_over
     assert last_unfinished() is None
-    with pytest.raises(RecordError, match="the match is over"):
+    with pytest.raises(ResumeError, match="the match is over") as over:
         resume(session.path)
+    assert over.value.code == "resume.finished" and over.value.params == {"file": session.path.name}
 
 
 def test_resume_refuses_a_record_without_a_person(data_folder: Path) -> None:
@@ -133,8 +177,9 @@ def test_resume_refuses_a_record_without_a_person(data_folder: Path) -> None:
     path.write_text(record.dumps(record.to_json(stacked_game())), encoding="utf-8")
     (folder / "broken.json").write_text("{", encoding="utf-8")
     assert last_unfinished() == path
-    with pytest.raises(RecordError, match="not a record of a match against bots"):
+    with pytest.raises(ResumeError, match="not a record of a match against bots") as unfit:
         resume(path)
+    assert unfit.value.code == "resume.no_person"
 
 
 def test_setup_is_remembered_and_fitted(data_folder: Path) -> None:
@@ -166,10 +211,32 @@ def test_watch_steps_through_a_finished_record() -> None:
     data = record.to_json(session.game, names=session.names, person=0)
     watch = Watch(data)
     assert watch.seat == 0 and watch.names == ["Ana", "Beto"]
-    assert isinstance(watch.events()[0], Dealt)
+    dealt = watch.events()[0]
+    assert isinstance(dealt, Dealt) and dealt.hands[0] is not None and dealt.hands[1] is None
+    assert [step.events for step in watch.steps] == [events for _action, events in session.history]
     watch.go(len(watch.steps) + 5)
     assert watch.game.is_over and watch.view().scores == tuple(session.game.scores)
     watch.go(1)
     assert watch.view().top == parse_card("G2")
     assert watch.view().hand_sizes == (3, 2)
     assert Watch(data, seat=1).view().hand == (parse_card("G2"), parse_card("G3"), parse_card("W+4"))
+
+
+def test_watch_steps_through_every_round_of_a_longer_match() -> None:
+    table = Conductor.for_bots(Rules(players=2, target_score=300), [make_bot("heuristic"), make_bot("random")], seed=3)
+    table.play()
+    assert table.game.round >= 2
+    data = record.to_json(table.game, person=1)
+    watch = Watch(data)
+    assert watch.seat == 1 and len(watch.steps) == sum(len(log.moves) + 1 for log in table.game.log or [])
+    deals = [number for number, step in enumerate(watch.steps) if step.action is None]
+    assert [watch.steps[n].round for n in deals] == list(range(table.game.round + 1))
+    for number in deals:
+        watch.go(number)
+        dealt = watch.events()[0]
+        assert isinstance(dealt, Dealt) and dealt.hands[0] is None
+        assert watch.view().round == watch.steps[number].round and dealt.hands[1] is not None
+        watch.go(number - 1)
+        assert number == 0 or watch.view().phase >= Phase.ROUND_OVER
+    watch.go(len(watch.steps) - 1)
+    assert watch.game.is_over and watch.game.scores == table.game.scores

@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
+from textual.widgets import Checkbox
 
-from tui_fixtures import Scripted, stacked_game
+from tui_fixtures import Crashing, Scripted, stacked_game
+from unomas import record
 from unomas.actions import Kind
 from unomas.cards import parse_card
 from unomas.events import Caught, Challenged, Event, HandsSwapped, MatchEnded, Played, UnoCalled
 from unomas.game import Deal, Game, Phase
 from unomas.i18n import translator
-from unomas.rules import Rules
-from unomas.session import Session, Setup
+from unomas.i18n.narration import describe
+from unomas.rules import PRESETS, SWITCHES, Rules
 from unomas.tui import text
-from unomas.tui.app import GameScreen, SetupScreen, SummaryScreen, UnomasApp
+from unomas.tui.app import GameScreen, HelpScreen, Narration, SetupScreen, SummaryScreen, UnomasApp
+from unomas.tui.session import Session, Setup, Watch
 
 
 @pytest.fixture(autouse=True)
@@ -109,7 +113,7 @@ async def setup_then_play() -> tuple[list[Setup], str]:
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
         shown = screen_text(app)
-        await pilot.click("#all")
+        await pilot.click("#preset-all")
         await pilot.pause()
         app.screen.query_one("#target").value = "0"  # type: ignore[attr-defined]
         await pilot.press("ctrl+s")
@@ -160,3 +164,217 @@ def test_jump_in_seven_target_and_a_refused_card_through_keys_and_mouse() -> Non
     assert "j jump in" in screens[0] and "space let it go" in screens[0]
     assert "Swap hands with: 1 = Beto" in screens[1]
     assert "That card cannot be played now." in screens[2]
+
+
+async def preset_switches() -> dict[str, dict[str, bool]]:
+    app = UnomasApp(translator("es"), setup=Setup(players=2, bots=["random"]), make_session=lambda _setup: None)  # type: ignore[arg-type,return-value]
+    shown: dict[str, dict[str, bool]] = {}
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for preset in reversed(PRESETS):
+            await pilot.click(f"#preset-{preset}")
+            await pilot.pause()
+            shown[preset] = {name: app.screen.query_one(f"#rule-{name}", Checkbox).value for name in SWITCHES}
+    return shown
+
+
+def test_the_setup_screen_s_preset_buttons_set_the_switches_of_each_preset() -> None:
+    shown = asyncio.run(preset_switches())
+    assert shown == {preset: {name: getattr(Rules.preset(preset), name) for name in SWITCHES} for preset in PRESETS}
+
+
+async def a_bot_fails() -> tuple[str, bool]:
+    game = stacked_game()
+    session = Session(game.rules, [Crashing()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+    app = UnomasApp(translator("en"), session=session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        shown = screen_text(app)
+        running = app.is_running
+        await pilot.press("q")
+    return shown, running
+
+
+def test_a_failing_bot_stops_the_match_with_a_line_not_a_traceback() -> None:
+    shown, running = asyncio.run(a_bot_fails())
+    assert running and "The bot at seat 1 (crashing) failed: the match is saved." in shown
+
+
+SIZES = [(60, 20), (80, 24), (120, 40)]
+
+
+def long_hand_session() -> Session:
+    """Ana holds 25 cards; the bots wait (a long pace), so nothing moves but the keys."""
+    rules = Rules(players=3, hand_size=25, target_score=0)
+    return Session(rules, ["heuristic", "heuristic"], seed=38, pace=600, window=600, save=False)
+
+
+async def arrows_and_narration(size: tuple[int, int]) -> dict[str, object]:
+    session = long_hand_session()
+    app = UnomasApp(translator("en"), session=session)
+    found: dict[str, object] = {}
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        log = screen.query_one(Narration)
+        found["dealt"] = describe(session.history[0][1], session.names, translator("en"))
+        found["sideways"] = log.virtual_size.width > log.scrollable_content_region.width
+        await pilot.press("right", "right")
+        found["after right"] = screen.selected
+        await pilot.press("left")
+        found["after left"] = screen.selected
+        await pilot.press("end")
+        found["at end"] = screen.selected
+        found["end screen"] = screen_text(app)
+        await pilot.press(*["left"] * 12)
+        found["middle"] = screen.selected
+        await pilot.press("home")
+        found["at home"] = screen.selected
+        found["home screen"] = screen_text(app)
+        cards = text.hand_cards(session.view())
+        found["first"], found["last"] = text.card_label(cards[0]), text.card_label(cards[-1])
+        await pilot.press("q")
+    return found
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_arrows_pick_every_card_of_a_long_hand_and_the_narration_never_scrolls_sideways(
+    size: tuple[int, int],
+) -> None:
+    found = asyncio.run(arrows_and_narration(size))
+    dealt = str(found["dealt"])
+    assert len(dealt) > 78  # longer than the old fixed width
+    assert found["sideways"] is False
+    assert (found["after right"], found["after left"], found["at end"]) == (2, 1, 24)
+    assert (found["middle"], found["at home"]) == (12, 0)
+    width, height = size
+    for key in ("end screen", "home screen"):
+        lines = str(found[key]).splitlines()
+        assert len(lines) == height and max(len(line) for line in lines) <= width
+    at_end, at_home = str(found["end screen"]).splitlines()[-2], str(found["home screen"]).splitlines()[-2]
+    assert at_end.rstrip().endswith(str(found["last"])) and "▶" not in at_end
+    assert at_home.startswith(f"1: {found['first']}") and "◀" not in at_home
+    assert ("◀" in at_end and "▶" in at_home) == (width < 120)  # 25 cards fit in 120 columns
+    narration = str(found["end screen"])
+    assert (dealt in narration) == (width == 120) and dealt.split()[-1] in narration
+
+
+async def resized() -> tuple[str, str, str]:
+    session = long_hand_session()
+    app = UnomasApp(translator("en"), session=session)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        narrow = screen_text(app)
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        wide = screen_text(app)
+        dealt = describe(session.history[0][1], session.names, translator("en"))
+        await pilot.press("q")
+    return narrow, wide, dealt
+
+
+def test_the_narration_is_wrapped_again_when_the_terminal_is_resized() -> None:
+    narrow, wide, dealt = asyncio.run(resized())
+    assert dealt not in narrow and dealt.split()[-1] in narrow  # wrapped, none of it hidden
+    assert dealt in wide  # one line at 120 columns
+
+
+async def watch_back_and_forth(path: Path) -> tuple[list[int], str]:
+    watched = Watch(json.loads(path.read_text(encoding="utf-8")))
+    app = UnomasApp(translator("en"), watch=watched)
+    positions = []
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        for key in ["right", "right", "right", "left"]:
+            await pilot.press(key)
+            positions.append(watched.position)
+        await pilot.pause()
+        shown = screen_text(app)
+        await pilot.press("q")
+    return positions, shown
+
+
+def test_watching_at_60_columns_left_goes_back_and_right_steps(tmp_path: Path) -> None:
+    game = stacked_game()
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+    while not session.game.is_over:
+        if session.delay() is not None:
+            session.step()
+        elif session.waiting_for_person():
+            session.act(session.actions()[-1])
+    path = tmp_path / "match.json"
+    path.write_text(record.dumps(record.to_json(session.game, names=session.names, person=0)), encoding="utf-8")
+    positions, shown = asyncio.run(watch_back_and_forth(path))
+    assert positions == [1, 2, 3, 2]
+    assert "Beto plays Green 2 (G2)." in shown and "Ana plays Wild (W), Blue." in shown
+    assert "Beto plays Green 3" not in shown  # the step gone back over is no longer told
+
+
+async def summary_keys(key: str) -> tuple[str, bool, int]:
+    game = stacked_game(target_score=500)
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, window=60)
+    app = UnomasApp(translator("en"), session=session)
+    shown = ""
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(60):
+            await pilot.pause()
+            if isinstance(app.screen, SummaryScreen):
+                shown = screen_text(app)
+                await pilot.press(key)
+                await pilot.pause()
+                break
+            if session.waiting_for_person() or session.chance_open():
+                for pressed in next_keys(session):
+                    await pilot.press(pressed)
+        running = app.is_running
+        if running:
+            await pilot.press("q")
+    return shown, running, session.game.round
+
+
+@pytest.mark.parametrize("key", ["q", "enter", "space"])
+def test_the_round_summary_goes_on_with_enter_or_space_and_quits_with_q(key: str) -> None:
+    shown, running, round_number = asyncio.run(summary_keys(key))
+    assert "Ana wins the round: +21 points." in shown
+    assert "Enter: next round · q: quit (the match is saved)" in shown
+    if key == "q":
+        assert not running and round_number == 0
+    else:
+        assert running and round_number == 1
+
+
+async def help_and_rules(lang: str, size: tuple[int, int]) -> tuple[str, str]:
+    rules = Rules.preset("official", players=2, target_score=0, jump_in=True)
+    session = Session(rules, ["heuristic"], seed=2, pace=600, window=600, save=False)
+    app = UnomasApp(translator(lang), session=session)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        playing = screen_text(app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        helped = "\n".join(app.screen.lines)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("q")
+    return playing, helped
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_rules_in_force_show_while_playing_and_question_mark_lists_every_key(
+    lang: str, size: tuple[int, int]
+) -> None:
+    playing, helped = asyncio.run(help_and_rules(lang, size))
+    t = translator(lang)
+    rules = Rules.preset("official", players=2, target_score=0, jump_in=True)
+    line = text.rules_line(rules, t)
+    assert line in playing.replace("\n", " ") or line[: size[0] - 1] in playing
+    for key, label in text.key_help(t, plain=False):
+        assert f"{key}  {label}" in helped
+    for rule in text.rules_lines(rules, t):
+        assert rule in helped
+    assert ("[x] Cortar" if lang == "es" else "[x] Jump in") in helped

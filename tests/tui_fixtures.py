@@ -35,3 +35,12 @@ def stacked_game(**settings: object) -> Game:
     """The match of the scenario above: two players, three cards each, a single round."""
     rules = Rules(**({"players": 2, "hand_size": 3, "target_score": 0} | settings))  # type: ignore[arg-type]
     return Game(rules, deal=Deal.from_tokens([PERSON_HAND, BOT_HAND], PILE_TOP), seed=0)
+
+
+class Crashing(Bot):
+    """A bot that fails whenever it is asked to act."""
+
+    name = "crashing"
+
+    def act(self, view: View) -> Action:
+        raise RuntimeError("out of order")

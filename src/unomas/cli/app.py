@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from unomas import record
+from unomas import __version__, record
 from unomas.backends import BACKENDS, Backend, BackendUnavailable
 from unomas.errors import RecordError, SettingsError
 from unomas.rules import PRESETS, Rules
@@ -302,7 +302,10 @@ def play_command(
         Optional[str],  # noqa: UP045
         typer.Option(help="Bot specs for the other seats, comma separated; the last one repeats."),
     ] = None,
-    rules_preset: Annotated[Optional[str], typer.Option("--rules", help="Preset: official or all.")] = None,  # noqa: UP045
+    rules_preset: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--rules", help=f"Preset the flags start from: {' or '.join(PRESETS)} (default {PRESETS[0]})."),
+    ] = None,
     settings: Annotated[
         Optional[list[str]],  # noqa: UP045
         typer.Option("--set", help="A setting of the rules, NAME=VALUE (repeatable)."),
@@ -335,21 +338,26 @@ def play_command(
 
 @app.command(name="replay")
 def replay_command(
-    files: Annotated[list[Path], typer.Argument(help="Record files: JSON, or JSON Lines of records.", exists=True)],
+    files: Annotated[list[Path], typer.Argument(help="Record files: JSON, or JSON Lines of records.")],
     verify: Annotated[
         bool, typer.Option("--verify", help="Also check the revealed seed: its commitment and every deal.")
     ] = False,
     watch: Annotated[bool, typer.Option("--watch", help="Step through the (first) record on the game screen.")] = False,
     lang: Annotated[Optional[str], typer.Option(help="es or en, for --watch (default: from the locale).")] = None,  # noqa: UP045
 ) -> None:
-    """Replay and check records; exit non-zero if any is invalid."""
-    if watch:
-        from unomas.cli.play import watch_record
+    """Replay and check records; exit non-zero if any is invalid (or is no record at all)."""
+    from unomas.cli.play import fail, unreadable, watch_record
 
+    if watch:
         watch_record(files[0], lang)
         return
     from unomas import fairness
 
+    problems = [problem for problem in map(unreadable, files) if problem is not None]
+    for problem in problems[:-1]:
+        typer.echo(problem, err=True)
+    if problems:
+        raise fail(problems[-1])
     bad = 0
     for path in files:
         for number, item in enumerate(record.iter_file(path)):
@@ -383,9 +391,11 @@ def serve_command(
 ) -> None:
     """Serve the browser game: rooms with friends and bots, every game kept in the database."""
     try:
+        import uvicorn  # noqa: F401 - serve() runs on it
+
         from unomas.server import Settings, default_db_path, serve
-    except ImportError as error:  # pragma: no cover - depends on the installed extras
-        err.print(f"the server needs its extra: pip install 'unomas[server]' ({error})")
+    except ImportError as error:
+        typer.echo(f"the server needs its extra: pip install 'unomas[server]' ({error})", err=True)
         raise typer.Exit(code=1) from None
     path = db or default_db_path()
     err.print(f"unomas server on http://{host}:{port}/  (games kept in {path})")
@@ -400,6 +410,21 @@ def _where(error: RecordError) -> str:
     if error.event is not None:
         parts.append(f"event {error.event}")
     return f"{', '.join(parts)}: {error.reason}" if parts else error.reason
+
+
+def _version(asked: bool) -> None:
+    if asked:
+        typer.echo(f"unomas {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """The options before any command (``--version``)."""
 
 
 def main() -> None:

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from unomas import record
-from unomas.errors import RecordError, SettingsError
+from unomas.errors import RecordError, SettingsError, UnoError
 from unomas.i18n import Translations, default_language, translator
 from unomas.rules import Rules
-from unomas.session import NAMES, Session, Setup, Watch, last_unfinished, resume
 from unomas.tui import plain as line_mode
+from unomas.tui import text
+from unomas.tui.session import NAMES, Session, Setup, Watch, last_unfinished, resume
 
 
 def _translations(lang: str | None) -> Translations:
@@ -19,6 +21,12 @@ def _translations(lang: str | None) -> Translations:
         return translator(lang or default_language())
     except SettingsError as error:
         raise typer.BadParameter(str(error), param_hint="--lang") from None
+
+
+def fail(line: str, code: int = 1) -> typer.Exit:
+    """Say what went wrong in one line on standard error; the exit to raise."""
+    typer.echo(line, err=True)
+    return typer.Exit(code=code)
 
 
 def play(
@@ -35,18 +43,28 @@ def play(
     name: str | None,
     seed: str | None,
 ) -> None:
+    """The terminal game: the setup screen, or the match the flags describe (their rules
+    start from ``--rules``, the official preset by default, never from the last setup
+    screen), or the last unfinished match (``--resume``, which takes none of those flags)."""
     t = _translations(lang)
+    if resume_last:
+        given = {"--players": players, "--bots": bots, "--rules": preset, "--set": settings, "--name": name}
+        given |= {"--seed": seed}
+        refused = [flag for flag, value in given.items() if value is not None and value != []]
+        if refused:
+            message = t.gettext("--resume continues a saved match as it was: it takes no {flags}.")
+            raise fail(message.format(flags=", ".join(refused)), code=2)
     setup = Setup.load()
     if name:
         setup.name = name
     flags = players is not None or bots is not None or preset is not None or bool(settings)
+    if flags:
+        setup.preset = preset or "official"
+        setup.settings = {}
     if players is not None:
         setup.players = players
     if bots is not None:
         setup.bots = [spec.strip() for spec in bots.split(",") if spec.strip()]
-    if preset is not None:
-        setup.preset = preset
-        setup.settings = {k: v for k, v in setup.settings.items() if k == "target_score"}
     try:
         setup = setup.fitted()
         rules = setup.rules().with_settings(settings or [])
@@ -61,13 +79,11 @@ def play(
     if resume_last:
         path = last_unfinished()
         if path is None:
-            typer.echo(t.gettext("There is no unfinished match to resume."), err=True)
-            raise typer.Exit(code=1)
+            raise fail(t.gettext("There is no unfinished match to resume."))
         try:
             session = resume(path, pace=pace, window=window)
-        except (RecordError, SettingsError) as error:
-            typer.echo(str(error), err=True)
-            raise typer.Exit(code=1) from None
+        except UnoError as error:
+            raise fail(text.error_line(error, t)) from None
     elif flags or plain:
         try:
             session = start(setup, rules)
@@ -79,17 +95,40 @@ def play(
         return
     from unomas.tui.app import UnomasApp
 
-    UnomasApp(t, session=session, setup=setup, make_session=start).run()
+    app = UnomasApp(t, session=session, setup=setup, make_session=start)
+    app.run()
+    if app.session is not None and app.session.path is not None and not app.session.game.is_over:
+        typer.echo(text.saved_line(t))
+
+
+def unreadable(path: Path) -> str | None:
+    """Why ``path`` holds no record to read (missing, a directory, empty, not text), or None."""
+    if path.is_dir():
+        return f"{path}: a directory, not a record file"
+    try:
+        content = path.read_bytes()
+    except OSError as error:
+        return f"{path}: {error.strerror or error}"
+    if not content.strip():
+        return f"{path}: empty, no record in it"
+    try:
+        content.decode("utf-8")
+    except UnicodeDecodeError:
+        return f"{path}: not a text file (records are UTF-8 JSON)"
+    return None
 
 
 def watch_record(path: Path, lang: str | None) -> None:
+    """``unomas replay FILE --watch``: the file's first record on the game screen."""
     t = _translations(lang)
+    problem = unreadable(path)
+    if problem is not None:
+        raise fail(problem)
     try:
-        data = record.read_file(path)[0]
+        data: Any = record.read_file(path)[0]
         watched = Watch(data)
     except RecordError as error:
-        typer.echo(f"{path}: {error}", err=True)
-        raise typer.Exit(code=1) from None
+        raise fail(f"{path}: {error}") from None
     from unomas.tui.app import UnomasApp
 
     UnomasApp(t, watch=watched).run()

@@ -36,7 +36,7 @@ import os
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from unomas.cards import (
     COLOR_LETTERS,
@@ -52,6 +52,9 @@ from unomas.cards import (
     card_token,
 )
 from unomas.errors import SettingsError
+
+if TYPE_CHECKING:
+    from unomas.i18n.narration import describe, narrate
 
 __all__ = [
     "DOMAIN",
@@ -262,4 +265,14 @@ def error_text(code: str, params: Mapping[str, Any], lang: str, fallback: str | 
     return template.format_map(values)
 
 
-from unomas.i18n.narration import describe, narrate  # noqa: E402
+if not TYPE_CHECKING:  # type checkers see the import above
+
+    def __getattr__(name: str) -> Any:
+        """``describe`` and ``narrate`` live in :mod:`unomas.i18n.narration`, which builds
+        on this module: it is loaded on first use, so that neither module imports the
+        other while it loads."""
+        if name in ("describe", "narrate"):
+            from unomas.i18n import narration
+
+            return getattr(narration, name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

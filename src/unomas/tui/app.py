@@ -1,6 +1,6 @@
 """The Textual app of ``unomas play``: a setup screen, the game screen, summaries, watching.
 
-The screens show what the :class:`~unomas.session.Session` says and offer exactly the
+The screens show what the :class:`~unomas.tui.session.Session` says and offer exactly the
 person's legal actions; keys (arrows, digits, letters) or the mouse pick them.
 """
 
@@ -15,6 +15,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Button, Checkbox, Input, Label, RichLog, Select, Static
@@ -25,11 +26,12 @@ from unomas.cards import COLOR_LETTERS, COLOR_OF
 from unomas.errors import SettingsError, UnoError
 from unomas.events import Event, MatchEnded, RoundEnded
 from unomas.game import Phase
-from unomas.i18n import Translations, bot_label, describe
+from unomas.i18n import Translations, bot_label
+from unomas.i18n.narration import describe
 from unomas.i18n.switches import switch_groups
-from unomas.rules import SWITCHES
-from unomas.session import Session, Setup, Watch, choose_play
+from unomas.rules import PRESETS, SWITCHES, Rules
 from unomas.tui import text
+from unomas.tui.session import Session, Setup, Watch, choose_play
 from unomas.view import View
 
 CARD_STYLES = ("bold white on red", "bold black on yellow", "bold white on green", "bold white on blue")
@@ -46,27 +48,73 @@ def card_text(token: str, color: int, *, marked: bool, selected: bool) -> Text:
     return Text(f"{'*' if marked else ' '}{token}", style=style)
 
 
+class Narration(RichLog):
+    """The narration: every line wrapped to the visible width, and wrapped again when the
+    width changes; it never scrolls sideways and never takes the focus (the arrow keys
+    are the hand's)."""
+
+    DEFAULT_CSS = """
+    Narration { overflow-x: hidden; scrollbar-gutter: stable; }
+    """
+    can_focus = False
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, wrap=True, markup=False, min_width=1)
+        self.said: list[str] = []
+        """Every line so far, unwrapped."""
+        self._wrapped_at = 0
+
+    def say(self, line: str) -> None:
+        self.said.append(line)
+        # Before the width is known, _fit wraps the line once it is.
+        self.write(line, width=self._wrapped_at if self._size_known and self._wrapped_at else None)
+
+    def show(self, lines: list[str]) -> None:
+        """Say exactly ``lines`` (what was said before goes)."""
+        self.said = []
+        self.clear()
+        for line in lines:
+            self.say(line)
+
+    def on_resize(self, event: Resize) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """Wrap every line again if the width it was wrapped to is not the width now."""
+        width = self.scrollable_content_region.width
+        if width != self._wrapped_at:
+            self._wrapped_at = width
+            self.show(self.said)
+
+
 class GameScreen(Screen[None]):
-    """A match against bots, or (``watch``) a finished record stepped through."""
+    """A match against bots, or (``watch``) a record stepped through."""
 
     CSS = """
     #status { height: auto; max-height: 2; background: $boost; }
     #players { height: auto; max-height: 5; }
+    #rules { height: auto; max-height: 2; color: $text-muted; }
     #log { height: 1fr; border: round $primary; }
-    #prompt { height: 1; text-style: bold; }
-    #hand { height: auto; max-height: 3; }
+    #prompt { height: auto; max-height: 2; text-style: bold; }
+    #hand { height: 1; }
     #keys { height: auto; max-height: 2; background: $boost; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move(-1)", show=False),
-        Binding("right", "move(1)", show=False),
+        Binding("left", "move(-1)", show=False, priority=True),
+        Binding("right", "move(1)", show=False, priority=True),
+        Binding("home", "move(-1000)", show=False, priority=True),
+        Binding("end", "move(1000)", show=False, priority=True),
         Binding("enter", "play", show=False),
         *[Binding(str(d), f"digit({d})", show=False) for d in range(10)],
         *[Binding(k, f"key('{k}')", show=False) for k in "dpxucjrygbn"],
         Binding("space", "go_on", show=False),
+        Binding("question_mark", "help", show=False),
         Binding("q", "quit_game", show=False),
     ]
+
+    MARK = 5
+    """Columns kept for each mark of cards hidden beside the shown part of a long hand."""
 
     def __init__(self, t: Translations, session: Session | None = None, watch: Watch | None = None) -> None:
         super().__init__()
@@ -74,30 +122,38 @@ class GameScreen(Screen[None]):
         self.session = session
         self.watched = watch
         self.names = session.names if session is not None else watch.names if watch is not None else []
+        self.rules = session.rules if session is not None else watch.rules if watch is not None else Rules()
         self.selected = 0
+        self.first = 0
+        """The first card of a long hand shown."""
         self.uno_armed = False
         self.picking: tuple[str, int] | None = None
         """("color" or "target", the card being played) while a picker is open."""
         self.timer: Timer | None = None
         self.message = ""
+        self.halted = False
+        """A bot failed: nothing moves any more (the person can only quit)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         yield Static(id="players")
-        yield RichLog(id="log", wrap=True, markup=False)
+        yield Static(id="rules")
+        yield Narration(id="log")
         yield Static(id="prompt")
         yield Static(id="hand")
         yield Static(id="keys")
 
     def on_mount(self) -> None:
-        log = self.query_one(RichLog)
+        self.query_one("#rules", Static).update(Text(text.rules_line(self.rules, self.t)))
         if self.session is not None:
             for _action, events in self.session.history:
                 self._narrate(events)
-            self.session.listeners.append(lambda _a, events: self._narrate(events))
+            self.session.listen(lambda _a, events: self._narrate(events))
         elif self.watched is not None:
-            self._narrate(self.watched.events())
-        log.can_focus = False
+            self._show_watched()
+        self.refresh_all()
+
+    def on_resize(self) -> None:
         self.refresh_all()
 
     # ------------------------------------------------------------------ drawing
@@ -111,7 +167,7 @@ class GameScreen(Screen[None]):
     def _narrate(self, events: list[Event]) -> None:
         line = describe(events, self.names, self.t)
         if line:
-            self.query_one(RichLog).write(line)
+            self.query_one(Narration).say(line)
         if self.session is None:
             return
         ended = next((e for e in events if isinstance(e, RoundEnded)), None)
@@ -120,10 +176,18 @@ class GameScreen(Screen[None]):
         summary = text.round_summary(ended, self.names, self.t)
         final = next((e for e in events if isinstance(e, MatchEnded)), None)
         if final is None:
-            self.app.push_screen(SummaryScreen(summary, self.t.gettext("Enter: next round")))
+            footer = self.t.gettext("Enter: next round · q: quit (the match is saved)")
         else:
             summary += ["", *text.match_summary(final.scores, final.winner, self.names, self.t)]
-            self.app.push_screen(SummaryScreen(summary, self.t.gettext("Enter: close")))
+            footer = self.t.gettext("Enter: close")
+        self.app.push_screen(SummaryScreen(summary, footer))
+
+    def _show_watched(self) -> None:
+        """The narration of the watched record up to its current step."""
+        assert self.watched is not None
+        steps = self.watched.steps[: self.watched.position + 1]
+        lines = [describe(step.events, self.names, self.t) for step in steps]
+        self.query_one(Narration).show([line for line in lines if line])
 
     def refresh_all(self) -> None:
         view = self.view()
@@ -151,26 +215,36 @@ class GameScreen(Screen[None]):
         return line
 
     def _hand(self, view: View) -> Text:
+        """The hand on one line; a hand wider than the screen shows the part around the
+        chosen card, with the number of cards hidden on each side."""
         cards = text.hand_cards(view)
-        if cards:
-            self.selected = min(self.selected, len(cards) - 1)
+        self.selected = max(0, min(self.selected, len(cards) - 1))
         marked = text.playable(view)
-        out = Text()
+        pieces: list[Text] = []
         for index, card in enumerate(cards):
-            if index:
-                out.append(" ")
-            number = f"{(index + 1) % 10}:" if index < 10 else ""
-            out.append(number, style="dim")
-            piece = card_text(
+            piece = Text(f"{(index + 1) % 10}:" if index < 10 else "", style="dim")
+            shown = card_text(
                 text.card_label(card), COLOR_OF[card], marked=card in marked, selected=index == self.selected
             )
-            piece.stylize(Style.on(click=f"screen.pick({index})"))
-            out.append_text(piece)
+            shown.stylize(Style.on(click=f"screen.pick({index})"))
+            piece.append_text(shown)
+            pieces.append(piece)
+        room = self.query_one("#hand").size.width or sum(piece.cell_len + 1 for piece in pieces)
+        first, last = text.hand_window(
+            [piece.cell_len + 1 for piece in pieces], self.selected, self.first, room, self.MARK
+        )
+        self.first = first
+        out = Text()
+        if first:
+            out.append(f"◀{first} ", style="bold")
+        out.append_text(Text(" ").join(pieces[first:last]))
+        if last < len(pieces):
+            out.append(f" {len(pieces) - last}▶", style="bold")
         return out
 
     def _keys(self, view: View) -> Text:
         if self.watched is not None:
-            return Text(self.t.gettext("→/space: next · ←: back · q: quit"))
+            return Text(self.t.gettext("→/space: next · ←: back · ?: help · q: quit"))
         keys = [] if self.picking else text.offers(view, self.names, self.t)
         if self.session is not None and self.session.chance_open() and not self.picking:
             keys.append(("space", self.t.gettext("let it go")))
@@ -178,6 +252,7 @@ class GameScreen(Screen[None]):
             keys.insert(0, ("←→/0-9 ⏎", self.t.gettext("play")))
         if view.phase >= Phase.ROUND_OVER:
             keys = [("⏎", self.t.gettext("go on"))]
+        keys.append(("?", self.t.gettext("help")))
         keys.append(("q", self.t.gettext("quit")))
         out = Text()
         for key, label in keys:
@@ -192,7 +267,7 @@ class GameScreen(Screen[None]):
         if self.timer is not None:
             self.timer.stop()
             self.timer = None
-        if self.session is None:
+        if self.session is None or self.halted:
             return
         delay = self.session.delay()
         if delay is not None:
@@ -202,8 +277,17 @@ class GameScreen(Screen[None]):
         self.timer = None
         if self.session is None or self.app.screen is not self:
             return  # a summary is open: the bots wait for it to close
-        self.session.step()
+        self._step()
         self.refresh_all()
+
+    def _step(self) -> None:
+        """Let the bots move once; a bot that fails stops the match here (it is saved)."""
+        assert self.session is not None
+        try:
+            self.session.step()
+        except UnoError as error:
+            self.message = text.error_line(error, self.t)
+            self.halted = True
 
     # ------------------------------------------------------------------ the person's keys
 
@@ -213,7 +297,7 @@ class GameScreen(Screen[None]):
         try:
             self.session.act(action)
         except UnoError as error:
-            self.message = str(error)
+            self.message = text.error_line(error, self.t)
         else:
             self.message = ""
             self.uno_armed = False
@@ -224,13 +308,12 @@ class GameScreen(Screen[None]):
         return next((a for a in self.view().legal_actions if a.kind is kind), None)
 
     def action_move(self, step: int) -> None:
+        """←/→: the card cursor (Home/End: the ends of the hand); watching, a step back or on."""
         if self.watched is not None:
             self.watched.go(self.watched.position + step)
-            if step > 0:
-                self._narrate(self.watched.events())
-            self.refresh_all()
-            return
-        self.selected = max(0, self.selected + step)
+            self._show_watched()
+        else:
+            self.selected = max(0, self.selected + step)
         self.refresh_all()
 
     def action_digit(self, digit: int) -> None:
@@ -310,35 +393,49 @@ class GameScreen(Screen[None]):
         game = self.session.game
         if game.round_over and not game.is_over:
             self.session.next_round()
-        elif self.session.chance_open():
-            self.session.step()
+        elif self.session.chance_open() and not self.halted:
+            self._step()
         self.refresh_all()
 
+    def action_help(self) -> None:
+        """?: every key, and the rules in force."""
+        t = self.t
+        keys = [f"{key:>9}  {label}" for key, label in text.key_help(t, plain=False)]
+        lines = [t.gettext("Keys"), *keys, "", t.gettext("Rules"), *text.rules_lines(self.rules, t)]
+        self.app.push_screen(HelpScreen(lines, t.gettext("Esc, Enter or ?: back to the game")))
+
     def action_quit_game(self) -> None:
-        if self.session is not None:
-            self.session.close()
+        """q: leave (a match that goes on is saved, and the command says how to resume it)."""
         self.app.exit()
 
 
-class SummaryScreen(ModalScreen[None]):
-    """The end of a round or of the match: each hand's points, the totals."""
+class Panel(ModalScreen[None]):
+    """Lines of text over the game, a footer saying how to leave; scrolls when they do not fit."""
 
-    CSS = """
-    SummaryScreen { align: center middle; }
-    #summary { width: 76; height: auto; max-height: 22; border: double $accent; background: $surface; padding: 0 1; }
+    DEFAULT_CSS = """
+    Panel { align: center middle; }
+    Panel > VerticalScroll { width: 90%; max-width: 100; height: auto; max-height: 100%;
+                             border: double $accent; background: $surface; padding: 0 1; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "close", show=False),
-        Binding("space", "close", show=False),
-        Binding("q", "close", show=False),
-    ]
 
     def __init__(self, lines: list[str], footer: str) -> None:
         super().__init__()
         self.lines = [*lines, "", footer]
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("\n".join(self.lines)), id="summary")
+        with VerticalScroll():
+            yield Static(Text("\n".join(self.lines)))
+
+
+class SummaryScreen(Panel):
+    """The end of a round or of the match: each hand's points, the totals. Enter, Space
+    or a click go on; q quits (the match is saved)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "close", show=False),
+        Binding("space", "close", show=False),
+        Binding("q", "quit_game", show=False),
+    ]
 
     def on_click(self) -> None:
         self.action_close()
@@ -353,6 +450,20 @@ class SummaryScreen(ModalScreen[None]):
                 return
             screen.action_go_on()
 
+    def action_quit_game(self) -> None:
+        self.app.exit()
+
+
+class HelpScreen(Panel):
+    """Every key and the rules in force; any of Esc, Enter, ? or q goes back to the game."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(key, "close", show=False) for key in ("escape", "enter", "question_mark", "q")
+    ]
+
+    def action_close(self) -> None:
+        self.dismiss()
+
 
 class SetupScreen(Screen[None]):
     """Players, each bot and its level, target score, every house rule; presets."""
@@ -361,11 +472,11 @@ class SetupScreen(Screen[None]):
     SetupScreen { layout: vertical; }
     #form { height: 1fr; }
     .row { height: auto; }
-    .row Label { width: 22; padding: 1 1 0 0; }
-    .row Select { width: 40; }
+    .row Label { width: 22; max-width: 35%; padding: 1 1 0 0; }
+    .row Select { width: 1fr; max-width: 40; }
     .row Input { width: 16; }
-    .group { text-style: bold; padding: 1 0 0 0; }
-    .help { color: $text-muted; padding: 0 0 0 4; }
+    .group { width: 100%; text-style: bold; padding: 1 0 0 0; }
+    .help { width: 100%; color: $text-muted; padding: 0 0 0 4; }
     #buttons { height: 3; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "start", show=False)]
@@ -375,6 +486,8 @@ class SetupScreen(Screen[None]):
         self.t = t
         self.setup = setup.fitted()
         self.start = start
+        self.preset = self.setup.preset
+        """The preset the switches started from (the last one pressed)."""
 
     def compose(self) -> ComposeResult:
         t = self.t
@@ -398,8 +511,8 @@ class SetupScreen(Screen[None]):
                     yield Label(t.gettext("Seat {seat}: bot").format(seat=seat))
                     yield Select(levels, value=spec, allow_blank=False, id=f"bot-{seat}")
             with Horizontal(classes="row"):
-                yield Button(t.gettext("Official rules"), id="official")
-                yield Button(t.gettext("All house rules"), id="all")
+                for preset in PRESETS:
+                    yield Button(text.preset_label(preset, t), id=f"preset-{preset}")
             for group in switch_groups(t):
                 yield Label(group.title, classes="group")
                 for switch in group.switches:
@@ -422,12 +535,13 @@ class SetupScreen(Screen[None]):
             self._show_seats(event.value)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id in ("official", "all"):
-            for name in SWITCHES:
-                self.query_one(f"#rule-{name}", Checkbox).value = event.button.id == "all" or (
-                    name == "challenge_wild_draw_four"
-                )
-        elif event.button.id == "play":
+        name = event.button.id or ""
+        if name.startswith("preset-"):
+            self.preset = name.removeprefix("preset-")
+            rules = Rules.preset(self.preset)
+            for switch in SWITCHES:
+                self.query_one(f"#rule-{switch}", Checkbox).value = getattr(rules, switch)
+        elif name == "play":
             self.action_start()
 
     def chosen(self) -> Setup:
@@ -437,11 +551,11 @@ class SetupScreen(Screen[None]):
         bots = [str(self.query_one(f"#bot-{seat}", Select).value) for seat in range(1, players)]
         target_text = self.query_one("#target", Input).value.strip()
         if not target_text.isdigit():
-            raise SettingsError(self.t.gettext("the target score must be a whole number"))
+            raise SettingsError(f"target_score must be a whole number, not {target_text!r}", code="setup.target_score")
         settings: dict[str, int | bool] = {"target_score": int(target_text)}
         for name in SWITCHES:
             settings[name] = self.query_one(f"#rule-{name}", Checkbox).value
-        setup = Setup(players, bots, "official", settings, self.setup.name)
+        setup = Setup(players, bots, self.preset, settings, self.setup.name)
         setup.rules()
         return setup
 
@@ -449,14 +563,15 @@ class SetupScreen(Screen[None]):
         try:
             setup = self.chosen()
         except SettingsError as error:
-            self.query_one("#error", Label).update(escape(str(error)))
+            self.query_one("#error", Label).update(escape(text.error_line(error, self.t)))
             return
         setup.save()
         self.start(setup)
 
 
 class UnomasApp(App[None]):
-    """``unomas play``: a setup screen (unless ``session`` is given), then the game."""
+    """``unomas play``: a setup screen (unless ``session`` is given), then the game; the
+    session (the one given or the one started) is closed when the app ends."""
 
     TITLE = "unomas"
 
@@ -487,3 +602,7 @@ class UnomasApp(App[None]):
         assert self.make_session is not None
         self.session = self.make_session(setup)
         self.switch_screen(GameScreen(self.t, self.session))
+
+    def on_unmount(self) -> None:
+        if self.session is not None:
+            self.session.close()

@@ -1,26 +1,32 @@
 """The line mode of ``unomas play --plain``: plain text in, plain text out.
 
 For screen readers and pipes: every event is one line as it happens, every question one
-prompt listing the choices. It waits for the person at each out-of-turn chance (an empty
-line lets it go), so it never needs a clock.
+prompt listing the choices; a wild card's colour or a 7's target may come with the card
+(``7r``, ``7 @1``) or as the answer to the question that follows (``7``, then ``r``). It
+waits for the person at each out-of-turn chance (an empty line lets it go), so it never
+needs a clock; ``?`` lists every answer and the rules in force.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from unomas.actions import Action, Kind
-from unomas.cards import COLOR_LETTERS
+from unomas.cards import COLOR_LETTERS, Card
 from unomas.errors import UnoError
 from unomas.events import Event, MatchEnded, RoundEnded
-from unomas.i18n import Translations, describe
-from unomas.session import Session, choose_play
+from unomas.i18n import Translations
+from unomas.i18n.narration import describe
 from unomas.tui import text
+from unomas.tui.session import Session, choose_play
 
 
 def run(session: Session, t: Translations, read: Callable[[str], str], write: Callable[[str], None]) -> None:
-    """Play ``session`` to its end, or until the input ends or says ``q`` (saved either way)."""
+    """Play ``session`` to its end, or until the input ends or says ``q`` (saved either
+    way, and said so)."""
 
     def heard(_action: Action | None, events: list[Event]) -> None:
         line = describe(events, session.names, t)
@@ -34,24 +40,31 @@ def run(session: Session, t: Translations, read: Callable[[str], str], write: Ca
                 for summary in text.match_summary(event.scores, event.winner, session.names, t):
                     write(summary)
 
+    write(text.rules_line(session.rules, t))
     for _action, events in session.history:
         heard(None, events)
-    session.listeners.append(heard)
+    session.listen(heard)
     try:
         while not session.game.is_over:
             if session.game.round_over:
-                read(t.gettext("Enter: next round") + " ")
+                answer = read(t.gettext("Enter: next round · q: quit (the match is saved)") + " ")
+                if answer.strip().lower() == "q":
+                    break
                 session.next_round()
-            elif session.waiting_for_person() or session.chance_open():
+            elif session.chance_open() or session.delay() is None:
                 if not _ask(session, t, read, write):
-                    return
-            else:
+                    break
+            else:  # a bot's turn, or the bots' chances before the person's turn
                 time.sleep(session.pace)
                 session.step()
     except EOFError:
-        return
+        pass
+    except UnoError as error:  # a bot failed: the match stops here
+        write(text.error_line(error, t))
     finally:
         session.close()
+    if session.path is not None and not session.game.is_over:
+        write(text.saved_line(t))
 
 
 def state_lines(session: Session, t: Translations) -> list[str]:
@@ -68,8 +81,15 @@ def state_lines(session: Session, t: Translations) -> list[str]:
     return lines
 
 
+def help_lines(session: Session, t: Translations) -> list[str]:
+    """The answers the line mode takes, and the rules in force."""
+    lines = [t.gettext("Keys")]
+    lines += [f"  {key} = {label}" for key, label in text.key_help(t, plain=True)]
+    return [*lines, t.gettext("Rules"), *(f"  {line}" for line in text.rules_lines(session.rules, t))]
+
+
 def _ask(session: Session, t: Translations, read: Callable[[str], str], write: Callable[[str], None]) -> bool:
-    """One question to the person; False when they quit."""
+    """One question to the person (and the follow-up a wild card or a 7 needs); False when they quit."""
     view = session.view()
     for line in state_lines(session, t):
         write(line)
@@ -77,28 +97,76 @@ def _ask(session: Session, t: Translations, read: Callable[[str], str], write: C
     choices = [t.gettext("N = play card N (add r/y/g/b for a wild, @SEAT for a 7, u for UNO)"), *keys]
     if session.chance_open():
         choices.append(t.gettext("Enter = let it go"))
-    choices.append(t.gettext("q = quit (saved)"))
+    choices += [t.gettext("? = help"), t.gettext("q = quit (saved)")]
     write("; ".join(choices))
     answer = read("> ").strip().lower()
     if answer == "q":
         return False
-    if not answer and session.chance_open():
-        session.step()
+    if answer == "?":
+        for line in help_lines(session, t):
+            write(line)
+        return True
+    if not answer:  # lets a chance go; on the turn, the question comes again
+        if session.chance_open():
+            session.step()
         return True
     try:
-        action = parse_answer(answer, session, t)
+        choice = parse_answer(answer, session, t)
+        while isinstance(choice, Pending):
+            follow_up = read(choice.question + " ").strip().lower()
+            if not follow_up:
+                return True  # back to the question
+            choice = choice.answered(follow_up, session, t)
     except ValueError as error:
         write(str(error))
         return True
     try:
-        session.act(action)
+        session.act(choice)
     except UnoError as error:
-        write(str(error))
+        write(text.error_line(error, t))
     return True
 
 
-def parse_answer(answer: str, session: Session, t: Translations) -> Action:
-    """The action a typed answer names; ValueError says what is wrong with it."""
+ANSWER = re.compile(r"@\d+|\d+|[a-z]")
+"""The pieces of an answer: a card or seat number, ``@SEAT``, a letter (``7r``, ``7 @1``)."""
+
+
+def _pieces(answer: str, t: Translations) -> list[str]:
+    pieces = ANSWER.findall(answer)
+    if "".join(pieces) != "".join(answer.split()):
+        raise ValueError(t.gettext("Not understood: {answer!r}.").format(answer=answer))
+    return pieces
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A play that still needs its colour (a wild card) or its target (a 7 under the 7-0
+    rule): the line mode asks ``question`` and completes it with the answer."""
+
+    card: Card
+    color: int | None
+    target: int | None
+    uno: bool
+    question: str
+
+    def answered(self, answer: str, session: Session, t: Translations) -> Action | Pending:
+        """The play with the follow-up answer (a colour letter, a seat, ``u``) added."""
+        color, target, uno = self.color, self.target, self.uno
+        for piece in _pieces(answer, t):
+            if len(piece) == 1 and piece.upper() in COLOR_LETTERS:
+                color = COLOR_LETTERS.index(piece.upper())
+            elif piece.lstrip("@").isdigit():
+                target = int(piece.lstrip("@"))
+            elif piece == "u":
+                uno = True
+            else:
+                raise ValueError(t.gettext("Not understood: {answer!r}.").format(answer=piece))
+        return _play(session, t, self.card, color, target, uno)
+
+
+def parse_answer(answer: str, session: Session, t: Translations) -> Action | Pending:
+    """The action a typed answer names, or the play still to complete; ValueError says
+    what is wrong with it."""
     view = session.view()
     words = answer.split()
     by_kind = {a.kind: a for a in view.legal_actions}
@@ -110,33 +178,42 @@ def parse_answer(answer: str, session: Session, t: Translations) -> Action:
         for action in view.legal_actions:
             if action.kind is Kind.COLOR and action.color == starting:
                 return action
-    if words and words[0] == "j":
+    pieces = _pieces(answer, t) if answer else []
+    cards = text.hand_cards(view)
+    if pieces and pieces[0] == "j":
         jump = next((a for a in view.legal_actions if a.kind is Kind.PLAY), None)
         if jump is not None and jump.card is not None:
-            words[0] = str(text.hand_cards(view).index(jump.card) + 1)
-    if not words or not words[0].isdigit():
+            pieces[0] = str(cards.index(jump.card) + 1)
+    if not pieces or not pieces[0].isdigit():
         raise ValueError(t.gettext("Not understood: {answer!r}.").format(answer=answer))
-    cards = text.hand_cards(view)
-    number = int(words[0])
+    number = int(pieces[0])
     if not 1 <= number <= len(cards):
         raise ValueError(t.gettext("There is no card {number}.").format(number=number))
     color: int | None = None
     target: int | None = None
     uno = False
-    for word in words[1:]:
-        if len(word) == 1 and word.upper() in COLOR_LETTERS:
-            color = COLOR_LETTERS.index(word.upper())
-        elif word.startswith("@") and word[1:].isdigit():
-            target = int(word[1:])
-        elif word == "u":
+    for piece in pieces[1:]:
+        if len(piece) == 1 and piece.upper() in COLOR_LETTERS:
+            color = COLOR_LETTERS.index(piece.upper())
+        elif piece.startswith("@"):
+            target = int(piece[1:])
+        elif piece == "u":
             uno = True
         else:
-            raise ValueError(t.gettext("Not understood: {answer!r}.").format(answer=word))
-    choice = choose_play(view.legal_actions, cards[number - 1], color=color, target=target, uno=uno)
+            raise ValueError(t.gettext("Not understood: {answer!r}.").format(answer=piece))
+    return _play(session, t, cards[number - 1], color, target, uno)
+
+
+def _play(
+    session: Session, t: Translations, card: Card, color: int | None, target: int | None, uno: bool
+) -> Action | Pending:
+    """The legal play of ``card`` with these choices, or what is still to ask."""
+    view = session.view()
+    choice = choose_play(view.legal_actions, card, color=color, target=target, uno=uno)
     if choice == "color":
-        raise ValueError(text.color_prompt(t))
+        return Pending(card, color, target, uno, text.color_prompt(t))
     if choice == "target":
-        raise ValueError(text.target_prompt(view, session.names, t))
+        return Pending(card, color, target, uno, text.target_prompt(view, session.names, t))
     if not isinstance(choice, Action):
         raise ValueError(t.gettext("That card cannot be played now."))
     return choice

@@ -10,9 +10,12 @@ from collections.abc import Sequence
 
 from unomas.actions import Kind
 from unomas.cards import COLOR_LETTERS, POINTS, Card, card_token
+from unomas.errors import UnoError
 from unomas.events import RoundEnded
 from unomas.game import Phase
 from unomas.i18n import Translations, card_name, color_name
+from unomas.i18n.switches import switch_groups
+from unomas.rules import PRESETS, SWITCHES, Rules
 from unomas.view import View
 
 
@@ -133,3 +136,118 @@ def match_summary(scores: Sequence[int], winner: int, names: Sequence[str], t: T
     for seat in sorted(range(len(scores)), key=lambda s: -scores[s]):
         lines.append(t.gettext("{player}: {score} points").format(player=names[seat], score=scores[seat]))
     return lines
+
+
+def preset_label(preset: str, t: Translations) -> str:
+    """A preset of :data:`unomas.rules.PRESETS` as a setup screen's button names it."""
+    labels = {"official": t.gettext("Official rules"), "all": t.gettext("All house rules")}
+    return labels.get(preset, preset)
+
+
+def error_line(error: UnoError, t: Translations) -> str:
+    """An error as the terminal shows it: the sentence of its code in the reader's
+    language, with its parameters (the English message for a code without one)."""
+    code, params = error.code, error.params
+    if code == "move.stale":
+        return t.gettext("The game has moved on: look again.")
+    if code in ("move.illegal", "move.not_offered"):
+        return t.gettext("That is not allowed now.")
+    if code == "bot.failed":
+        return t.gettext("The bot at seat {seat} ({bot}) failed: the match is saved.").format(**params)
+    if code == "resume.finished":
+        return t.gettext("{file}: that match is over.").format(**params)
+    if code == "resume.no_person":
+        return t.gettext("{file}: not a match of a person against bots.").format(**params)
+    if code == "setup.target_score":
+        return t.gettext("The target score must be a whole number.")
+    return error.message
+
+
+def rules_line(rules: Rules, t: Translations) -> str:
+    """The rules in force in one line: the preset they are (or the official rules and the
+    switches that differ), the target, and the hand size when it is not the usual one."""
+    switches = {name: getattr(rules, name) for name in SWITCHES}
+    preset = next((p for p in PRESETS if switches == {n: getattr(Rules.preset(p), n) for n in SWITCHES}), None)
+    if preset is not None:
+        parts = [preset_label(preset, t)]
+    else:
+        official = Rules.preset("official")
+        titles = [switch for group in switch_groups(t) for switch in group.switches]
+        added = [s.title for s in titles if switches[s.name] and not getattr(official, s.name)]
+        removed = [s.title for s in titles if not switches[s.name] and getattr(official, s.name)]
+        line = preset_label("official", t)
+        if added:
+            line += " + " + ", ".join(added)
+        if removed:
+            line += ", " + t.gettext("without {rules}").format(rules=", ".join(removed))
+        parts = [line]
+    if rules.target_score:
+        parts.append(t.gettext("to {n} points").format(n=rules.target_score))
+    else:
+        parts.append(t.gettext("a single round"))
+    if rules.hand_size != Rules.preset("official").hand_size:
+        parts.append(t.ngettext("{n} card each", "{n} cards each", rules.hand_size).format(n=rules.hand_size))
+    return " · ".join(parts)
+
+
+def rules_lines(rules: Rules, t: Translations) -> list[str]:
+    """Every house rule, on or off, with its explanation (for the help)."""
+    lines = [rules_line(rules, t)]
+    for group in switch_groups(t):
+        for switch in group.switches:
+            mark = "[x]" if getattr(rules, switch.name) else "[ ]"
+            lines.append(f"{mark} {switch.title}: {switch.explanation}")
+    return lines
+
+
+def key_help(t: Translations, *, plain: bool) -> list[tuple[str, str]]:
+    """Every key (or answer, in the line mode) of the game and what it does."""
+    if plain:
+        keys = [
+            ("N", t.gettext("play card N of your hand")),
+            ("N r, Nr", t.gettext("a wild card with its colour (r, y, g or b)")),
+            ("N @S, N@S", t.gettext("a 7 under the 7-0 rule, swapping hands with seat S")),
+            ("N u", t.gettext("the play with its UNO call")),
+        ]
+    else:
+        keys = [
+            ("← →", t.gettext("choose a card (Home, End: the first, the last)")),
+            ("1…9 0", t.gettext("choose card 1 to 10")),
+            ("⏎", t.gettext("play the chosen card (or click it)")),
+        ]
+    keys += [
+        ("d", t.gettext("draw")),
+        ("p", t.gettext("keep the drawn card")),
+        ("r y g b", t.gettext("choose a colour")),
+        ("x", t.gettext("challenge a Wild Draw Four")),
+        ("u", t.gettext("call UNO (before your play: with it)")),
+        ("c", t.gettext("catch a player who forgot UNO")),
+        ("j", t.gettext("jump in with an identical card")),
+        ("⏎" if plain else "space", t.gettext("let an out-of-turn chance go")),
+        ("?", t.gettext("this help")),
+        ("q", t.gettext("quit (the match is saved)")),
+    ]
+    return keys
+
+
+def hand_window(widths: Sequence[int], selected: int, first: int, room: int, marker: int) -> tuple[int, int]:
+    """The cards ``[start, end)`` of a hand shown in ``room`` columns, the ``selected``
+    one among them: all if they fit, else as many as fit beside two ``marker``-wide marks
+    for the hidden ones, starting from ``first`` where it can."""
+    if sum(widths) <= room:
+        return 0, len(widths)
+    room -= 2 * marker
+    start = min(first, selected)
+    while True:
+        end, used = start, 0
+        while end < len(widths) and used + widths[end] <= room:
+            used += widths[end]
+            end += 1
+        if selected < end or start == selected:
+            return start, max(end, start + 1)
+        start += 1
+
+
+def saved_line(t: Translations) -> str:
+    """What the game says when the person quits a match that goes on."""
+    return t.gettext("The match is saved: unomas play --resume continues it.")

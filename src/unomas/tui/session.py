@@ -1,10 +1,12 @@
 """A match with a person at one seat: bots, pacing, out-of-turn chances, saving, resuming.
 
-Everything a front end needs that is not drawing: the terminal game (Textual and the
-``--plain`` line mode) drives a :class:`Session` and only shows what it says. The person
-sees :meth:`Session.view` (their seat's view) and events redacted for their seat; their
-actions are the view's legal actions, applied through the engine. Bots are stepped by
-:class:`unomas.match.Table`. After every action the match is written as a record
+Everything the terminal game needs that is not drawing: the Textual app and the
+``--plain`` line mode drive a :class:`Session` and only show what it says. The session
+plays its match through a :class:`~unomas.conductor.Conductor`: the person's seat is
+external (no player), every other seat a :class:`~unomas.conductor.BotPlayer`. The person
+sees :meth:`Session.view` and hears each change as the conductor tells their seat
+(:meth:`Session.listen`, :attr:`Session.history`); their actions are the view's legal
+actions, checked by the conductor. After every change the match is written as a record
 (RECORD.md) to the user data folder, so :func:`resume` continues it after a crash.
 
 Pacing is advisory: :meth:`Session.delay` says how long a front end should wait before
@@ -14,12 +16,12 @@ before it runs out, unless the person lets the chance go (calls :meth:`step` at 
 
 >>> session = Session(Rules(players=2, target_score=0), ["random"], seed=3, save=False)
 >>> while not session.game.is_over:
-...     if session.waiting_for_person():  # the last action: a play if there is one
-...         _ = session.act(session.actions()[-1])
-...     elif session.game.round_over:
-...         _ = session.next_round()
-...     else:
+...     if session.delay() is not None:  # the bots' chances, or a bot's turn
 ...         _ = session.step()
+...     elif session.waiting_for_person():  # the last action: a play if there is one
+...         _ = session.act(session.actions()[-1])
+...     else:
+...         _ = session.next_round()
 >>> session.game.winner in (0, 1)
 True
 """
@@ -40,10 +42,10 @@ from unomas.actions import Action, Kind
 from unomas.bots import make_bot
 from unomas.bots.base import Bot
 from unomas.cards import Card, Color
-from unomas.errors import RecordError, SettingsError
-from unomas.events import Event, Reshuffled, redact
+from unomas.conductor import BotPlayer, Conductor, Listener, Player
+from unomas.errors import SettingsError, UnoError
+from unomas.events import Event, Reshuffled
 from unomas.game import Game, RoundLog
-from unomas.match import Table
 from unomas.rules import Rules
 from unomas.view import View
 
@@ -111,19 +113,15 @@ class Setup:
         path.write_text(json.dumps(asdict(self), indent=2) + "\n", encoding="utf-8")
 
 
-class _Person(Bot):
-    """The seat a person plays: the table never asks it, it only hears events."""
-
-    name = "person"
-
-
 class Session:
     """A match between a person (seat ``person``) and bots (``bots``: one spec per other
     seat, in seat order: specs like ``heuristic``, or bots).
 
     ``pace``: seconds between bot actions; ``window``: seconds an out-of-turn chance of
     the person stays open. ``save``: write the record to the data folder after every
-    action (``path`` names the file; default: a new one under ``records/``).
+    change (``path`` names the file; default: a new one under ``records/``). ``seed`` fixes
+    a new match's shuffles and bots; ``game`` continues a match under way instead (its
+    bots then draw on unseeded sources).
     """
 
     def __init__(
@@ -144,42 +142,49 @@ class Session:
             raise SettingsError(f"{rules.players} players need {rules.players - 1} bots, not {len(bots)}")
         if not 0 <= person < rules.players:
             raise SettingsError(f"the person's seat must be 0 to {rules.players - 1}, not {person}")
-        self.rules = rules
         self.person = person
-        players: list[Bot] = [make_bot(bot) if isinstance(bot, str) else bot for bot in bots]
-        players.insert(person, _Person())
         self.specs: list[str | None] = [bot if isinstance(bot, str) else bot.name for bot in bots]
         self.specs.insert(person, None)
         """Each seat's bot spec (None: the person), as the record keeps them."""
         self.names = list(names) if names is not None else [NAMES[s % len(NAMES)] for s in range(rules.players)]
         if len(self.names) != rules.players:
             raise SettingsError(f"{len(self.names)} names for {rules.players} seats")
+        players: list[Player | None] = [BotPlayer(make_bot(bot) if isinstance(bot, str) else bot) for bot in bots]
+        players.insert(person, None)
         self.pace = pace
         self.window = window
-        self.listeners: list[Callable[[Action | None, list[Event]], None]] = []
-        self.history: list[tuple[Action | None, list[Event]]] = []
-        """What the person has seen: each action (None for a deal) with its events, redacted."""
         self.path = path
         if save and path is None:
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
             self.path = records_dir() / f"{stamp}.json"
-        self._asked = -1
-        self._ready = False
-        # The table tells the round so far (the deal; a resumed round's moves) through _heard.
-        self.table = Table(rules, players, seed=seed, game=game, on_events=self._heard)
-        self.game = self.table.game
-        self._ready = True
+        if game is None:
+            self.conductor = Conductor.seeded(rules, players, seed=seed)
+        else:
+            self.conductor = Conductor(game, players)
+        self.game = self.conductor.game
+        self.rules = self.game.rules
+        self.listen(lambda _action, _events: self._save())
         self._save()
 
     # ------------------------------------------------------------------ what the person sees
 
     def view(self) -> View:
         """The person's view: their hand, the public table, their legal actions."""
-        return self.game.view(self.person)
+        return self.conductor.view(self.person)
 
     def actions(self) -> list[Action]:
         """Every action open to the person now (on turn or out of turn)."""
-        return self.game.legal_actions(self.person)
+        return self.conductor.legal_actions(self.person)
+
+    @property
+    def history(self) -> list[tuple[Action | None, list[Event]]]:
+        """The match as the person saw it: each deal (action None) and every action with
+        its events, redacted for their seat."""
+        return self.conductor.history(self.person)
+
+    def listen(self, listener: Listener) -> Callable[[], None]:
+        """Tell ``listener`` every change as the person may see it; returns how to stop."""
+        return self.conductor.listen(self.person, listener)
 
     def waiting_for_person(self) -> bool:
         """Whether the game waits for the person's turn action (or starting colour)."""
@@ -192,52 +197,31 @@ class Session:
 
     def delay(self) -> float | None:
         """Seconds to wait before the next :meth:`step`; None when nothing should happen
-        until the person acts (their turn, a finished round or match)."""
-        game = self.game
-        if game.round_over or self._bots_done():
+        until the person acts (their turn once the bots have let their chances go, a
+        finished round or match)."""
+        if self.game.round_over or self.conductor.waiting_for() is not None:
             return None
         return max(self.window, self.pace) if self.chance_open() else self.pace
-
-    def _moment(self) -> int:
-        log = self.game.log or []
-        return sum(len(r.moves) for r in log) + len(log)
-
-    def _bots_done(self) -> bool:
-        """On the person's turn, once the bots have had their out-of-turn chances, nothing moves."""
-        return self.waiting_for_person() and self._asked == self._moment()
 
     # ------------------------------------------------------------------ moving on
 
     def step(self) -> Action | None:
-        """Let the bots move once (a bot's out-of-turn action, or the bot on turn)."""
-        if self.game.round_over:
-            return None
-        moment = self._moment()
-        action = self.table.bot_step(self.person)
-        if action is None:
-            self._asked = moment
-        return action
+        """Let the bots move once (a bot's out-of-turn action, or the bot on turn); None
+        when no bot acted: the round is over, or the game waits for the person."""
+        return self.conductor.step()
 
     def act(self, action: Action) -> list[Event]:
         """The person's action; an illegal one raises IllegalAction and changes nothing."""
         if action.player != self.person:
             raise SettingsError(f"seat {self.person} cannot act for seat {action.player}")
-        return self.table.submit(action)
+        return self.conductor.act(action)
 
     def next_round(self) -> list[Event]:
         """Deal the next round once the person has seen the last one's summary."""
-        return self.table.deal()
+        return self.conductor.deal()
 
     def close(self) -> None:
-        self.table.close()
-
-    def _heard(self, action: Action | None, events: list[Event]) -> None:
-        seen = [redact(event, self.person) for event in events]
-        self.history.append((action, seen))
-        if self._ready:
-            self._save()
-        for listener in self.listeners:
-            listener(action, seen)
+        self.conductor.close()
 
     def _save(self) -> None:
         if self.path is None:
@@ -286,12 +270,23 @@ def last_unfinished() -> Path | None:
     return None
 
 
+class ResumeError(UnoError):
+    """A saved record whose match cannot be continued: ``resume.finished`` (its match is
+    over) or ``resume.no_person`` (it is not a match of a person against bots)."""
+
+    code = "resume.invalid"
+
+    def __init__(self, path: Path, code: str, message: str) -> None:
+        super().__init__(f"{path.name}: {message}", code=code, file=path.name)
+
+
 def resume(path: Path, *, pace: float = 0.8, window: float = 2.5) -> Session:
-    """Continue the match of a saved record (written by a session); RecordError if it cannot be."""
+    """Continue the match of a saved record (written by a session); RecordError if it does
+    not replay, ResumeError if it is not a match that can go on."""
     data = json.loads(path.read_text(encoding="utf-8"))
     game = record.replay(data)
     if game.is_over:
-        raise RecordError(f"{path.name}: the match is over")
+        raise ResumeError(path, "resume.finished", "the match is over")
     specs = data.get("bots")
     person = data.get("person")
     if (
@@ -300,7 +295,7 @@ def resume(path: Path, *, pace: float = 0.8, window: float = 2.5) -> Session:
         or specs.count(None) != 1
         or specs[person] is not None
     ):
-        raise RecordError(f"{path.name}: not a record of a match against bots (no 'bots' and 'person')")
+        raise ResumeError(path, "resume.no_person", "not a record of a match against bots (no 'bots' and 'person')")
     game.rng = random.SystemRandom()
     bots = [spec for spec in specs if spec is not None]
     return Session(
@@ -310,7 +305,8 @@ def resume(path: Path, *, pace: float = 0.8, window: float = 2.5) -> Session:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One step of a watched record: the round, and the action (None: the deal)."""
+    """One step of a watched record: the round, and the action (None: the deal) with its
+    events as the watching seat saw them."""
 
     round: int
     action: Action | None
@@ -318,7 +314,10 @@ class Step:
 
 
 class Watch:
-    """Steps through a finished record, seen from one seat (``seat``; default the person's)."""
+    """Steps through a record, seen from one seat (``seat``; default the person's).
+
+    The record is played again through a :class:`~unomas.conductor.Conductor` (with no
+    players), which tells what the watching seat saw of each step."""
 
     def __init__(self, data: Any, seat: int | None = None) -> None:
         final = record.replay(data)
@@ -328,28 +327,36 @@ class Watch:
         self.names: list[str] = data.get("names") or [NAMES[s % len(NAMES)] for s in range(final.players)]
         person = data.get("person")
         self.seat = seat if seat is not None else person if isinstance(person, int) else 0
-        self.steps: list[Step] = []
+        table = Conductor(self._game_at(0), [None] * final.players)
         for number, log in enumerate(self.logs):
-            self.steps.append(Step(number, None, []))
-            self.steps.extend(Step(number, action, events) for action, events in log.moves)
+            if number:
+                table.deal(log.deal)
+            for action, events in log.moves:
+                table.act(action, reshuffle=_reshuffle(events))
+        self.steps: list[Step] = []
+        number = -1
+        for taken, seen in table.history(self.seat):
+            if taken is None:
+                number += 1
+            self.steps.append(Step(number, taken, seen))
         self.position = 0
         self.game = self._game_at(0)
 
     def _game_at(self, position: int) -> Game:
-        """The game after the first ``position + 1`` steps, replayed from the deal."""
-        game: Game | None = None
-        for step in self.steps[: position + 1]:
-            log = self.logs[step.round]
-            if step.action is None:
-                if game is None:
-                    game = Game(self.rules, deal=log.deal, seed=0)
-                else:
-                    game.start_round(log.deal)
-            else:
-                assert game is not None
-                order = next((e.pile for e in step.events if isinstance(e, Reshuffled)), None)
-                game.apply(step.action, reshuffle=order)
-        assert game is not None
+        """The game after the first ``position + 1`` steps, replayed from the first deal."""
+        game = Game(self.rules, deal=self.logs[0].deal, seed=0)
+        done = 0
+        for number, log in enumerate(self.logs):
+            if number:
+                if done >= position:
+                    break
+                game.start_round(log.deal)
+                done += 1
+            for action, events in log.moves:
+                if done >= position:
+                    return game
+                game.apply(action, reshuffle=_reshuffle(events))
+                done += 1
         return game
 
     def go(self, position: int) -> None:
@@ -359,9 +366,13 @@ class Watch:
 
     def events(self) -> list[Event]:
         """What the current step caused, as the watching seat saw it."""
-        step = self.steps[self.position]
-        events = self.game.round_start_events if step.action is None else step.events
-        return [redact(event, self.seat) for event in events]
+        return self.steps[self.position].events
 
     def view(self) -> View:
         return self.game.view(self.seat)
+
+
+def _reshuffle(events: list[Event]) -> list[Card] | None:
+    """The draw pile a recorded action's reshuffle made, top first (None: no reshuffle)."""
+    order = next((e.pile for e in events if isinstance(e, Reshuffled)), None)
+    return None if order is None else list(order)
