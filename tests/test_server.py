@@ -293,7 +293,8 @@ async def exchange(socket: Any, message: str | bytes) -> dict[str, Any]:
 def test_malformed_and_forbidden_messages_get_an_error_with_its_code_and_change_nothing() -> None:
     store = SQLiteStore(":memory:")
     with running(store, Settings(grace=30, bot_delay=0, round_pause=0)) as address:
-        room = create(address, rules={"players": 3, "target_score": 0})
+        # two people and no bot: nothing moves while the refusals are checked
+        room = create(address, rules={"players": 2, "target_score": 0})
         other = join(address, room["code"], "Beto")
         url = f"ws://{address}/ws/{room['code']}"
 
