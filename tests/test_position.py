@@ -246,6 +246,30 @@ def test_a_reshuffle_probe_leaves_the_games_random_source_alone() -> None:
     assert game.rng.random() == twin.rng.random()
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_a_game_redealt_shows_each_seat_the_same_view(seed: int) -> None:
+    rng = random.Random(seed)
+    for game in random_games(seed, 150):
+        seat = rng.randrange(game.players)
+        hidden = [c for other, hand in enumerate(game.hands) if other != seat for c in hand] + game.pile
+        rng.shuffle(hidden)
+        hands = [list(hand) if other == seat else [hidden.pop() for _ in hand] for other, hand in enumerate(game.hands)]
+        drawn = None if game.drawn < 0 else game.drawn
+        world = game.redealt(hands, hidden, drawn=drawn, accused_guilty=rng.random() < 0.5, rng=random.Random(seed))
+        assert world.view(seat) == game.view(seat)
+        position = world.position()
+        assert position.hands == tuple(map(tuple, hands)) and position.pile == tuple(hidden)
+        assert (
+            dataclasses.replace(
+                position,
+                hands=game.position().hands,
+                pile=game.position().pile,
+                accused_guilty=game.position().accused_guilty,
+            )
+            == game.position()
+        )
+
+
 # ---------------------------------------------------------------- actions written and read back
 
 

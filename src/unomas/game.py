@@ -1082,6 +1082,27 @@ class Game:
             other.log = [RoundLog(r.dealer, r.deal, r.moves[:]) for r in self.log]
         return other
 
+    def redealt(
+        self,
+        hands: list[list[Card]],
+        pile: Sequence[Card],
+        *,
+        drawn: Card | None,
+        accused_guilty: bool,
+        rng: RandomSource | None = None,
+    ) -> Game:
+        """A copy of this game with what not every seat sees dealt otherwise: the hands (the
+        lists are taken, not copied), the draw pile (top first), the card the seat on turn
+        drew, and whether a challengeable W+4 was a bluff. For search over the worlds that
+        agree with one seat's view: the caller keeps the cards consistent (nothing is
+        checked), and the copy shuffles with ``rng`` (see :meth:`copy`)."""
+        other = Game(self.rules, rng=rng, history=False, _copy_of=self)
+        other.hands = hands
+        other.pile = list(reversed(pile))
+        other.drawn = NO_CARD if drawn is None else drawn
+        other.accused_guilty = accused_guilty
+        return other
+
     def _copy_state_into(self, other: Game) -> None:
         """Copy everything that changes during play into ``other``: every field of
         :class:`~unomas.position.Position` (a test holds the two lists together)."""

@@ -41,6 +41,30 @@ class WorldSampler:
         self.unseen = list(unseen.elements())
         self.lacking = {seat: colors for seat, colors in (lacking or {}).items() if seat != view.seat and colors}
         self.color_before = color_before_wild_draw_four
+        seen = view.seat
+        self.table = Game.from_position(
+            view.rules,
+            Position(
+                round=view.round,
+                ply=view.ply,
+                dealer=view.dealer,
+                hands=tuple([view.hand if seat == seen else () for seat in range(len(view.hand_sizes))]),
+                pile=(),
+                discard=view.discard,
+                color=view.color,
+                direction=view.direction,
+                current=view.current,
+                phase=view.phase,
+                penalty=view.penalty,
+                challengeable=view.challengeable,
+                accused=view.accused,
+                drawn=view.drawn,
+                uno_pending=view.uno_pending,
+                scores=view.scores,
+            ),
+            check=False,
+        )
+        """The table as the view shows it, the hidden cards left out: each sample deals them."""
 
     def sample(self, rng: random.Random) -> Game:
         """One world: the unseen cards dealt at random to the other hands and the pile."""
@@ -64,26 +88,7 @@ class WorldSampler:
         pile = pool[start:]
         if view.phase is Phase.DRAWN and view.current != self.seat:
             drawn = _give_playable(hands[view.current], pile, view)
-        position = Position(
-            round=view.round,
-            ply=view.ply,
-            dealer=view.dealer,
-            hands=tuple([tuple(hand) for hand in hands]),
-            pile=tuple(pile),
-            discard=view.discard,
-            color=view.color,
-            direction=view.direction,
-            current=view.current,
-            phase=view.phase,
-            penalty=view.penalty,
-            challengeable=view.challengeable,
-            accused=accused,
-            accused_guilty=guilty,
-            drawn=drawn,
-            uno_pending=view.uno_pending,
-            scores=view.scores,
-        )
-        return Game.from_position(view.rules, position, rng=rng, check=False)
+        return self.table.redealt(hands, pile, drawn=drawn, accused_guilty=guilty, rng=rng)
 
 
 def sample_world(
