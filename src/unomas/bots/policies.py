@@ -2,7 +2,7 @@
 
 A policy is a turn action (:func:`playfirst_act`, :func:`random_act`) and an answer to an
 out-of-turn chance (:func:`take_a_chance`, the same for both), each a function of the seat's
-:class:`SeatOptions` and its random source. The bots of those names
+options (:data:`SeatOptions`) and its random source. The bots of those names
 (:mod:`unomas.bots.basic`) read the options from their view (:class:`ViewOptions`);
 self-play's fast players (:mod:`unomas.runs.selfplay`) from the conductor itself, with no
 view built. Both get the same options in the same order (the engine lists a seat's plays
@@ -56,8 +56,8 @@ class ViewOptions:
     def __init__(self, view: View) -> None:
         self.actions = view.legal_actions
 
-    def legal_actions(self, seat: int) -> Sequence[Action]:
-        return self.actions
+    def legal_actions(self, seat: int) -> list[Action]:
+        return list(self.actions)
 
     def playable_cards(self, seat: int) -> list[Card]:
         cards: list[Card] = []
@@ -88,7 +88,8 @@ def playfirst_act(options: SeatOptions, seat: int, rng: random.Random) -> Action
     the pass after one); as dealer, a uniformly chosen starting colour."""
     cards = options.playable_cards(seat)
     if cards:
-        return _variant(options.play_variants(seat, cards[_below(rng, len(cards))]), rng)
+        variants = options.play_variants(seat, cards[_below(rng, len(cards))])
+        return variants[0] if len(variants) == 1 else _variant(variants, rng)
     actions = options.legal_actions(seat)
     for action in actions:
         if action.kind is CHALLENGE:
@@ -103,11 +104,9 @@ def playfirst_act(options: SeatOptions, seat: int, rng: random.Random) -> Action
 
 
 def _variant(variants: Sequence[Action], rng: random.Random) -> Action:
-    """A way to play the card: a uniformly chosen colour (a wild) or target (a 7 under
-    ``seven_zero``), with the UNO call :data:`UNO_CALL_RATE` of the time when that play
-    leaves one card."""
-    if len(variants) == 1:
-        return variants[0]
+    """One of several ways to play a card: a uniformly chosen colour (a wild) or target
+    (a 7 under ``seven_zero``), with the UNO call :data:`UNO_CALL_RATE` of the time when
+    that play leaves one card."""
     plain = [a for a in variants if not a.uno]
     choice = plain[_below(rng, len(plain))]
     for action in variants:
