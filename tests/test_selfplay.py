@@ -92,3 +92,18 @@ def test_unomas_simulate_plays_the_matches_of_a_tournament_of_playfirst_bots(tmp
     for entry in tournament:
         assert entry.pop("names") == ["playfirst"] * 3
     assert record.read_file(folder / "s.jsonl") == tournament
+
+
+def test_the_decision_is_the_seat_on_turn_or_the_first_of_the_window() -> None:
+    table = selfplay(Rules(players=3, target_score=0, jump_in=True), "random", seed=2)
+    asked_out_of_turn = 0
+    while not table.game.round_over:
+        decision = table.decision()
+        assert decision is not None
+        seat, out_of_turn = decision
+        window = table.game.out_of_turn_seats()
+        assert (seat, out_of_turn) == ((window[0], True) if out_of_turn else (table.game.current, False))
+        asked_out_of_turn += out_of_turn
+        table.step()
+    assert table.decision() is None
+    assert asked_out_of_turn > 0
