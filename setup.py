@@ -11,7 +11,18 @@ import sys
 
 from setuptools import Extension, setup
 
-COMPILED = ["cards", "actions", "events", "game", "conductor", "simulate", "bots/search", "rl/actions", "rl/core"]
+COMPILED = [
+    "cards",
+    "actions",
+    "events",
+    "game",
+    "conductor",
+    "bots/policies",
+    "bots/search",
+    "runs/selfplay",
+    "rl/actions",
+    "rl/core",
+]
 
 
 def engine_extensions() -> list[Extension]:

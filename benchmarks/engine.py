@@ -1,9 +1,10 @@
 """Engine speed: single rounds/s and actions/s, unomas beside RLCard's UNO, in one run.
 
-unomas plays with the ``playfirst`` policy of ``unomas simulate`` (official rules,
-single rounds: ``target_score=0``), both as installed (compiled with mypyc unless built
-with ``UNOMAS_PURE=1``) and as pure Python from ``src/``. RLCard 1.2.0's ``UnoGame`` is driven directly with
-uniformly random legal actions (it likewise draws only when nothing is playable). RLCard
+unomas plays with the ``playfirst`` policy of ``unomas simulate``, every seat a player of
+the conductor (official rules, single rounds: ``target_score=0``), both as installed
+(compiled with mypyc unless built with ``UNOMAS_PURE=1``) and as pure Python from ``src/``.
+RLCard 1.2.0's ``UnoGame`` is driven directly with uniformly random legal actions (it
+likewise draws only when nothing is playable). RLCard
 runs in its own virtual environment (created in ``benchmarks/.venv-rlcard`` on first use,
 or given with ``--rlcard-python``), never as a dependency of unomas. The two alternate
 in short slices so machine noise hits both alike; ratios are what to read.
@@ -29,18 +30,22 @@ RLCARD_VENV = HERE / ".venv-rlcard"
 
 def unomas_slice(players: int, seconds: float, seed: int) -> tuple[int, int, float]:
     """Rounds and actions played by unomas's playfirst policy in about ``seconds``."""
+    from unomas.conductor import Conductor
+    from unomas.game import Game
     from unomas.rules import Rules
-    from unomas.simulate import play_match, playfirst
+    from unomas.runs.selfplay import players as selfplay_players
 
     rules = Rules(players=players, target_score=0)
     rng = random.Random(seed)
+    rngs = [rng] * players
     rounds = actions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         for _ in range(50):
-            result = play_match(rules, playfirst, game_rng=rng, player_rng=rng)
-            rounds += result.rounds
-            actions += result.actions
+            table = Conductor(Game(rules, rng=rng, history=False), selfplay_players("playfirst", players), rngs=rngs)
+            summary = table.play()
+            rounds += summary.rounds
+            actions += summary.actions
     return rounds, actions, time.perf_counter() - start
 
 

@@ -31,9 +31,9 @@ from typing import Any
 
 import ray
 
-from unomas.backends import BATCH, Backend, batch_size, play
 from unomas.rules import Rules
-from unomas.tournament import TournamentResult, run_tournament
+from unomas.runs.backends import BATCH, Backend, batch_size, play
+from unomas.runs.tournament import TournamentResult, run_tournament
 
 TARGET = 0.90
 """The least share of the local backend's throughput that Ray must keep."""

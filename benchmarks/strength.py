@@ -18,7 +18,7 @@ import argparse
 import time
 
 from unomas.rules import Rules
-from unomas.tournament import run_tournament
+from unomas.runs.tournament import run_tournament
 
 TARGETS = {"heuristic": ("playfirst", 0.65), "ismcts": ("heuristic", 0.55)}
 

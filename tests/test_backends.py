@@ -7,17 +7,23 @@ import os
 import random
 import re
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import pytest
+from pebble import ProcessPool
 from typer.testing import CliRunner, Result
 
 from unomas import record
-from unomas.backends import (
+from unomas.bots import BUILTIN_BOTS, PlayFirstBot
+from unomas.cli import app
+from unomas.errors import SettingsError
+from unomas.rules import Rules
+from unomas.runs.backends import (
+    LOCAL_RETRIES,
     RAY_INSTALL,
     Backend,
     BackendUnavailable,
@@ -28,12 +34,8 @@ from unomas.backends import (
     play,
     play_batch,
 )
-from unomas.bots import BUILTIN_BOTS, PlayFirstBot
-from unomas.cli import app
-from unomas.errors import SettingsError
-from unomas.rules import Rules
-from unomas.simulation import SimulatedMatch, SimulationJob, Totals, run_simulation
-from unomas.tournament import TournamentInterrupted, TournamentJob, run_tournament, seating
+from unomas.runs.simulation import SimulatedMatch, SimulationJob, Totals, run_simulation
+from unomas.runs.tournament import TournamentInterrupted, TournamentJob, run_tournament, seating
 
 ONE_ROUND = Rules(players=2, target_score=0)
 
@@ -110,19 +112,24 @@ def test_local_backend_plays_every_match_in_order(jobs: int, batch: int | None) 
 @dataclass(frozen=True, slots=True)
 class DyingSquares:
     """Like :class:`Squares`, but the worker process playing match 5 dies: the first
-    time only if ``marker`` is given (it is created then), else every time."""
+    time only if ``marker`` is given (it is created then), else every time. Each death
+    adds a line to ``deaths``, if given."""
 
     marker: Path | None = None
+    deaths: Path | None = None
 
     def play(self, number: int) -> int:
         if number == 5 and (self.marker is None or not self.marker.exists()):
             if self.marker is not None:
                 self.marker.touch()
+            if self.deaths is not None:
+                with self.deaths.open("a") as tally:
+                    tally.write("died\n")
             os._exit(1)
         return number * number
 
     def failed(self, number: int, reason: str) -> int:
-        assert "worker process died" in reason
+        assert reason == f"its worker process died each of the {LOCAL_RETRIES} times it was played"
         return -number
 
 
@@ -132,30 +139,47 @@ def test_a_local_worker_that_dies_is_replaced_and_its_matches_played_again(tmp_p
     assert job.marker is not None and job.marker.exists()  # a worker did die
 
 
-def test_a_match_whose_worker_always_dies_is_an_error_of_that_match_alone() -> None:
-    assert list(play(DyingSquares(), 12, Backend(jobs=2, batch=4))) == [k * k if k != 5 else -5 for k in range(12)]
+def test_a_match_whose_worker_always_dies_is_an_error_of_that_match_alone(tmp_path: Path) -> None:
+    deaths = tmp_path / "deaths"
+    results = list(play(DyingSquares(deaths=deaths), 12, Backend(jobs=2, batch=4)))
+    assert results == [k * k if k != 5 else -5 for k in range(12)]
+    # Its batch of four died once; then match 5 alone, LOCAL_RETRIES times.
+    assert deaths.read_text().count("died") == 1 + LOCAL_RETRIES
 
 
-class BrokenPool:
-    """Submits as a process pool does once a worker died (before its futures all say so)."""
+class GivenUpPool:
+    """A pool that pebble gave up, as it may when it cannot tell whose worker process died:
+    it is no longer active, and what it was playing failed with BrokenProcessPool."""
 
-    def submit(self, *args: object) -> None:
-        raise BrokenProcessPool("A child process terminated abruptly")
+    active = False
+
+    def __init__(self, pool: ProcessPool) -> None:
+        self.pool = pool
+        self.stopped = False
+
+    def lost(self) -> Future[Any]:
+        future: Future[Any] = Future()
+        future.set_exception(BrokenProcessPool("All workers expired"))
+        return future
+
+    def stop(self) -> None:
+        self.stopped = True
+        self.pool.stop()
+
+    def join(self) -> None:
+        self.pool.join()
 
 
-def test_a_batch_given_to_a_pool_broken_unnoticed_waits_and_is_played() -> None:
-    """A pool can be broken when a batch is submitted while no future has said so yet
-    (a race with the pool's own thread): the batch waits with the held ones, then is played."""
+def test_the_batches_of_a_pool_given_up_are_played_in_a_new_pool() -> None:
     runner: LocalRunner[int] = LocalRunner(Squares(), 1)
-    pool = runner.executor
+    given_up = GivenUpPool(runner.pool)
     try:
-        runner.executor = cast("ProcessPoolExecutor", BrokenPool())
-        waiting = runner.submit(0, 3)
-        assert runner.held == [waiting]
-        runner.executor = pool
-        first = runner.submit(3, 5)
-        assert runner.finished([first, waiting]) == [(first, [9, 16])]
-        assert runner.finished([waiting]) == [(waiting, [0, 1, 4])]
+        lost = cast("Any", runner.submit(0, 3))
+        lost.future = given_up.lost()
+        runner.pool = cast("ProcessPool", given_up)
+        assert runner.finished([lost]) == []  # played again, in a new pool
+        assert given_up.stopped and runner.pool is not cast("ProcessPool", given_up)
+        assert runner.finished([lost]) == [(lost, [0, 1, 4])]
     finally:
         runner.close([])
 
@@ -202,7 +226,7 @@ def test_bad_backends_are_refused(kwargs: dict[str, object], named: str) -> None
 
 def test_ray_without_the_extra_names_the_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)
-    monkeypatch.delitem(sys.modules, "unomas.backends.ray", raising=False)
+    monkeypatch.delitem(sys.modules, "unomas.runs.backends.ray", raising=False)
     with pytest.raises(BackendUnavailable, match=re.escape(f"not installed: {RAY_INSTALL}")):
         list(play(Squares(), 3, Backend("ray")))
     with pytest.raises(BackendUnavailable, match="Ray"):
@@ -221,7 +245,7 @@ def test_ray_without_the_extra_names_the_install(monkeypatch: pytest.MonkeyPatch
 def test_a_match_that_could_not_be_played_is_an_error_of_no_bot() -> None:
     job = TournamentJob(Rules(players=3), ("a", "b", "c"), 1, False)
     result = job.failed(4, "WorkerCrashedError: gone")
-    assert result.number == 4 and result.seating == seating(3, 4)
+    assert result.number == 4 and result.seating == seating(3, 4) and result.summary is None
     assert result.error is not None
     assert (result.error.match, result.error.bot, result.error.reason) == (4, None, "WorkerCrashedError: gone")
     lost = SimulationJob(ONE_ROUND, "playfirst", 1, False).failed(2, "gone")
@@ -238,10 +262,13 @@ def test_simulation_runs_are_the_same_on_every_local_backend() -> None:
     assert one == two
     assert [m.number for m in one] == list(range(12))
     for match in one:
-        assert match.record is not None
-        assert record.replay(match.record).winner == match.winner
-    with pytest.raises(ValueError, match="unknown policy"):
+        assert match.record is not None and match.summary is not None
+        assert record.replay(match.record).winner == match.summary.winner
+        assert match.record["scores"] == match.summary.scores
+    with pytest.raises(SettingsError, match="unknown policy 'clever'"):
         run_simulation(rules, 1, policy="clever")
+    with pytest.raises(SettingsError, match="unknown policy 'uniform'"):
+        run_simulation(rules, 1, policy="uniform")
 
 
 # ---------------------------------------------------------------- interrupts

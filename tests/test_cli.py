@@ -86,10 +86,14 @@ def test_same_seed_same_records(tmp_path: Path) -> None:
     assert first.read_bytes() != other.read_bytes()
 
 
-def test_uniform_policy(tmp_path: Path) -> None:
-    path = tmp_path / "uniform.jsonl"
-    simulate_to(path, "--policy", "uniform", "--games", "3", "--seed", "3", "--set", "target_score=0")
-    assert run("replay", str(path)).exit_code == 0
+@pytest.mark.parametrize("policy", ["playfirst", "random"])
+def test_each_policy_plays_matches_that_replay(tmp_path: Path, policy: str) -> None:
+    path = tmp_path / f"{policy}.jsonl"
+    result = simulate_to(path, "--policy", policy, "--games", "3", "--seed", "3", "--set", "target_score=0")
+    assert re.search(r"games 3( |$)", flat(result.output))
+    replayed = run("replay", str(path))
+    assert replayed.exit_code == 0, replayed.output
+    assert replayed.output.count("valid") == 3
     assert [r["winner"] is not None for r in record.read_file(path)] == [True] * 3
 
 
@@ -123,7 +127,8 @@ def test_settings_on_the_command_line(tmp_path: Path) -> None:
         (("--set", "stack_mixed"), "stack_mixed"),
         (("--players", "1"), "players"),
         (("--rules", "chaos"), "chaos"),
-        (("--policy", "clever"), "clever"),
+        (("--policy", "clever"), "unknown policy 'clever' (policies are playfirst, random)"),
+        (("--policy", "uniform"), "unknown policy 'uniform'"),
     ],
 )
 def test_bad_settings_are_refused(tmp_path: Path, args: tuple[str, ...], named: str) -> None:

@@ -370,9 +370,9 @@ def test_a_catcher_catches_a_forgetful_player_heads_up() -> None:
     assert any(isinstance(e, Caught) for e in everything(recorder.everything))
 
 
-def test_a_forgetful_player_is_not_caught_by_playfirst() -> None:
+def test_a_forgetful_player_is_not_caught_by_players_who_let_chances_go() -> None:
     recorder = Recorder()
-    bots = [Counting(Forgetful()), Counting(PlayFirstBot()), Counting(PlayFirstBot())]
+    bots = [Counting(Forgetful()), Counting(Forgetful()), Counting(Forgetful())]
     Conductor.for_bots(Rules(players=3, target_score=300), bots, seed=1, witness=recorder).play()
     assert not any(isinstance(e, Caught) for e in everything(recorder.everything))
     assert any(Action.catch(2, 0) in v.legal_actions for v in bots[2].offered)

@@ -14,7 +14,7 @@ import unomas
 
 HEAVY = ("typer", "rich", "textual", "starlette", "numpy", "click", "ray")
 ENGINE = ("cards", "rules", "actions", "events", "game", "view", "record", "errors")
-OUTER = ("cli", "bots", "tui", "server", "rl", "backends")
+OUTER = ("cli", "bots", "tui", "server", "rl", "runs")
 PACKAGE = Path(unomas.__file__).resolve().parent
 
 
@@ -35,10 +35,11 @@ def test_import_unomas_loads_nothing_heavy() -> None:
     assert outer == []
 
 
-def test_ray_is_loaded_only_when_chosen() -> None:
-    modules = loaded_after("import unomas.cli, unomas.tournament, unomas.simulation")
-    assert "unomas.backends" in modules
-    assert not [m for m in modules if m == "ray" or m.startswith(("ray.", "unomas.backends.ray"))]
+def test_ray_and_matplotlib_are_loaded_only_when_chosen() -> None:
+    modules = loaded_after("import unomas.cli, unomas.runs.tournament, unomas.runs.simulation, unomas.runs.plot")
+    assert "unomas.runs.backends" in modules
+    assert not [m for m in modules if m == "ray" or m.startswith(("ray.", "unomas.runs.backends.ray"))]
+    assert not [m for m in modules if m.split(".")[0] == "matplotlib"]
 
 
 @pytest.mark.parametrize("module", ENGINE)

@@ -23,8 +23,8 @@ from unomas.cli.app import app
 from unomas.errors import IllegalAction, RecordError, SettingsError, StaleAction, UnoError
 from unomas.i18n import translator
 from unomas.rules import Rules
+from unomas.runs.plot import PLOT_INSTALL
 from unomas.testing import make_game
-from unomas.tournament import PLOT_INSTALL
 from unomas.tui import plain, text
 from unomas.tui.app import UnomasApp
 from unomas.tui.session import ResumeError, Session, Setup, Watch

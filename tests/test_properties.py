@@ -470,22 +470,17 @@ def test_records_replay_to_the_same_game(rules: Rules, seed: int, steps: int) ->
     st.integers(2, 6),
     st.integers(1, 7),
     st.sampled_from(["official", "all"]),
-    st.sampled_from(["playfirst", "uniform"]),
+    st.sampled_from(["playfirst", "random"]),
     seeds,
 )
 def test_simulated_matches_replay(players: int, hand_size: int, preset: str, policy: str, seed: int) -> None:
-    from unomas.simulate import POLICIES, play_match
+    from unomas.runs.selfplay import selfplay
 
     rules = Rules.preset(preset, players=players, hand_size=hand_size, target_score=40)
-    result = play_match(
-        rules,
-        POLICIES[policy],
-        game_rng=random.Random(seed),
-        player_rng=random.Random(seed + 1),
-        history=True,
-    )
-    game = result.game
-    if not result.abandoned:
+    table = selfplay(rules, policy, seed=seed, history=True)
+    summary = table.play()
+    game = table.game
+    if not summary.abandoned:
         assert game.is_over and game.winner >= 0
         assert max(game.scores) == game.scores[game.winner] >= 40
     replays_to_same_state(game)

@@ -24,10 +24,10 @@ from typer.testing import CliRunner, Result
 
 ray = pytest.importorskip("ray")
 
-from unomas.backends import Backend, BackendUnavailable, play  # noqa: E402
 from unomas.cli import app  # noqa: E402
 from unomas.rules import Rules  # noqa: E402
-from unomas.tournament import TournamentInterrupted, TournamentResult, run_tournament  # noqa: E402
+from unomas.runs.backends import Backend, BackendUnavailable, play  # noqa: E402
+from unomas.runs.tournament import TournamentInterrupted, TournamentResult, run_tournament  # noqa: E402
 
 pytestmark = pytest.mark.ray
 
@@ -134,7 +134,9 @@ def test_a_tournament_on_the_cluster_gives_the_local_results(cluster: Cluster, t
         SHORT, specs, 24, seed="c", backend="ray", address=cluster.address, batch=2, records=tmp_path / "ray.jsonl"
     )
     assert figures(remote) == figures(local)
-    assert [m.scores for m in remote.matches] == [m.scores for m in local.matches]
+    assert [m.summary and m.summary.scores for m in remote.matches] == [
+        m.summary and m.summary.scores for m in local.matches
+    ]
     assert (tmp_path / "ray.jsonl").read_text() == (tmp_path / "local.jsonl").read_text()
 
 

@@ -8,7 +8,7 @@ import json
 import random
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -16,7 +16,8 @@ from unomas import record
 from unomas.errors import RecordError
 from unomas.game import Game
 from unomas.rules import Rules
-from unomas.simulate import play_match, playfirst, simulate
+from unomas.runs.selfplay import selfplay
+from unomas.runs.simulation import run_simulation
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 """The sample records of RECORD.md, kept beside the tests."""
@@ -41,12 +42,10 @@ def _multi_round_text() -> str:
     """A finished match of several rounds, some with reshuffles, as simulated with a seed."""
     rules = Rules(players=4, hand_size=20, target_score=200)
     for seed in range(100):
-        result = play_match(
-            rules, playfirst, game_rng=random.Random(seed), player_rng=random.Random(-seed), history=True
-        )
-        if result.abandoned:
+        table = selfplay(rules, "playfirst", seed=seed, history=True)
+        if table.play().abandoned:
             continue
-        written = record.to_json(result.game)
+        written = record.to_json(table.game)
         reshuffles = sum(e.get("chance") == "reshuffle" for r in written["rounds"] for e in r["events"])
         if len(written["rounds"]) >= 3 and reshuffles >= 2:
             return record.dumps(written)
@@ -121,7 +120,9 @@ def test_examples_read_as_json_lines(tmp_path: Path) -> None:
 
 
 def simulated_records(games: int, rules: Rules, seed: str) -> list[Record]:
-    return [record.to_json(result.game) for result in simulate(rules, games, seed=seed, history=True)]
+    written = [match.record for match in run_simulation(rules, games, seed=seed, history=True)]
+    assert all(entry is not None for entry in written)
+    return cast(list[Record], written)
 
 
 @pytest.mark.parametrize(

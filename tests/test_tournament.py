@@ -17,21 +17,13 @@ from unomas import record
 from unomas.actions import Action
 from unomas.bots import BUILTIN_BOTS, PlayFirstBot
 from unomas.cli import app
+from unomas.conductor import MatchSummary
 from unomas.errors import SettingsError
 from unomas.events import Event
 from unomas.rules import Rules
-from unomas.tournament import (
-    PLOT_INSTALL,
-    PlotUnavailable,
-    TournamentResult,
-    entrant_names,
-    plot,
-    plot_available,
-    run_tournament,
-    seat_specs,
-    seating,
-    wilson,
-)
+from unomas.runs.plot import PLOT_INSTALL, PlotUnavailable, plot, plot_available
+from unomas.runs.statistics import wilson
+from unomas.runs.tournament import TournamentMatch, TournamentResult, entrant_names, run_tournament, seat_specs, seating
 from unomas.view import View
 
 runner = CliRunner()
@@ -55,6 +47,12 @@ def figures(result: TournamentResult) -> dict[str, Any]:
     for bot in data["bots"]:
         del bot["seconds_per_decision"]
     return data
+
+
+def summary(match: TournamentMatch) -> MatchSummary:
+    """How a match went (it must have been played to its end, or abandoned)."""
+    assert match.summary is not None, match.error
+    return match.summary
 
 
 def without_timing(data: dict[str, Any]) -> dict[str, Any]:
@@ -158,7 +156,7 @@ def test_same_seed_same_results_whatever_the_jobs(tmp_path: Path) -> None:
     two = run_tournament(SHORT, specs, 7, seed="s", jobs=2, records=tmp_path / "two.jsonl")
     assert figures(one) == figures(two)
     assert (tmp_path / "one.jsonl").read_text() == (tmp_path / "two.jsonl").read_text()
-    assert [m.scores for m in one.matches] == [m.scores for m in two.matches]
+    assert [summary(m).scores for m in one.matches] == [summary(m).scores for m in two.matches]
     again = run_tournament(SHORT, specs, 7, seed="s")
     assert figures(again) == figures(one)
 
@@ -167,9 +165,9 @@ def test_matches_depend_on_the_seed_and_number_only() -> None:
     specs = ["heuristic", "playfirst", "random"]
     long = run_tournament(SHORT, specs, 5, seed=9)
     short = run_tournament(SHORT, specs, 3, seed=9)
-    assert [m.scores for m in long.matches[:3]] == [m.scores for m in short.matches]
+    assert [summary(m).scores for m in long.matches[:3]] == [summary(m).scores for m in short.matches]
     other = run_tournament(SHORT, specs, 5, seed=10)
-    assert [m.round_points for m in other.matches] != [m.round_points for m in long.matches]
+    assert [summary(m).round_points for m in other.matches] != [summary(m).round_points for m in long.matches]
 
 
 def test_without_a_seed_matches_still_run() -> None:
@@ -183,9 +181,9 @@ def test_without_a_seed_matches_still_run() -> None:
 
 def test_figures_add_up() -> None:
     result = run_tournament(SHORT, ["heuristic", "playfirst", "random"], 9, seed=4)
-    total_scores = sum(sum(m.scores) for m in result.matches)
+    total_scores = sum(sum(summary(m).scores) for m in result.matches)
     assert sum(bot.points for bot in result.bots) == total_scores
-    rounds = sum(len(m.round_winners) for m in result.matches)
+    rounds = sum(len(summary(m).round_winners) for m in result.matches)
     assert sum(bot.round_wins for bot in result.bots) == rounds
     assert all(bot.rounds == rounds for bot in result.bots)
     assert sum(bot.match_wins for bot in result.bots) == 9 - result.abandoned
@@ -242,8 +240,8 @@ def test_records_replay(tmp_path: Path) -> None:
     assert len(records) == 6
     for match, rec in zip(result.matches, records, strict=True):
         game = record.replay(rec)
-        assert game.scores == match.scores
-        assert rec["winner"] == (match.winner if match.winner >= 0 else None)
+        assert game.scores == summary(match).scores
+        assert rec["winner"] == summary(match).winner
         assert rec["rules"] == result.rules.to_dict()
         assert "error" not in rec
         assert match.record is None  # released once written
@@ -354,6 +352,7 @@ def test_a_bot_error_is_an_error_of_its_match(tmp_path: Path) -> None:
         assert error.seat == 0
         assert error.bot == "flaky"
         assert "flaky at seat 0" in error.reason
+    assert [m.summary is None for m in result.matches] == [True, False] * 3
     flaky, rnd = result.bots
     assert flaky.errors == 3 and rnd.errors == 0
     assert flaky.matches == rnd.matches == 3
@@ -545,7 +544,7 @@ def test_abandoned_matches_count_as_played_and_unrated(monkeypatch: pytest.Monke
     monkeypatch.setattr(unomas.conductor, "MAX_ACTIONS_PER_ROUND", 3)
     result = run_tournament(Rules(players=2), ["playfirst", "random"], 2, seed=1)
     assert result.abandoned == 2
-    assert all(match.abandoned and match.winner == -1 for match in result.matches)
+    assert all(summary(match).abandoned and summary(match).winner is None for match in result.matches)
     for bot in result.bots:
         assert bot.matches == 2 and bot.match_wins == 0
         assert (bot.mu, bot.sigma) == (25.0, 25.0 / 3.0)

@@ -215,6 +215,9 @@ class Conductor:
         self.game = game
         self.rules = game.rules
         self.players: list[Player | None] = list(players)
+        """One per seat, fixed for the match."""
+        self._hearing = [(seat, p) for seat, p in enumerate(self.players) if p is not None and p.listens]
+        """The players that want the events, with their seats."""
         self.playing = [player is not None for player in players]
         """Whether each seat's player decides for it now (False: it stands by, listening)."""
         self.ask_external = ask_external
@@ -318,13 +321,17 @@ class Conductor:
 
     def decision(self) -> tuple[int, bool] | None:
         """Who decides now, and whether out of turn; None while a round waits to be dealt."""
+        seat = self._decider()
+        return None if seat < 0 else (seat, len(self._window) > 0)
+
+    def _decider(self) -> int:
+        """The seat that decides now (-1 while a round waits to be dealt), out of turn if
+        the window is open: :meth:`decision` without building a tuple, for the hot path."""
         game = self.game
         if game.round_over:
-            return None
+            return -1
         window = self._current_window()
-        if window:
-            return window[0], True
-        return game.current, False
+        return window[0] if window else game.current
 
     def _current_window(self) -> list[int]:
         game = self.game
@@ -352,10 +359,10 @@ class Conductor:
         (None). A proposal is applied with :meth:`act` (with the ply it answers) or
         :meth:`push`; another action first makes it stale."""
         while True:
-            decision = self.decision()
-            if decision is None:
+            seat = self._decider()
+            if seat < 0:
                 return None
-            seat, out_of_turn = decision
+            out_of_turn = len(self._window) > 0
             player = self.players[seat]
             if player is None or not self.playing[seat]:
                 return None
@@ -452,15 +459,15 @@ class Conductor:
 
     def _tell(self, action: Action | None, caused: list[Event]) -> None:
         """Tell every player and listener the change, as its seat may see it."""
-        for event in caused:
-            if type(event) is RoundEnded:
-                self.round_winners.append(event.winner)
-                self.round_points.append(event.points)
+        if self.game.round_over:  # only a change that ends a round tells its result
+            for event in caused:
+                if type(event) is RoundEnded:
+                    self.round_winners.append(event.winner)
+                    self.round_points.append(event.points)
         for witness in self.witnesses:
             witness(action, caused)
-        for seat, player in enumerate(self.players):
-            if player is not None and player.listens:
-                player.observe([redact(event, seat) for event in caused])
+        for seat, player in self._hearing:
+            player.observe([redact(event, seat) for event in caused])
         if self.listeners:
             made: dict[int | None, list[Event]] = {}
             for whom, listener in list(self.listeners):
@@ -475,11 +482,14 @@ class Conductor:
         """Play the match to its end, every seat decided by its player; closes the players."""
         game = self.game
         abandoned = False
+        limit = MAX_ACTIONS_PER_ROUND
         try:
-            while not game.is_over:
+            while True:
                 if game.round_over:
+                    if game.is_over:
+                        break
                     self.deal()
-                elif self._round_actions >= MAX_ACTIONS_PER_ROUND:
+                elif self._round_actions >= limit:
                     abandoned = True
                     break
                 elif self.step() is None:
@@ -494,9 +504,12 @@ class Conductor:
         decisions: list[int] = []
         thinking: list[float] = []
         for player in self.players:
-            stats = player.stats if isinstance(player, BotPlayer) else SeatStats()
-            decisions.append(stats.decisions)
-            thinking.append(stats.thinking)
+            if isinstance(player, BotPlayer):
+                decisions.append(player.stats.decisions)
+                thinking.append(player.stats.thinking)
+            else:
+                decisions.append(0)
+                thinking.append(0.0)
         return MatchSummary(
             winner=None if game.winner < 0 or abandoned else game.winner,
             scores=list(game.scores),

@@ -16,19 +16,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from unomas import __version__, record
-from unomas.backends import BACKENDS, Backend, BackendUnavailable
 from unomas.errors import RecordError, SettingsError
 from unomas.rules import PRESETS, Rules
-from unomas.simulate import POLICIES
-from unomas.simulation import Totals, run_simulation
-from unomas.tournament import (
-    PLOT_INSTALL,
-    TournamentInterrupted,
-    TournamentResult,
-    plot,
-    plot_available,
-    run_tournament,
-)
+from unomas.runs.backends import BACKENDS, Backend, BackendUnavailable
+from unomas.runs.plot import PLOT_INSTALL, plot, plot_available
+from unomas.runs.selfplay import POLICIES, check_policy
+from unomas.runs.simulation import Totals, run_simulation
+from unomas.runs.tournament import TournamentInterrupted, TournamentResult, run_tournament
 
 app = typer.Typer(
     help="UNO with every house rule: simulate matches, run tournaments between bots, replay and check records.",
@@ -83,7 +77,9 @@ def simulate_command(
         typer.Option("--set", help="A setting of the rules, NAME=VALUE (repeatable)."),
     ] = None,
     seed: Annotated[Optional[str], typer.Option(help="Seed: the same seed gives the same records.")] = None,  # noqa: UP045
-    policy: Annotated[str, typer.Option(help="playfirst (default) or uniform (every legal action).")] = "playfirst",
+    policy: Annotated[
+        str, typer.Option(help=f"The bot every seat plays: {' or '.join(POLICIES)} (default playfirst).")
+    ] = "playfirst",
     records: Annotated[
         Optional[Path],  # noqa: UP045
         typer.Option(help="Write every match's record to this file, as JSON Lines.", dir_okay=False),
@@ -92,10 +88,12 @@ def simulate_command(
     address: AddressOption = None,
     jobs: JobsOption = None,
 ) -> None:
-    """Play matches between random players and report how fast the engine went."""
+    """Play matches between baseline bots (self-play) and report how fast the engine went."""
     rules = rules_from_options(players, rules_preset, settings or [])
-    if policy not in POLICIES:
-        raise typer.BadParameter(f"unknown policy {policy!r} (policies are {', '.join(POLICIES)})")
+    try:
+        check_policy(policy)
+    except SettingsError as error:
+        raise typer.BadParameter(str(error), param_hint="--policy") from None
     where = backend_from_options(backend, jobs, address)
     totals = Totals(rules.players)
     interrupted = False

@@ -6,7 +6,7 @@ must decide now:
 1. **Out-of-turn windows.** After every action that changes the game (and when a round
    starts), each seat other than the one on turn that has an out-of-turn action open
    (calling UNO late, catching a player who forgot UNO, jumping in) gets a decision, in
-   seat order (seat 0 first, as :class:`unomas.match.Table` asks bots). Its mask holds
+   seat order (seat 0 first, as the conductor asks players). Its mask holds
    those actions and ``none``. Choosing ``none`` passes the chance to the next seat of
    the window; choosing an action plays it, and a new window opens on the new position.
 2. **The seat on turn** decides once the window is over (or when there is none): play,

@@ -2,7 +2,7 @@
 
 The learner plays seat ``seat``; every other seat is a bot made from a spec of
 :func:`unomas.bots.make_bot` (``"heuristic"``, ``"random"``, ``"ismcts:iterations=200"``…),
-asked exactly as a :class:`unomas.match.Table` asks it: ``act`` with its own view on its
+asked exactly as the conductor asks any bot: ``act`` with its own view on its
 turn, ``react`` with its own view in an out-of-turn window, and ``observe`` with the events
 of every step redacted for its seat. Observations, actions, masks, windows and rewards are
 those of the AEC environment (:mod:`unomas.rl.env`): ``step`` returns once the learner

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 import ray
 from ray.exceptions import RayError, RayTaskError
 
-from unomas.backends import BackendUnavailable, BatchFailed, Job, play_batch
+from unomas.runs.backends import BackendUnavailable, BatchFailed, Job, play_batch
 
 if TYPE_CHECKING:
     from ray._private.worker import RemoteFunction2

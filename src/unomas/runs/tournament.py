@@ -9,8 +9,8 @@ number: ``heuristic#1``, ``heuristic#2``. Fewer seats than specs is an error.
 Match ``k`` (counted from 0) seats the entrants rotated by ``k``: entrant ``i`` plays seat
 ``(i + k) % n``, so over ``n`` matches every entrant has every seat once. Its randomness
 (the shuffles and every bot's random source) comes from the seed and ``k`` only, as
-``Table(..., seed=f"{seed}/{k}")``, so the same seed gives the same matches whatever the
-backend (this machine's processes or a Ray cluster, :mod:`unomas.backends`), the number of
+``Conductor.seeded(..., seed=f"{seed}/{k}")``, so the same seed gives the same matches whatever
+the backend (this machine's processes or a Ray cluster, :mod:`unomas.runs.backends`), the number of
 workers and the order in which they finish; without a seed, matches are unpredictable. (A
 bot that thinks for a set time, ``ismcts:seconds=...``, still depends on the machine's speed.)
 The figures are gathered in match order.
@@ -21,7 +21,7 @@ The figures of an entrant, over the matches that ended without a bot error:
     Matches and rounds played, and those won. An abandoned match (a round that found no
     end) counts as played and won by nobody; its finished rounds count.
 ``match_win_rate``, ``round_win_rate`` and their ``*_interval``
-    Wins over played, with the 95 % Wilson score interval (:func:`wilson`).
+    Wins over played, with the 95 % Wilson score interval (:func:`~unomas.runs.statistics.wilson`).
 ``points_per_round_won``
     Mean points of the rounds it won (``None`` before it wins one).
 ``points_per_round``
@@ -36,7 +36,7 @@ The figures of an entrant, over the matches that ended without a bot error:
     the prior ``mu = 25``, ``sigma = 25/3`` (so a new entrant's rating is 0). Abandoned
     matches and matches with an error are not rated.
 
-A match in which a bot fails (:class:`~unomas.match.BotError`: an illegal answer, a crash)
+A match in which a bot fails (:class:`~unomas.errors.BotError`: an illegal answer, a crash)
 is an error of that match: it is listed, charged to the failing entrant's ``errors``, and
 otherwise left out of the figures; the tournament goes on. So is a match whose task kept
 failing (its worker process died again and again): its error names no bot.
@@ -55,7 +55,6 @@ as a tournament of ``k`` matches would have them.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack, closing
@@ -64,57 +63,28 @@ from pathlib import Path
 from typing import Any
 
 from unomas import record
-from unomas.backends import Backend, play
+from unomas.conductor import MatchSummary
 from unomas.errors import SettingsError
 from unomas.rules import Rules
+from unomas.runs.backends import Backend, play
+from unomas.runs.statistics import Ratings, wilson
 
 __all__ = [
-    "PLOT_INSTALL",
     "BotStats",
     "MatchError",
-    "MatchResult",
-    "PlotUnavailable",
     "TournamentInterrupted",
     "TournamentJob",
+    "TournamentMatch",
     "TournamentResult",
     "entrant_names",
     "play_match",
-    "plot",
-    "plot_available",
     "run_tournament",
     "seat_specs",
     "seating",
-    "wilson",
 ]
-
-Z95 = 1.959963984540054
-"""The normal quantile of a two-sided 95 % interval."""
-
-PLOT_INSTALL = "pip install 'unomas[plot]'"
 
 Progress = Callable[[int, int], None]
 """Called with (matches done, matches in all) after every match."""
-
-
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95 % by default); (0, 1) with no trials.
-
-    >>> low, high = wilson(5, 10)
-    >>> round(low, 4), round(high, 4)
-    (0.2366, 0.7634)
-    """
-    if trials <= 0:
-        return (0.0, 1.0)
-    if not 0 <= successes <= trials:
-        raise ValueError(f"{successes} successes in {trials} trials")
-    p = successes / trials
-    z2 = z * z
-    denominator = 1 + z2 / trials
-    centre = (p + z2 / (2 * trials)) / denominator
-    half = z / denominator * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == trials else min(1.0, centre + half)
-    return (low, high)
 
 
 def seat_specs(specs: Sequence[str], players: int) -> list[str]:
@@ -170,20 +140,15 @@ class MatchError:
 
 
 @dataclass(slots=True)
-class MatchResult:
+class TournamentMatch:
     """What one match of a tournament gave; seats are the match's own."""
 
     number: int
     seating: list[int]
     """The entrant at each seat."""
-    winner: int = -1
-    """The winning seat, or -1 (abandoned, or stopped by an error)."""
-    scores: list[int] = field(default_factory=list)
-    round_winners: list[int] = field(default_factory=list)
-    round_points: list[int] = field(default_factory=list)
-    decisions: list[int] = field(default_factory=list)
-    thinking: list[float] = field(default_factory=list)
-    abandoned: bool = False
+    summary: MatchSummary | None = None
+    """How the match went (winner, scores, rounds, each seat's decisions); None if an
+    error stopped it."""
     error: MatchError | None = None
     record: dict[str, Any] | None = None
     """The match's record (when records were asked for), released once written."""
@@ -195,7 +160,7 @@ def play_match(
     number: int,
     seed: int | str | None = None,
     history: bool = False,
-) -> MatchResult:
+) -> TournamentMatch:
     """Play match ``number`` of a tournament between the entrants ``specs`` (one per seat).
 
     A module-level function of picklable arguments, so worker processes started by spawn
@@ -208,9 +173,9 @@ def play_match(
 
     order = seating(len(specs), number)
     seat_names = [specs[entrant] for entrant in order]
-    result = MatchResult(number, order)
+    result = TournamentMatch(number, order)
 
-    def failed(seat: int | None, reason: str) -> MatchResult:
+    def failed(seat: int | None, reason: str) -> TournamentMatch:
         result.error = MatchError(
             match=number,
             seat=seat,
@@ -247,13 +212,7 @@ def play_match(
         if history:
             result.record = record.to_json(table.game, names=seat_names, error=note)
         return result
-    result.winner = -1 if summary.winner is None else summary.winner
-    result.scores = list(summary.scores)
-    result.round_winners = list(summary.round_winners)
-    result.round_points = list(summary.round_points)
-    result.decisions = summary.decisions
-    result.thinking = summary.thinking
-    result.abandoned = summary.abandoned
+    result.summary = summary
     if history:
         result.record = record.to_json(table.game, names=seat_names)
     return result
@@ -273,12 +232,12 @@ class TournamentJob:
     seed: int | str | None
     history: bool
 
-    def play(self, number: int) -> MatchResult:
+    def play(self, number: int) -> TournamentMatch:
         return play_match(self.rules, self.specs, number, self.seed, self.history)
 
-    def failed(self, number: int, reason: str) -> MatchResult:
+    def failed(self, number: int, reason: str) -> TournamentMatch:
         error = MatchError(match=number, seat=None, entrant=None, bot=None, reason=reason)
-        return MatchResult(number, seating(len(self.specs), number), error=error)
+        return TournamentMatch(number, seating(len(self.specs), number), error=error)
 
 
 @dataclass(slots=True)
@@ -366,7 +325,7 @@ class TournamentResult:
     """The bot specs as given."""
     bots: list[BotStats]
     """One per entrant, in entrant order (the order of the first match's seats)."""
-    matches: list[MatchResult] = field(default_factory=list)
+    matches: list[TournamentMatch] = field(default_factory=list)
     """Every match in order (records released)."""
     errors: list[MatchError] = field(default_factory=list)
     abandoned: int = 0
@@ -395,37 +354,19 @@ class TournamentResult:
         }
 
 
-class _Ratings:
-    """Plackett-Luce ratings of the entrants, updated match by match."""
-
-    def __init__(self, entrants: int) -> None:
-        from openskill.models import PlackettLuce
-
-        self.model = PlackettLuce()
-        self.ratings = [self.model.rating() for _ in range(entrants)]
-
-    def rate(self, result: MatchResult) -> None:
-        keys = [(seat == result.winner, score) for seat, score in enumerate(result.scores)]
-        ranks = [float(sum(other > key for other in keys)) for key in keys]
-        teams = [[self.ratings[entrant]] for entrant in result.seating]
-        rated = self.model.rate(teams, ranks=ranks)
-        for entrant, team in zip(result.seating, rated, strict=True):
-            self.ratings[entrant] = team[0]
-
-
-def _tally(bots: list[BotStats], result: MatchResult) -> None:
-    """Add a finished (or abandoned) match to the entrants' figures."""
-    for seat, entrant in enumerate(result.seating):
+def _tally(bots: list[BotStats], seats: list[int], summary: MatchSummary) -> None:
+    """Add a finished (or abandoned) match to the entrants' figures; ``seats``: the entrant at each seat."""
+    for seat, entrant in enumerate(seats):
         bot = bots[entrant]
         bot.matches += 1
-        bot.match_wins += result.winner == seat
-        bot.rounds += len(result.round_winners)
-        for winner, points in zip(result.round_winners, result.round_points, strict=True):
+        bot.match_wins += summary.winner == seat
+        bot.rounds += len(summary.round_winners)
+        for winner, points in zip(summary.round_winners, summary.round_points, strict=True):
             if winner == seat:
                 bot.round_wins += 1
                 bot.points += points
-        bot.decisions += result.decisions[seat]
-        bot.thinking += result.thinking[seat]
+        bot.decisions += summary.decisions[seat]
+        bot.thinking += summary.thinking[seat]
 
 
 def _check_specs(specs: Sequence[str]) -> None:
@@ -459,7 +400,7 @@ def run_tournament(
 ) -> TournamentResult:
     """Play ``games`` matches between the bots ``specs`` (see the module's documentation).
 
-    The ``backend`` plays them (see :class:`~unomas.backends.Backend`): ``local``, ``jobs``
+    The ``backend`` plays them (see :class:`~unomas.runs.backends.Backend`): ``local``, ``jobs``
     processes of this machine (by default 1: this process); ``ray``, Ray tasks of ``batch``
     matches on a local Ray instance of ``jobs`` CPUs or on the cluster at ``address``.
     ``records`` names a file to write every match's record to, as JSON Lines in match order
@@ -481,7 +422,7 @@ def run_tournament(
         specs=list(specs),
         bots=[BotStats(name, spec) for name, spec in zip(names, entrants, strict=True)],
     )
-    ratings = _Ratings(len(entrants))
+    ratings = Ratings(len(entrants))
     try:
         _gather(result, ratings, where, records, progress)
     except KeyboardInterrupt:
@@ -495,7 +436,7 @@ def run_tournament(
 
 def _gather(
     result: TournamentResult,
-    ratings: _Ratings,
+    ratings: Ratings,
     backend: Backend,
     records: str | os.PathLike[str] | None,
     progress: Progress | None,
@@ -516,68 +457,11 @@ def _gather(
                 result.errors.append(match.error)
                 if match.error.entrant is not None:
                     result.bots[match.error.entrant].errors += 1
-            else:
-                _tally(result.bots, match)
-                if match.abandoned:
+            elif match.summary is not None:
+                _tally(result.bots, match.seating, match.summary)
+                if match.summary.abandoned:
                     result.abandoned += 1
                 else:
-                    ratings.rate(match)
+                    ratings.rate(match.seating, match.summary)
             if progress is not None:
                 progress(done, games)
-
-
-class PlotUnavailable(RuntimeError):
-    """matplotlib is not installed."""
-
-    def __init__(self) -> None:
-        super().__init__(f"plotting needs matplotlib: {PLOT_INSTALL}")
-
-
-def plot_available() -> bool:
-    """Whether matplotlib can be imported."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def plot(result: TournamentResult, path: str | os.PathLike[str]) -> None:
-    """Draw every entrant's match and round win rates with their 95 % intervals to ``path``.
-
-    Needs matplotlib (the ``plot`` extra); raises :class:`PlotUnavailable` without it.
-    """
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise PlotUnavailable() from None
-
-    names = [bot.name for bot in result.bots]
-    figure, axes = plt.subplots(figsize=(max(6.0, 1.4 * len(names) + 2), 4.5))
-    try:
-        width = 0.38
-        series = [
-            ("matches", [b.match_win_rate for b in result.bots], [b.match_win_interval for b in result.bots]),
-            ("rounds", [b.round_win_rate for b in result.bots], [b.round_win_interval for b in result.bots]),
-        ]
-        for offset, (label, rates, intervals) in zip((-width / 2, width / 2), series, strict=True):
-            xs = [i + offset for i in range(len(names))]
-            errors = [
-                [max(0.0, rate - low) for rate, (low, _) in zip(rates, intervals, strict=True)],
-                [max(0.0, high - rate) for rate, (_, high) in zip(rates, intervals, strict=True)],
-            ]
-            axes.bar(xs, rates, width, yerr=errors, capsize=4, label=f"{label} won")
-        axes.axhline(1 / len(names), color="grey", linestyle=":", linewidth=1, label="an even share")
-        axes.set_xticks(range(len(names)), names)
-        axes.set_ylim(0, 1)
-        axes.set_ylabel("win rate (95 % Wilson interval)")
-        seed = "" if result.seed is None else f", seed {result.seed}"
-        axes.set_title(f"{len(result.matches)} matches, {result.rules.players} seats{seed}")
-        axes.legend()
-        figure.tight_layout()
-        figure.savefig(path)
-    finally:
-        plt.close(figure)

@@ -10,11 +10,11 @@ tournament's table, the simulation's totals) see only that ordered stream, so th
 same answer on every backend, whatever the number of workers and the order of finishing.
 
 ``local``
-    ``jobs`` processes of this machine (1: this process). A worker process that dies
-    mid-run is replaced and the batches it took down are played again
-    (:class:`LocalRunner`).
+    ``jobs`` processes of this machine (1: this process), in a pebble process pool. A
+    worker process that dies mid-run is replaced and the batch it took down is played
+    again (:class:`LocalRunner`).
 ``ray``
-    Ray tasks (:mod:`unomas.backends.ray`, the one module that imports Ray, loaded only
+    Ray tasks (:mod:`unomas.runs.backends.ray`, the one module that imports Ray, loaded only
     when chosen): a local Ray instance of ``jobs`` CPUs (every core by default), or the
     cluster at ``address``. A worker lost mid-run has its tasks retried by Ray.
 
@@ -27,14 +27,15 @@ an error in the caller) cancels the work under way.
 from __future__ import annotations
 
 import multiprocessing
-import signal
 from collections import deque
 from collections.abc import Generator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar, cast
+
+from pebble import ProcessExpired, ProcessPool
 
 from unomas.errors import SettingsError
 
@@ -65,7 +66,7 @@ TASKS_PER_WORKER = 4
 workers idle; also the batches in flight (or finished, waiting for an earlier one) per worker."""
 
 LOCAL_RETRIES = 3
-"""Times a local batch may kill its worker process, played alone, before it has failed for good."""
+"""Times a match may kill its worker process, played alone, before it has failed for good."""
 
 R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
@@ -158,7 +159,7 @@ def play(job: Job[R], games: int, backend: Backend | None = None) -> Generator[R
     runner: Runner[R]
     if backend.name == "ray":
         try:
-            from unomas.backends.ray import RayRunner
+            from unomas.runs.backends.ray import RayRunner
         except ImportError as error:
             raise BackendUnavailable(f"the ray backend needs Ray, which is not installed: {RAY_INSTALL}") from error
         runner = RayRunner(job, backend.jobs, backend.address)
@@ -209,101 +210,75 @@ class _LocalBatch(Generic[R]):
     start: int
     stop: int
     future: Future[list[R]] | None = None
-    """Its play in the pool; None while it waits."""
-    pool: ProcessPoolExecutor | None = None
-    """The pool playing it."""
+    """Its play in the pool."""
     deaths: int = 0
-    """Times its worker process died while it was played alone."""
+    """Times its worker process died while it was played."""
 
 
 class LocalRunner(Generic[R]):
-    """Batches in a pool of ``workers`` processes of this machine (started by spawn).
+    """Batches in a :class:`pebble.ProcessPool` of ``workers`` processes of this machine
+    (started by spawn).
 
-    A worker process that dies breaks the whole pool, and every batch in it fails with no
-    word of which one was the cause. So the pool is replaced, and those batches are played
-    again one at a time, alone in the new pool (new batches wait): a batch that still kills
-    its worker when alone, :data:`LOCAL_RETRIES` times, has failed for good. The others are
-    never blamed, and their results are the same as on any backend.
+    Pebble tells which batch a worker process was playing when it died
+    (:class:`pebble.ProcessExpired`) and starts a new process. A batch of several matches
+    whose worker died has failed, so that :func:`drive` plays its matches again one per
+    task; a single match is played again, alone in its task, until its worker process has
+    died :data:`LOCAL_RETRIES` times, and has then failed for good. No other batch is
+    blamed, and the results are the same as on any backend. Should pebble give the pool up
+    (it may, when it cannot tell whose process died), a new pool plays the batches it lost.
     """
 
     def __init__(self, job: Job[R], workers: int) -> None:
         self.job = job
         self.workers = workers
-        self.executor = self._pool()
-        self.suspects: deque[_LocalBatch[R]] = deque()
-        """Batches of a broken pool, waiting to be played again alone."""
-        self.alone: _LocalBatch[R] | None = None
-        """The suspect being played alone now."""
-        self.held: list[_LocalBatch[R]] = []
-        """Batches submitted while suspects are cleared."""
+        self.pool = self._pool()
 
-    def _pool(self) -> ProcessPoolExecutor:
-        context = multiprocessing.get_context("spawn")
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_ignore_interrupts)
+    def _pool(self) -> ProcessPool:
+        return ProcessPool(max_workers=self.workers, context=multiprocessing.get_context("spawn"))
 
     def submit(self, start: int, stop: int) -> object:
         batch: _LocalBatch[R] = _LocalBatch(start, stop)
-        if self.suspects or self.alone is not None:
-            self.held.append(batch)
-        else:
-            self._start(batch)
+        self._start(batch)
         return batch
 
     def _start(self, batch: _LocalBatch[R]) -> None:
-        try:
-            batch.future = self.executor.submit(play_batch, self.job, batch.start, batch.stop)
-        except BrokenProcessPool:
-            # A worker died and the batches in the pool have not all said so yet: this one
-            # waits with those submitted while suspects are cleared (they will say so).
-            self.held.append(batch)
-            return
-        batch.pool = self.executor
+        if not self.pool.active:
+            self._stop()
+            self.pool = self._pool()
+        batch.future = self.pool.schedule(play_batch, args=(self.job, batch.start, batch.stop))
 
     def finished(self, handles: list[object]) -> list[tuple[object, list[R] | BatchFailed]]:
         batches = {b.future: b for b in cast(list[_LocalBatch[R]], handles) if b.future is not None}
         done, _ = wait(batches, return_when=FIRST_COMPLETED)
         outcomes: list[tuple[object, list[R] | BatchFailed]] = []
-        broken = False
         for future in done:
             batch = batches[future]
             try:
                 outcomes.append((batch, future.result()))
-            except BrokenProcessPool:
-                broken = broken or batch.pool is self.executor  # else it was noticed before
-                batch.future = None
-                if batch is self.alone:  # it was alone: the death was its own
-                    batch.deaths += 1
-                    if batch.deaths >= LOCAL_RETRIES:
-                        failure = BatchFailed(f"its worker process died each of the {batch.deaths} times it was played")
-                        outcomes.append((batch, failure))
-                    else:
-                        self.suspects.appendleft(batch)
+            except ProcessExpired:
+                batch.deaths += 1
+                if batch.stop - batch.start > 1:
+                    outcomes.append((batch, BatchFailed("its worker process died")))
+                elif batch.deaths >= LOCAL_RETRIES:
+                    failure = BatchFailed(f"its worker process died each of the {batch.deaths} times it was played")
+                    outcomes.append((batch, failure))
                 else:
-                    self.suspects.append(batch)
+                    self._start(batch)
+            except BrokenProcessPool:  # lost with the pool, through no fault of its own
+                self._start(batch)
             except Exception as error:  # the batch itself failed (not a bot: those are results)
                 outcomes.append((batch, BatchFailed(f"{type(error).__name__}: {error}")))
-            if batch is self.alone:
-                self.alone = None
-        if broken:
-            self.executor.shutdown(wait=False)
-            self.executor = self._pool()
-        if self.alone is None and self.suspects:
-            self.alone = self.suspects.popleft()
-            self._start(self.alone)
-        elif self.alone is None:
-            held, self.held = self.held, []
-            for batch in held:
-                self._start(batch)
         return outcomes
 
     def close(self, handles: list[object]) -> None:
         if handles:
             # Stopped early (an interrupt, an error): the batches under way are dropped too.
-            for process in list(self.executor._processes.values()):
-                process.terminate()
-        self.executor.shutdown(wait=True, cancel_futures=True)
+            self._stop()
+        else:
+            self.pool.close()
+            self.pool.join()
 
-
-def _ignore_interrupts() -> None:  # pragma: no cover - runs in the workers
-    """Workers leave Ctrl-C to the main process, which stops them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    def _stop(self) -> None:
+        """Stop the pool at once, ending its worker processes."""
+        self.pool.stop()
+        self.pool.join()

@@ -1,9 +1,10 @@
-"""Simulation runs: many matches between random players, on a backend, summed up.
+"""Simulation runs: many self-play matches (``unomas simulate``) on a backend, summed up.
 
-:mod:`unomas.simulate` plays one match (and is compiled); this module plays match ``k`` of
-a run as a job for :mod:`unomas.backends` and gives back a small, picklable summary of it
-(and its record, when asked for), so the same seed gives the same summaries and records on
-every backend.
+Match ``k`` of a run is a :func:`~unomas.runs.selfplay.selfplay` match seeded with
+``f"{seed}/{k}"`` (as a tournament's match ``k``), played as a job for
+:mod:`unomas.runs.backends`; it gives back its :class:`~unomas.conductor.MatchSummary`
+(and its record, when asked for), so the same seed gives the same summaries and records
+on every backend.
 
 >>> from unomas.rules import Rules
 >>> total = Totals(2)
@@ -20,9 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unomas import record
-from unomas.backends import Backend, play
+from unomas.conductor import MatchSummary
 from unomas.rules import Rules
-from unomas.simulate import POLICIES, match_rngs, play_match
+from unomas.runs.backends import Backend, play
+from unomas.runs.selfplay import check_policy, selfplay
 
 __all__ = ["SimulatedMatch", "SimulationJob", "Totals", "run_simulation"]
 
@@ -32,11 +34,8 @@ class SimulatedMatch:
     """What one match of a simulation run gave."""
 
     number: int
-    rounds: int = 0
-    actions: int = 0
-    abandoned: bool = False
-    winner: int = -1
-    """The winning seat, or -1."""
+    summary: MatchSummary | None = None
+    """How the match went; None if it could not be played."""
     record: dict[str, Any] | None = None
     error: str | None = None
     """Why the match could not be played (its task kept failing), if so."""
@@ -52,18 +51,11 @@ class SimulationJob:
     history: bool
 
     def play(self, number: int) -> SimulatedMatch:
-        game_rng, player_rng = match_rngs(self.seed, number)
-        result = play_match(
-            self.rules, POLICIES[self.policy], game_rng=game_rng, player_rng=player_rng, history=self.history
+        table = selfplay(
+            self.rules, self.policy, seed=None if self.seed is None else f"{self.seed}/{number}", history=self.history
         )
-        return SimulatedMatch(
-            number,
-            rounds=result.rounds,
-            actions=result.actions,
-            abandoned=result.abandoned,
-            winner=result.game.winner,
-            record=record.to_json(result.game) if self.history else None,
-        )
+        summary = table.play()
+        return SimulatedMatch(number, summary, record.to_json(table.game) if self.history else None)
 
     def failed(self, number: int, reason: str) -> SimulatedMatch:
         return SimulatedMatch(number, error=reason)
@@ -78,9 +70,11 @@ def run_simulation(
     history: bool = False,
     backend: Backend | None = None,
 ) -> Generator[SimulatedMatch, None, None]:
-    """Play ``games`` matches with the named policy on ``backend``; their summaries in match order."""
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}")
+    """Play ``games`` matches of the named policy on ``backend``; their summaries in match order.
+
+    An unknown policy raises :class:`~unomas.errors.SettingsError` at once.
+    """
+    check_policy(policy)
     return play(SimulationJob(rules, policy, seed, history), games, backend)
 
 
@@ -102,11 +96,12 @@ class Totals:
     def add(self, match: SimulatedMatch) -> None:
         """Count one match."""
         self.games += 1
-        if match.error is not None:
+        summary = match.summary
+        if summary is None:
             self.errors.append(match)
             return
-        self.rounds += match.rounds
-        self.actions += match.actions
-        self.abandoned += match.abandoned
-        if match.winner >= 0:
-            self.wins[match.winner] += 1
+        self.rounds += summary.rounds
+        self.actions += summary.actions
+        self.abandoned += summary.abandoned
+        if summary.winner is not None:
+            self.wins[summary.winner] += 1
