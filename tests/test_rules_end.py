@@ -364,3 +364,15 @@ def test_every_refusal_of_random_play_fills_its_template_exactly() -> None:
             seats = [game.current, *game.out_of_turn_seats()]
             game.apply(rng.choice(game.legal_actions(rng.choice(seats))))
     assert len({code for code in reached if code.startswith("move.")}) >= 25
+
+
+def test_refusals_of_what_is_no_action_and_of_a_starting_wild() -> None:
+    game = make_game(SEVEN_ZERO_HANDS, ["R9", "B1"])
+    assert game.refusal("1 draw") == ("move.not_an_action", {"action": "'1 draw'"})  # type: ignore[arg-type]
+    assert game.refusal(Action(1, "jump")) == ("move.unknown_kind", {"kind": "'jump'"})  # type: ignore[arg-type]
+    wild = make_game(SEVEN_ZERO_HANDS, ["W", "B1"])
+    dealer = wild.current
+    assert wild.phase is Phase.COLOR
+    assert wild.refusal(Action(dealer, Kind.COLOR)) == ("move.color_missing", {})
+    assert wild.refusal(Action.play(dealer, C("R1"))) == ("move.color_first", {})
+    assert wild.problem(Action.draw(dealer)) == "the dealer must first choose the colour of the starting Wild"
