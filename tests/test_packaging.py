@@ -85,3 +85,34 @@ def test_textual_loads_only_with_the_game_screen(module: str) -> None:
     assert module in modules
     assert sorted(m for m in modules if m.split(".")[0] == "textual") == []
     assert "textual" in {m.split(".")[0] for m in loaded_after("import unomas.tui.app")}
+
+
+FRONT_DOORS = ("cli", "tui", "server", "rl", "runs")
+"""The packages that put matches in front of someone: they play through the conductor."""
+SECRETS = ("hands", "drawn", "shown", "accused_guilty")
+"""The game's attributes that hold what some seat may not know (the pile's order too, but its size is public)."""
+
+
+def sources(*packages: str) -> list[Path]:
+    return sorted(path for package in packages for path in (PACKAGE / package).rglob("*.py"))
+
+
+def test_redaction_happens_in_the_conductor_only() -> None:
+    users = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        named = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+        named |= {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+        if "redact" in named:
+            users.append(path.relative_to(PACKAGE).as_posix())
+    assert users == ["conductor.py", "events.py"]
+
+
+@pytest.mark.parametrize("path", sources(*FRONT_DOORS), ids=lambda p: p.relative_to(PACKAGE).as_posix())
+def test_no_front_door_reads_a_games_secrets(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in SECRETS:
+            owner = node.value
+            named = owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
+            assert "game" not in named.lower(), f"line {node.lineno} reads {named}.{node.attr}"
