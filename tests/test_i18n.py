@@ -19,11 +19,13 @@ from babel.messages.pofile import read_po
 
 from unomas import events as ev
 from unomas import i18n
+from unomas.actions import Action
 from unomas.bots import make_bot
 from unomas.cards import KINDS, WILD, card_token, parse_card
 from unomas.conductor import Conductor
-from unomas.errors import SettingsError
+from unomas.errors import NotationError, SettingsError, UnoError
 from unomas.events import Event
+from unomas.game import Game
 from unomas.i18n import (
     LANGUAGES,
     LOCALE_DIR,
@@ -32,11 +34,14 @@ from unomas.i18n import (
     color_name,
     default_language,
     describe,
+    error_messages,
+    error_text,
     narrate,
     translator,
 )
 from unomas.i18n.extract import extract_data_t
 from unomas.i18n.switches import switch_groups, switches_json
+from unomas.refusals import TEMPLATES
 from unomas.rules import SWITCHES, Rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -147,6 +152,43 @@ def test_catalog_json_translates_every_id_including_plural_forms() -> None:
     assert spanish["in a card name\x04Red"] == "rojo"
     assert spanish["{player} draws a card."] == "{player} roba una carta."
     assert spanish["{player} draws {n} cards."] == "{player} roba {n} cartas."
+
+
+def test_every_engine_refusal_has_spanish_words_with_the_template_s_placeholders() -> None:
+    spanish, english = error_messages("es"), error_messages("en")
+    for code, template in TEMPLATES.items():
+        assert spanish[code] != template, code
+        assert fields(spanish[code]) == fields(template), code
+        assert english[code] == template
+
+
+def refusal(error: UnoError, lang: str) -> str:
+    """An engine error's reason in ``lang``."""
+    return error_text(error.params["reason_code"], error.params, lang, error.message)
+
+
+def test_a_refused_move_reads_in_spanish() -> None:
+    game = Game(Rules(), seed=1)
+    with pytest.raises(UnoError) as caught:
+        game.apply(Action.draw((game.current + 1) % game.players))
+    error = caught.value
+    assert error.params["reason_code"] == "move.not_your_turn"
+    assert refusal(error, "es") == f"es el turno del jugador {game.current}"
+    assert error_text(error.code, error.params, "es") == (
+        f"Esa jugada no está permitida: es el turno del jugador {game.current}"
+    )
+    assert error_text(error.code, error.params, "en") == f"That move is not allowed: it is player {game.current}'s turn"
+
+
+def test_a_refused_setting_and_a_card_written_wrongly_read_in_spanish() -> None:
+    with pytest.raises(SettingsError) as setting:
+        Rules(players=11)
+    assert refusal(setting.value, "es") == "players debe estar entre 2 y 10, no 11"
+    assert refusal(setting.value, "en") == str(setting.value) == "players must be 2 to 10, not 11"
+    with pytest.raises(NotationError) as notation:
+        parse_card("R10")
+    assert refusal(notation.value, "es") == "no es una carta: 'R10' (las cartas son R0…B9, RS, RR, R+2, W, W+4)"
+    assert refusal(notation.value, "en") == notation.value.message
 
 
 def test_translator_and_default_language() -> None:

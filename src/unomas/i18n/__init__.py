@@ -52,6 +52,7 @@ from unomas.cards import (
     card_token,
 )
 from unomas.errors import SettingsError
+from unomas.refusals import TEMPLATES
 
 if TYPE_CHECKING:
     from unomas.i18n.narration import describe, narrate
@@ -202,10 +203,20 @@ def _messages(lang: str) -> dict[str | tuple[str, int], str]:
 @cache
 def error_messages(lang: str) -> dict[str, str]:
     """The words of each error code in ``lang``: ``{code: template}``, the template with the
-    error's params as ``{name}`` placeholders (the codes :mod:`unomas.server.protocol` lists;
-    a browser gets these with the catalog)."""
+    error's params as ``{name}`` placeholders (the codes :mod:`unomas.server.protocol` lists,
+    and every reason code of :data:`unomas.refusals.TEMPLATES`, so that an error's
+    ``reason_code`` reads in ``lang`` too; a browser gets these with the catalog).
+
+    >>> error_messages("es")["move.not_your_turn"]
+    'es el turno del jugador {current}'
+    >>> error_text(
+    ...     "move.illegal", {"reason": "...", "reason_code": "move.not_your_turn", "current": 2}, "es"
+    ... )
+    'Esa jugada no está permitida: es el turno del jugador 2'
+    """
     t = translator(lang)
     return {
+        **{code: t.gettext(template) for code, template in TEMPLATES.items()},
         "room.not_found": t.gettext("There is no room {room}."),
         "room.full": t.gettext("The room is full."),
         "room.started": t.gettext("The game has already started."),
