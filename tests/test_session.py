@@ -10,7 +10,7 @@ import pytest
 from tui_fixtures import Scripted, stacked_game
 from unomas import record
 from unomas.actions import Action, Kind
-from unomas.bots import make_bot
+from unomas.bots import HeuristicBot, make_bot
 from unomas.cards import parse_card
 from unomas.conductor import BotPlayer, Conductor
 from unomas.errors import IllegalAction, SettingsError
@@ -28,6 +28,7 @@ from unomas.tui.session import (
     last_unfinished,
     resume,
 )
+from unomas.view import View
 
 
 @pytest.fixture(autouse=True)
@@ -97,10 +98,18 @@ def test_the_session_plays_through_a_conductor_with_the_person_s_seat_external()
     assert session.history == table.history(0) and len(session.history) == 4
 
 
+class OnTurnOnly(HeuristicBot):
+    """The heuristic on its turn, letting every out-of-turn chance go: as the person below plays."""
+
+    def react(self, view: View) -> Action | None:
+        return None
+
+
 def test_a_seeded_session_plays_the_same_game_as_a_seeded_conductor() -> None:
     rules = Rules.preset("all", players=3, target_score=0)
     session = Session(rules, ["heuristic", "random"], seed=11, save=False)
-    table = Conductor.seeded(rules, [BotPlayer(make_bot(s)) for s in ("heuristic", "heuristic", "random")], seed=11)
+    bots = [OnTurnOnly(), make_bot("heuristic"), make_bot("random")]
+    table = Conductor.seeded(rules, [BotPlayer(bot) for bot in bots], seed=11)
     while not session.game.round_over:
         if session.delay() is not None:
             session.step()
