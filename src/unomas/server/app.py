@@ -54,7 +54,7 @@ from unomas.server.protocol import (
     parse_client_message,
 )
 from unomas.server.rooms import Connection, Room, Settings, new_code
-from unomas.server.storage import SQLiteStore, Store
+from unomas.server.storage import SQLiteStore, Store, StoreWriter
 
 __all__ = ["RateLimit", "Server", "create_app", "serve"]
 
@@ -88,7 +88,8 @@ class Server:
     """The rooms of one server process and the store behind them."""
 
     def __init__(self, store: Store, settings: Settings, rate: tuple[float, float]) -> None:
-        self.store = store
+        self.store = StoreWriter(store)
+        """Every store call goes through its one thread, off the event loop."""
         self.settings = settings
         self.rate = rate
         self.rooms: dict[str, Room] = {}
@@ -102,7 +103,7 @@ class Server:
 
     async def start(self) -> None:
         """Bring back every stored room; games in play resume where they were."""
-        for stored in self.store.load():
+        for stored in await self.store(self.store.store.load):
             try:
                 self._add(Room.restore(stored, self.store, self.settings))
             except Exception:  # one broken room must not keep the others down
@@ -117,7 +118,8 @@ class Server:
             now = loop.time()
             for room in [room for room in self.rooms.values() if room.abandoned(now)]:
                 del self.rooms[room.code]
-                self.store.forget(room.code)
+                with contextlib.suppress(Refusal):  # the store is failing: forgotten next time it works
+                    await self.store(self.store.store.forget, room.code)
 
     def _add(self, room: Room) -> None:
         self.rooms[room.code] = room
@@ -150,7 +152,7 @@ class Server:
             code = new_code()
             while code in self.rooms:
                 code = new_code()
-            room, token = Room.create(setup, self.store, self.settings, code)
+            room, token = await Room.create(setup, self.store, self.settings, code)
         except UnoError as error:
             return _error(error)
         self._add(room)
@@ -165,7 +167,7 @@ class Server:
                 join = JoinRequest.model_validate_json(body)
             except ValidationError as error:
                 raise invalid(error) from None
-            seat, token = room.join(join.name)
+            seat, token = await room.join(join.name)
         except UnoError as error:
             return _error(error)
         return JSONResponse({"code": room.code, "seat": seat, "token": token})
@@ -180,7 +182,10 @@ class Server:
     async def room_record(self, request: Request) -> Response:
         code = request.path_params["code"].upper()
         room = self.rooms.get(code)
-        finished = room.record if room is not None else self.store.finished_record(code)
+        try:
+            finished = room.record if room is not None else await self.store(self.store.store.finished_record, code)
+        except UnoError as error:
+            return _error(error)
         if finished is None:
             if room is None:
                 return _error(Refusal("room.not_found", f"no room {code!r}", room=code))
@@ -232,10 +237,10 @@ class Server:
                     elif not attached:
                         raise Refusal("hello.first", "say hello first (with your seat's token, or none to watch)")
                     elif isinstance(parsed, Start):
-                        room.start(connection.seat)
+                        await room.start(connection.seat)
                     else:
                         assert isinstance(parsed, Act)
-                        room.act(connection.seat, parsed.action, ref, parsed.ply)
+                        await room.act(connection.seat, parsed.action, ref, parsed.ply)
                 except UnoError as error:
                     reply: dict[str, Any] = {"type": "error", **error.to_json()}
                     if ref is not None:

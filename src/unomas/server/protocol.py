@@ -45,6 +45,16 @@ code                      HTTP    when (params)
 ``move.illegal``          409     an action the rules refuse now (``action``, ``reason``: the
                                   engine's English; ``reason_code``, when the engine gives one)
 ``move.stale``            409     an action answering a ply that has passed (``ply``, ``now``)
+``store.unavailable``     503     the change could not be stored (the database is busy or
+                                  failing): it was not made; try again
+``seat.taken_over``       409     (to the older connection) a newer one took this seat over
+``origin.forbidden``      403     a WebSocket or state-changing request from another site's page
+``body.not_json``         415     a POST whose Content-Type is not ``application/json``
+``room.watchers_full``    409     a spectator's hello in a room with as many as it takes (``limit``)
+``client.limited``        429     too many rooms, look-ups or connections from one address
+                                  (``retry_after``: seconds; HTTP sends ``Retry-After`` too)
+``hello.late``            408     a connection that said no hello in time (then closed)
+``server.restarting``     503     the server is shutting down (then closed): reconnect
 ========================  ======  ===========================================================
 """
 
@@ -98,6 +108,14 @@ ERRORS: dict[str, int] = {
     "lang.unknown": 404,
     "move.illegal": 409,
     "move.stale": 409,
+    "store.unavailable": 503,
+    "seat.taken_over": 409,
+    "origin.forbidden": 403,
+    "body.not_json": 415,
+    "room.watchers_full": 409,
+    "client.limited": 429,
+    "hello.late": 408,
+    "server.restarting": 503,
 }
 """Every code the server refuses with, and the HTTP status it answers with (see above)."""
 

@@ -31,11 +31,11 @@ from unomas.bots import make_bot
 from unomas.conductor import BotPlayer, Conductor
 from unomas.errors import BotError, NotationError, StaleAction
 from unomas.events import Event
-from unomas.game import Game
+from unomas.game import Game, RoundLog
 from unomas.i18n import narrate
 from unomas.rules import Rules
 from unomas.server.protocol import Move, Refusal, RoomSetup
-from unomas.server.storage import Store, StoredRoom
+from unomas.server.storage import StoredRoom, StoreWriter
 
 __all__ = ["HISTORY", "Connection", "Room", "Settings", "hash_token", "new_code"]
 
@@ -46,6 +46,10 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 HISTORY = 200
 """The most changes of the round in play that a connection is sent on its hello."""
+
+STORE_RETRY = 0.25
+STORE_RETRY_MAX = 5.0
+"""Seconds a room's bots wait before trying again while the store fails (doubling up to the max)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +124,7 @@ class Seat:
 class Room:
     """One room: lobby, then a match played through a :class:`Conductor`, then its record."""
 
-    def __init__(self, code: str, setup: RoomSetup, store: Store, settings: Settings) -> None:
+    def __init__(self, code: str, setup: RoomSetup, store: StoreWriter, settings: Settings) -> None:
         self.code = code
         self.setup = setup
         self.rules: Rules = setup.game_rules()
@@ -145,11 +149,20 @@ class Room:
         self._listening: dict[int | None, Callable[[], None]] = {}
         """How to stop the conductor's listener of each seat (None: the spectators) that a
         connection plays or watches."""
+        self._chores: set[asyncio.Task[None]] = set()
+        """Changes the turn timer started, running."""
         self._heard: list[tuple[int | None, list[Event], dict[str, Any]]] = []
         """What each listened seat heard of the change being made (with its view after it),
         sent once the change is stored."""
         self._stored = 0
         """The game's ply when its last move was stored."""
+        self._stored_rounds = 0
+        """How many of the game's rounds are stored (their deals)."""
+        self.epoch = 0
+        """How many times the match was rebuilt from the store."""
+        self._lock = asyncio.Lock()
+        """Held through each change and its storing: one change at a time, and none seen
+        by anyone before it is stored."""
 
     @property
     def game(self) -> Game | None:
@@ -159,23 +172,29 @@ class Room:
     # ------------------------------------------------------------------ lobby
 
     @classmethod
-    def create(cls, setup: RoomSetup, store: Store, settings: Settings, code: str) -> tuple[Room, str]:
-        """A new room with its host in seat 0; returns the room and the host's token."""
+    async def create(cls, setup: RoomSetup, store: StoreWriter, settings: Settings, code: str) -> tuple[Room, str]:
+        """A new room with its host in seat 0; returns the room and the host's token (a
+        room that cannot be stored is not made: ``store.unavailable``)."""
         setup.check_seats()
         room = cls(code, setup, store, settings)
         token = room._seat_player(0, setup.name)
-        store.save_room(room._stored_room())
+        await store(store.store.save_room, room._stored_room())
         return room, token
 
-    def join(self, name: str) -> tuple[int, str]:
+    async def join(self, name: str) -> tuple[int, str]:
         """Seat a new player in the first free seat; returns the seat and its token."""
-        if self.status != "lobby":
-            raise Refusal("room.started", "the game has already started: seating can no longer change")
-        free = [seat for seat, taken in enumerate(self.seats) if taken is None]
-        if not free:
-            raise Refusal("room.full", "the room is full")
-        token = self._seat_player(free[0], name)
-        self.store.save_room(self._stored_room())
+        async with self._lock:
+            if self.status != "lobby":
+                raise Refusal("room.started", "the game has already started: seating can no longer change")
+            free = [seat for seat, taken in enumerate(self.seats) if taken is None]
+            if not free:
+                raise Refusal("room.full", "the room is full")
+            token = self._seat_player(free[0], name)
+            try:
+                await self.store(self.store.store.save_room, self._stored_room())
+            except Refusal:
+                self.seats[free[0]] = None
+                raise
         self._broadcast_room()
         return free[0], token
 
@@ -197,12 +216,17 @@ class Room:
                 return number
         return None
 
-    def start(self, seat: int | None) -> None:
+    async def start(self, seat: int | None) -> None:
         """The host starts the match; empty seats get bots, and the seating is fixed."""
         if seat != 0:
             raise Refusal("room.not_host", "only the host (seat 0) can start the game")
+        async with self._lock:
+            await self._start()
+
+    async def _start(self) -> None:
         if self.status != "lobby":
             raise Refusal("room.started", "the game has already started")
+        lobby = list(self.seats)
         for number, taken in enumerate(self.seats):
             if taken is None:
                 self.seats[number] = Seat(f"bot {number}", bot=self.setup.bot)
@@ -210,7 +234,15 @@ class Room:
         conductor = self._conduct(Game(self.rules, seed=self.seed))
         game = conductor.game
         assert game.log is not None
-        self.store.start_game(self.code, self._stored_seats(), self.seed, record.round_json(game.log[0]))
+        try:
+            await self.store(
+                self.store.store.start_game, self.code, self._stored_seats(), self.seed, record.round_json(game.log[0])
+            )
+        except Refusal:  # not stored, not started: the lobby as it was
+            conductor.close()
+            self.seats, self.conductor, self.seed = lobby, None, b""
+            raise
+        self._stored_rounds = 1
         self.status = "playing"
         loop = asyncio.get_running_loop()
         for number, player in enumerate(self._all_seats()):
@@ -235,10 +267,11 @@ class Room:
                 conductor.stand_in(number, False)
         self.conductor = conductor
         self._stored = game.ply
+        self._stored_rounds = 0 if game.log is None else len(game.log)
         return conductor
 
     @classmethod
-    def restore(cls, stored: StoredRoom, store: Store, settings: Settings) -> Room:
+    def restore(cls, stored: StoredRoom, store: StoreWriter, settings: Settings) -> Room:
         """A room as stored; a game in play is replayed from its seed and record exactly."""
         room = cls(stored.code, RoomSetup.model_validate(stored.setup), store, settings)
         room.seats = [None if s is None else Seat(s["name"], token=s["token"], bot=s["bot"]) for s in stored.seats]
@@ -246,9 +279,9 @@ class Room:
         if stored.status == "playing":
             assert stored.seed is not None
             room.seed = stored.seed
-            partial = {"rules": room.rules.to_dict(), "rounds": stored.rounds}
+            stored_record = {"rules": room.rules.to_dict(), "rounds": stored.rounds}
             # The bots are told the round in play again, so they know what they knew.
-            room._conduct(fairness.replay_seeded(partial, room.seed))
+            room._conduct(fairness.replay_seeded(stored_record, room.seed))
             loop = asyncio.get_running_loop()
             for number, seat in enumerate(room._all_seats()):
                 if seat.bot is None:  # nobody is connected yet: the grace period starts now
@@ -280,7 +313,7 @@ class Room:
         self.connections.add(connection)
         self.empty_since = None
         self._broadcast_room()
-        if self.conductor is not None:
+        if self.conductor is not None and self.status != "lobby":  # (a start being stored: told once stored)
             self._listen(connection.seat)
             connection.post(self._first_update(connection.seat, connection.lang))
         if self.status == "over" and self.record is not None:
@@ -316,11 +349,11 @@ class Room:
 
     # ------------------------------------------------------------------ play
 
-    def act(self, seat: int | None, move: Move, ref: int | None = None, ply: int | None = None) -> None:
+    async def act(self, seat: int | None, move: Move, ref: int | None = None, ply: int | None = None) -> None:
         """A player's action, checked against the sender's seat and (by the conductor) the
-        rules and the ply it answers (:class:`~unomas.errors.StaleAction` if that has passed)."""
-        conductor = self.conductor
-        if self.status != "playing" or conductor is None:
+        rules and the ply it answers (:class:`~unomas.errors.StaleAction` if that has passed).
+        An action that cannot be stored is not made (``store.unavailable``)."""
+        if self.status != "playing" or self.conductor is None:
             if self.status == "lobby":
                 raise Refusal("room.not_playing", "the game is not being played")
             raise Refusal("room.over", "the game is over")
@@ -332,41 +365,86 @@ class Room:
             action = Action.from_json(move.to_json())
         except NotationError as error:
             raise Refusal("message.invalid", f"action: {error}", field="action", reason=str(error)) from None
-        self._change(partial(conductor.act, action, ply=ply), ref, seat)
+        await self._change(lambda conductor: conductor.act(action, ply=ply), ref, seat)
 
-    def _change(self, change: Callable[[], object], ref: int | None = None, by: int | None = None) -> None:
+    async def _change(
+        self, change: Callable[[Conductor], object], ref: int | None = None, by: int | None = None
+    ) -> None:
         """Make a change through the conductor (its listeners note what each seat hears),
-        store the moves it applied, then tell everyone; ``ref`` goes to seat ``by``."""
-        game = self.game
-        assert game is not None
-        before = game.ply
-        try:
-            change()
-        finally:  # a move applied is stored and told, even if a bot failed to hear of it
-            if game.ply != before:
-                self._store_moves()
-                self._flush(ref, by)
+        store the moves it applied, then tell everyone; ``ref`` goes to seat ``by``. A change
+        the store refuses is undone (:meth:`_rebuild`) and nobody hears of it."""
+        async with self._lock:
+            conductor = self.conductor
+            if self.status != "playing" or conductor is None:
+                raise Refusal("room.over", "the game is over")
+            game = conductor.game
+            before = game.ply
+            try:
+                change(conductor)
+            finally:  # a move applied is stored and told, even if a bot failed to hear of it
+                if game.ply != before:
+                    await self._store_moves()
+                    self._flush(ref, by)
 
-    def _store_moves(self) -> None:
-        """Append the moves applied since the last stored one (with the round's result)."""
+    async def _store_moves(self) -> None:
+        """Append the moves applied since the last stored one (with the round's result);
+        if the store fails, go back to what it holds."""
         game = self.game
         assert game is not None and game.log is not None
         new = game.ply - self._stored
-        if not new:
-            return
         played = game.log[-1]
-        for number, (action, caused) in enumerate(played.moves[-new:]):
-            result = played.result if number == new - 1 else None
-            summary = None if result is None else {"winner": result.winner, "points": result.points}
-            self.store.append(self.code, game.round, record.move_entries(action, caused), summary)
-        self._stored = game.ply
+        try:
+            for number, (action, caused) in enumerate(played.moves[len(played.moves) - new :]):
+                result = played.result if number == new - 1 else None
+                summary = None if result is None else {"winner": result.winner, "points": result.points}
+                await self.store(
+                    self.store.store.append, self.code, game.round, record.move_entries(action, caused), summary
+                )
+                self._stored += 1
+        except Refusal:
+            self._rebuild()
+            raise
 
-    def _deal(self) -> None:
-        conductor = self.conductor
-        assert conductor is not None and conductor.game.log is not None
-        conductor.deal()
-        self.store.add_round(self.code, conductor.game.round, record.round_json(conductor.game.log[-1]))
-        self._flush()
+    def _rebuild(self) -> None:
+        """Make the match what the store holds again (after a write failed): replayed from
+        its seed and the moves stored, as a restarted server would; the changes not stored
+        were heard by nobody and are forgotten, and every bot is told the round again."""
+        old = self.conductor
+        assert old is not None and old.game.log is not None
+        rounds = old.game.log[: self._stored_rounds]
+        kept = self._stored - sum(len(played.moves) for played in rounds[:-1])
+        last = rounds[-1]
+        if kept < len(last.moves):
+            rounds[-1] = RoundLog(last.dealer, last.deal, last.moves[:kept])
+        partial_record = {"rules": self.rules.to_dict(), "rounds": [record.round_json(played) for played in rounds]}
+        old.close()
+        conductor = self._conduct(fairness.replay_seeded(partial_record, self.seed))
+        for number, player in enumerate(self._all_seats()):
+            if player.away:
+                conductor.stand_in(number, True)
+        listening, self._listening, self._heard = list(self._listening), {}, []
+        for seat in listening:
+            self._listen(seat)
+        self.epoch += 1
+        self._wake.set()
+
+    async def _deal(self) -> None:
+        async with self._lock:
+            conductor = self.conductor
+            assert conductor is not None and conductor.game.log is not None
+            conductor.deal()
+            try:
+                await self.store(
+                    self.store.store.add_round,
+                    self.code,
+                    conductor.game.round,
+                    record.round_json(conductor.game.log[-1]),
+                )
+            except Refusal:
+                self._rebuild()
+                raise
+            self._stored_rounds += 1
+            self._flush()
 
     def _launch(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._drive(), name=f"room {self.code}")
@@ -375,31 +453,54 @@ class Room:
     async def _drive(self) -> None:
         """Play the seats bots play whenever the conductor's sequence comes to one, each
         after ``bot_delay``, paced by the game's ply alone: an action that someone else's
-        overtook meanwhile is thought again. Deal the rounds; finish the match."""
-        conductor = self.conductor
-        assert conductor is not None
-        game = conductor.game
-        while not game.is_over:
-            if game.round_over:
-                await asyncio.sleep(self.settings.round_pause)
-                self._deal()
-                continue
-            ply = game.ply
-            action = conductor.propose()
-            if action is None:  # a person decides now: wait for a change
-                self._wake.clear()
-                await self._wake.wait()
-                continue
-            if self.settings.bot_delay:
-                await asyncio.sleep(self.settings.bot_delay)
-                if not conductor.playing[action.player]:
-                    continue  # the seat's person came back meanwhile
+        overtook meanwhile is thought again. Deal the rounds; finish the match. While the
+        store fails, wait and try again (the match is what the store holds)."""
+        backoff = STORE_RETRY
+        while True:
+            conductor = self.conductor
+            assert conductor is not None
+            game = conductor.game
             try:
-                self._change(partial(conductor.act, action, ply=ply))
-            except StaleAction:
-                continue  # someone acted meanwhile: think again
+                if game.is_over:
+                    await self._finish()
+                    return
+                if game.round_over:
+                    await asyncio.sleep(self.settings.round_pause)
+                    await self._deal()
+                elif not await self._bot_turn(conductor):
+                    continue
+            except Refusal as error:
+                if error.code != "store.unavailable":
+                    raise
+                await asyncio.sleep(backoff)
+                backoff = min(2 * backoff, STORE_RETRY_MAX)
+                continue
+            backoff = STORE_RETRY
             await asyncio.sleep(0)
-        self._finish()
+
+    async def _bot_turn(self, conductor: Conductor) -> bool:
+        """Let the bot whose decision it is act (after its delay); False if nobody did."""
+        ply = conductor.game.ply
+        action = conductor.propose()
+        if action is None:  # a person decides now: wait for a change
+            self._wake.clear()
+            await self._wake.wait()
+            return False
+        if self.settings.bot_delay:
+            await asyncio.sleep(self.settings.bot_delay)
+            if not conductor.playing[action.player]:
+                return False  # the seat's person came back meanwhile
+
+        def apply(now: Conductor) -> object:
+            if now is not conductor:  # proposed to a match since rebuilt from the store
+                raise StaleAction(ply, now.game.ply)
+            return now.act(action, ply=ply)
+
+        try:
+            await self._change(apply)
+        except StaleAction:
+            return False  # someone acted meanwhile: think again
+        return True
 
     def _turn_key(self) -> tuple[int, int]:
         """The turn in play: the round, and the index in it of its last turn action (an UNO
@@ -438,15 +539,32 @@ class Room:
         conductor = self.conductor
         if conductor is None or self._timer_key != key or conductor.game.round_over:
             return
-        self._change(conductor.time_out)
+        task = asyncio.get_running_loop().create_task(self._time_out(key))
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
 
-    def _finish(self) -> None:
+    async def _time_out(self, key: tuple[int, int]) -> None:
+        def time_out(conductor: Conductor) -> object:
+            if self._timer_key != key or conductor.game.round_over:
+                return None  # the seat acted meanwhile
+            return conductor.time_out()
+
+        try:
+            await self._change(time_out)
+        except Refusal as error:
+            if error.code not in ("store.unavailable", "room.over"):
+                raise
+            self._timer_key = None  # not stored: the turn (and its timer) starts again
+            self._reset_timer()
+
+    async def _finish(self) -> None:
         assert self.conductor is not None
         if self._timer is not None:
             self._timer.cancel()
+        final = self.full_record()
+        await self.store(self.store.store.finish, self.code, final)
         self.status = "over"
-        self.record = self.full_record()
-        self.store.finish(self.code, self.record)
+        self.record = final
         self.conductor.close()
         self._broadcast_room()
         for connection in self.connections:
@@ -473,10 +591,11 @@ class Room:
         for seat in self.seats:
             if seat is not None and seat.away_timer is not None:
                 seat.away_timer.cancel()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        for task in [self._task, *self._chores]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         if self.conductor is not None and self.status == "playing":
             self.conductor.close()
 
