@@ -692,7 +692,7 @@ async def bot_moves_while_watchers_come_and_go(url: str, token: str, seconds: fl
 
 def test_watchers_coming_and_going_do_not_hold_up_the_bots() -> None:
     """The bots are paced by the game's ply alone: a hello is no reason to think again."""
-    settings = Settings(grace=0.05, bot_delay=0.1, round_pause=0)
+    settings = Settings(grace=0.05, bot_delay=0.1, round_pause=0, lookup_rate=(1000.0, 1000.0))
     with running(SQLiteStore(":memory:"), settings) as address:
         room = create(address, rules={"players": 2, "target_score": 0}, bots=[1])
         url = f"ws://{address}/ws/{room['code']}"

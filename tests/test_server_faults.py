@@ -216,3 +216,32 @@ def test_a_slow_disk_holds_up_neither_the_server_nor_the_other_rooms() -> None:
         time.sleep(1.0)
         plies = [len([e for r in stored.rounds for e in r["events"]]) for stored in store.load()]
         assert len(plies) == 2 and min(plies) >= 4  # both rooms went on playing, at the disk's pace
+
+
+def test_a_newer_connection_on_a_seat_takes_it_over_and_the_older_is_told_and_closed() -> None:
+    with running(SQLiteStore(":memory:"), Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2, "target_score": 0}, "bots": [1]})
+        url = f"ws://{address}/ws/{room['code']}"
+
+        async def scenario() -> None:
+            older, view = await host_on_turn(url, room["token"])
+            async with websockets.connect(url) as newer:
+                await newer.send(json.dumps({"type": "hello", "token": room["token"]}))
+                told = []
+                with pytest.raises(websockets.ConnectionClosed):
+                    while True:
+                        told.append(json.loads(await asyncio.wait_for(older.recv(), 5)))
+                assert told[-1]["type"] == "error" and told[-1]["code"] == "seat.taken_over"
+                assert older.close_code == 4409
+                # The newer one plays the seat, shown as connected once.
+                while True:
+                    message = json.loads(await asyncio.wait_for(newer.recv(), 5))
+                    if message["type"] == "update":
+                        break
+                assert message["view"]["ply"] == view["ply"]
+                await newer.send(json.dumps({"type": "act", "action": turn_move(view), "ref": 5, "ply": view["ply"]}))
+                assert (await answer(newer, 5))["type"] == "update"
+            status, info = get(address, f"/api/rooms/{room['code']}")
+            assert status == 200 and info["seats"][0]["connected"] is False
+
+        asyncio.run(scenario())

@@ -25,10 +25,13 @@ import contextlib
 import gc
 import json
 import logging
+import math
 import time
-from collections.abc import AsyncIterator
+from collections import Counter
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 from starlette.applications import Starlette
@@ -56,7 +59,7 @@ from unomas.server.protocol import (
 from unomas.server.rooms import Connection, Room, Settings, new_code
 from unomas.server.storage import SQLiteStore, Store, StoreWriter
 
-__all__ = ["RateLimit", "Server", "create_app", "serve"]
+__all__ = ["PerClient", "RateLimit", "Server", "client_address", "create_app", "serve"]
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
@@ -83,6 +86,63 @@ class RateLimit:
             return True
         return False
 
+    def retry_after(self) -> int:
+        """Whole seconds until a token is there again."""
+        return max(1, math.ceil((1 - self.tokens) / self.rate))
+
+    def full(self) -> bool:
+        """Whether the bucket has filled up again (nothing to remember of its client)."""
+        return self.tokens + (time.monotonic() - self.last) * self.rate >= self.burst
+
+
+class PerClient:
+    """A :class:`RateLimit` for each client address; :meth:`check` refuses with
+    ``client.limited`` (and the seconds to wait) once a client has used its burst."""
+
+    def __init__(self, rate: tuple[float, float], what: str) -> None:
+        self.rate = rate
+        self.what = what
+        self.buckets: dict[str, RateLimit] = {}
+
+    def check(self, client: str) -> None:
+        bucket = self.buckets.get(client)
+        if bucket is None:
+            bucket = self.buckets[client] = RateLimit(*self.rate)
+        if not bucket.allow():
+            wait = bucket.retry_after()
+            raise Refusal("client.limited", f"too many {self.what} from your address", retry_after=wait)
+
+    def prune(self) -> None:
+        """Forget the clients whose buckets are full again (memory stays bounded)."""
+        for client in [client for client, bucket in self.buckets.items() if bucket.full()]:
+            del self.buckets[client]
+
+
+def client_address(scope: Mapping[str, Any], trusted: frozenset[str]) -> str:
+    """The client's address: the peer's, unless the peer is a trusted proxy, then the
+    last address of ``X-Forwarded-For`` that is not one of the trusted proxies."""
+    client = scope.get("client")
+    peer = str(client[0]) if client else "unknown"
+    if peer not in trusted:
+        return peer
+    forwarded: list[str] = [
+        bytes(value).decode("latin-1") for name, value in scope.get("headers", []) if name == b"x-forwarded-for"
+    ]
+    hops = [hop.strip() for value in forwarded for hop in value.split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if hop not in trusted:
+            return hop
+    return peer
+
+
+def same_origin(headers: Mapping[str, str], allowed: frozenset[str]) -> bool:
+    """Whether a request may change things: no ``Origin`` (not sent from a page), the
+    server's own origin, or one of ``allowed``."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    return origin in allowed or urlsplit(origin).netloc == headers.get("host")
+
 
 class Server:
     """The rooms of one server process and the store behind them."""
@@ -93,7 +153,27 @@ class Server:
         self.settings = settings
         self.rate = rate
         self.rooms: dict[str, Room] = {}
+        self.creates = PerClient(settings.create_rate, "rooms created")
+        self.lookups = PerClient(settings.lookup_rate, "room look-ups")
+        self.sockets: Counter[str] = Counter()
+        """Open WebSocket connections per client address."""
         self._sweeper: asyncio.Task[None]
+
+    def client(self, scope: Mapping[str, Any]) -> str:
+        return client_address(scope, self.settings.trusted_proxies)
+
+    def guard(self, request: Request) -> None:
+        """Refuse a state-changing request from another site's page, or one not in JSON."""
+        if not same_origin(request.headers, self.settings.allowed_origins):
+            raise Refusal("origin.forbidden", "requests from another site's pages are refused")
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            raise Refusal("body.not_json", "the request body must be JSON (Content-Type: application/json)")
+
+    def look_up(self, scope: Mapping[str, Any], code: str) -> Room:
+        """The room by ``code``, for a client within its look-up rate."""
+        self.lookups.check(self.client(scope))
+        return self.room(code)
 
     def room(self, code: str) -> Room:
         room = self.rooms.get(code.upper())
@@ -116,6 +196,8 @@ class Server:
         while True:
             await asyncio.sleep(min(60.0, self.settings.keep_empty_lobby / 2))
             now = loop.time()
+            self.creates.prune()
+            self.lookups.prune()
             for room in [room for room in self.rooms.values() if room.abandoned(now)]:
                 del self.rooms[room.code]
                 with contextlib.suppress(Refusal):  # the store is failing: forgotten next time it works
@@ -140,6 +222,8 @@ class Server:
 
     async def create_room(self, request: Request) -> Response:
         try:
+            self.guard(request)
+            self.creates.check(self.client(request.scope))
             body = await _body(request)
             try:
                 setup = RoomSetup.model_validate_json(body)
@@ -161,7 +245,8 @@ class Server:
 
     async def join_room(self, request: Request) -> Response:
         try:
-            room = self.room(request.path_params["code"])
+            self.guard(request)
+            room = self.look_up(request.scope, request.path_params["code"])
             body = await _body(request)
             try:
                 join = JoinRequest.model_validate_json(body)
@@ -174,13 +259,17 @@ class Server:
 
     async def room_info(self, request: Request) -> Response:
         try:
-            room = self.room(request.path_params["code"])
+            room = self.look_up(request.scope, request.path_params["code"])
         except UnoError as error:
             return _error(error)
         return JSONResponse(room.room_message(None))
 
     async def room_record(self, request: Request) -> Response:
         code = request.path_params["code"].upper()
+        try:
+            self.lookups.check(self.client(request.scope))
+        except UnoError as error:
+            return _error(error)
         room = self.rooms.get(code)
         try:
             finished = room.record if room is not None else await self.store(self.store.store.finished_record, code)
@@ -196,21 +285,43 @@ class Server:
     # ------------------------------------------------------------------ WebSocket
 
     async def play(self, websocket: WebSocket) -> None:
+        client = self.client(websocket.scope)
         await websocket.accept()
         try:
-            room = self.room(websocket.path_params["code"])
+            if not same_origin(websocket.headers, self.settings.allowed_origins):
+                raise Refusal("origin.forbidden", "connections from another site's pages are refused")
+            if self.sockets[client] >= self.settings.max_connections:
+                limit = self.settings.max_connections
+                raise Refusal("client.limited", f"at most {limit} connections from one address", retry_after=5)
+            room = self.look_up(websocket.scope, websocket.path_params["code"])
         except UnoError as error:
             await websocket.send_text(json.dumps({"type": "error", **error.to_json()}))
-            await websocket.close(4404)
+            await websocket.close(4404 if error.code == "room.not_found" else 4000 + ERRORS[error.code])
             return
+        self.sockets[client] += 1
+        try:
+            await self._play(websocket, room)
+        finally:
+            self.sockets[client] -= 1
+            if not self.sockets[client]:
+                del self.sockets[client]
+
+    async def _play(self, websocket: WebSocket, room: Room) -> None:
         connection = Connection(self.settings.queue_limit)
         sender = asyncio.get_running_loop().create_task(_send_loop(websocket, connection))
         limit = RateLimit(*self.rate)
         attached = False
+        deadline = asyncio.get_running_loop().time() + self.settings.hello_timeout
         try:
             while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
+                try:
+                    wait = None if attached else deadline - asyncio.get_running_loop().time()
+                    message = await asyncio.wait_for(websocket.receive(), wait)
+                except TimeoutError:
+                    late = Refusal("hello.late", "no hello in time: closing")
+                    connection.close(4408, "no hello", {"type": "error", **late.to_json()})
+                    break
+                if message["type"] == "websocket.disconnect" or connection.dropped:
                     break
                 text = message.get("text")
                 ref = None
@@ -251,6 +362,9 @@ class Server:
         finally:
             if attached:
                 room.detach(connection)
+            if connection.dropped:  # its last words and its close are queued: let them go out
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(sender), 5)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
@@ -262,7 +376,7 @@ async def _send_loop(websocket: WebSocket, connection: Connection) -> None:
         while True:
             message = await connection.queue.get()
             if message is None:
-                await websocket.close(1008, "too slow: too many messages waiting")
+                await websocket.close(connection.close_code, connection.close_reason)
                 return
             await websocket.send_text(json.dumps(message, separators=(",", ":")))
 
@@ -277,8 +391,11 @@ async def _body(request: Request) -> bytes:
 
 
 def _error(error: UnoError) -> JSONResponse:
-    """A refusal over HTTP: ``{"error": {code, params, message}}``, the status by its code."""
-    return JSONResponse({"error": error.to_json()}, status_code=ERRORS.get(error.code, 400))
+    """A refusal over HTTP: ``{"error": {code, params, message}}``, the status by its code
+    (and ``Retry-After`` when it says when to come back)."""
+    wait = error.params.get("retry_after")
+    headers = None if wait is None else {"Retry-After": str(wait)}
+    return JSONResponse({"error": error.to_json()}, status_code=ERRORS.get(error.code, 400), headers=headers)
 
 
 def create_app(

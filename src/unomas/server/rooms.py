@@ -43,9 +43,13 @@ log = logging.getLogger("unomas.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Room codes avoid letters and digits that look alike (I/1, O/0)."""
+CODE_LENGTH = 10
 
 HISTORY = 200
 """The most changes of the round in play that a connection is sent on its hello."""
+
+TAKEN_OVER = 4409
+"""The WebSocket close code of a connection whose seat a newer one took over."""
 
 STORE_RETRY = 0.25
 STORE_RETRY_MAX = 5.0
@@ -66,13 +70,27 @@ class Settings:
     """Messages waiting for one connection beyond which it is dropped as too slow."""
     keep_finished: float = 3600.0
     """Seconds a finished room stays open (its record is kept in the store for good)."""
-    keep_empty_lobby: float = 3600.0
+    keep_empty_lobby: float = 600.0
     """Seconds a room not yet started stays open with nobody connected; then it is forgotten."""
+    hello_timeout: float = 10.0
+    """Seconds a new connection has to say hello; then it is closed."""
+    max_watchers: int = 200
+    """Spectators one room takes at once."""
+    max_connections: int = 32
+    """WebSocket connections one client address may hold at once."""
+    create_rate: tuple[float, float] = (0.2, 10.0)
+    """Rooms one client address may create: (per second, at once)."""
+    lookup_rate: tuple[float, float] = (2.0, 30.0)
+    """Room look-ups (info, join, connect) one client address may make: (per second, at once)."""
+    trusted_proxies: frozenset[str] = frozenset()
+    """Addresses of reverse proxies whose ``X-Forwarded-For`` names the real client."""
+    allowed_origins: frozenset[str] = frozenset()
+    """Origins (``https://host``) besides the server's own whose pages may use it."""
 
 
 def new_code() -> str:
-    """A short, unguessable room code."""
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+    """An unguessable room code: 50 random bits, too many to try in a room's lifetime."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 def hash_token(token: str) -> str:
@@ -93,16 +111,29 @@ class Connection:
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.limit = limit
         self.dropped = False
+        """Closing: it is sent nothing more, and what it sends is ignored."""
+        self.close_code = 1008
+        self.close_reason = "too slow: too many messages waiting"
 
     def post(self, message: dict[str, Any]) -> None:
         """Queue a message; a connection too far behind gets a final None (close)."""
         if self.dropped:
             return
         if self.queue.qsize() >= self.limit:
-            self.dropped = True
-            self.queue.put_nowait(None)
+            self.close()
             return
         self.queue.put_nowait(message)
+
+    def close(self, code: int | None = None, reason: str = "", last: dict[str, Any] | None = None) -> None:
+        """Close once the queue is sent (``last`` sent last), with this WebSocket close code."""
+        if self.dropped:
+            return
+        if code is not None:
+            self.close_code, self.close_reason = code, reason
+        if last is not None:
+            self.queue.put_nowait(last)
+        self.dropped = True
+        self.queue.put_nowait(None)
 
 
 @dataclass(slots=True)
@@ -138,6 +169,8 @@ class Room:
         self.seed = b""
         self.record: dict[str, Any] | None = None
         self.connections: set[Connection] = set()
+        self.watchers = 0
+        """How many of the connections are spectators'."""
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
@@ -295,6 +328,9 @@ class Room:
     def attach(self, connection: Connection, token: str | None, lang: str = "en") -> None:
         """A connection says hello: with a seat's token it plays that seat, else it watches."""
         connection.lang = lang
+        if token is None and self.watchers >= self.settings.max_watchers:
+            limit = self.settings.max_watchers
+            raise Refusal("room.watchers_full", "this room has as many spectators as it takes", limit=limit)
         if token is not None:
             seat = self.seat_of(token)
             if seat is None:
@@ -302,6 +338,8 @@ class Room:
             connection.seat = seat
             player = self.seats[seat]
             assert player is not None
+            for older in [other for other in self.connections if other.seat == seat]:
+                self._take_over(older)
             player.connections += 1
             if player.away_timer is not None:
                 player.away_timer.cancel()
@@ -312,16 +350,30 @@ class Room:
                 self.conductor.stand_in(seat, False)
         self.connections.add(connection)
         self.empty_since = None
-        self._broadcast_room()
+        connection.post(self.room_message(connection.seat))
+        if connection.seat is None:
+            self.watchers += 1
+        else:
+            self._presence(connection.seat)
         if self.conductor is not None and self.status != "lobby":  # (a start being stored: told once stored)
             self._listen(connection.seat)
             connection.post(self._first_update(connection.seat, connection.lang))
         if self.status == "over" and self.record is not None:
             connection.post(self._over_message())
 
+    def _take_over(self, older: Connection) -> None:
+        """A newer connection plays ``older``'s seat now: the older is told, and closed."""
+        refusal = Refusal("seat.taken_over", "this seat is now played from another connection")
+        older.close(TAKEN_OVER, "seat taken over", {"type": "error", **refusal.to_json()})
+        self.detach(older)
+
     def detach(self, connection: Connection) -> None:
         """A connection closed; a seat left with none is given the grace period."""
+        if connection not in self.connections:
+            return  # taken over: already gone
         self.connections.discard(connection)
+        if connection.seat is None:
+            self.watchers -= 1
         if not self.connections:
             self.empty_since = asyncio.get_running_loop().time()
         seat = connection.seat
@@ -335,7 +387,16 @@ class Room:
         if player.connections == 0 and self.status == "playing":
             loop = asyncio.get_running_loop()
             player.away_timer = loop.call_later(self.settings.grace, self._mark_away, seat)
-        self._broadcast_room()
+        self._presence(seat)
+
+    def _presence(self, seat: int) -> None:
+        """Tell everyone a seat's player came, left or is away: a small message the same
+        for all, so a hello or a goodbye costs the others next to nothing."""
+        player = self.seats[seat]
+        assert player is not None
+        message = {"type": "presence", "seat": seat, "connected": player.connections > 0, "away": player.away}
+        for connection in self.connections:
+            connection.post(message)
 
     def _mark_away(self, seat: int) -> None:
         player = self.seats[seat]
@@ -344,7 +405,7 @@ class Room:
         if player.connections == 0 and self.status == "playing":
             player.away = True
             self.conductor.stand_in(seat, True)
-            self._broadcast_room()
+            self._presence(seat)
             self._wake.set()
 
     # ------------------------------------------------------------------ play
