@@ -35,6 +35,7 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -398,6 +399,43 @@ def _error(error: UnoError) -> JSONResponse:
     return JSONResponse({"error": error.to_json()}, status_code=ERRORS.get(error.code, 400), headers=headers)
 
 
+SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self';"
+        b" frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
+    ),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=(), usb=()"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+"""Sent with every HTTP response: the page runs only its own script and style, in no frame."""
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every response, and a ``Cache-Control``:
+    static files are revalidated (``no-cache``), everything else is not kept (``no-store``)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        cache = b"no-cache" if scope["path"].startswith("/static/") else b"no-store"
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                kept = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"]
+                message["headers"] = [*kept, *SECURITY_HEADERS, (b"cache-control", cache)]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
 def create_app(
     store: Store, settings: Settings | None = None, *, rate: tuple[float, float] = (20.0, 40.0)
 ) -> Starlette:
@@ -438,6 +476,7 @@ def create_app(
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders)],
     )
     app.state.server = server
     return app

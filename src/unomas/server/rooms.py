@@ -348,13 +348,13 @@ class Room:
                 player.away = False
                 assert self.conductor is not None
                 self.conductor.stand_in(seat, False)
-        self.connections.add(connection)
-        self.empty_since = None
-        connection.post(self.room_message(connection.seat))
         if connection.seat is None:
             self.watchers += 1
         else:
-            self._presence(connection.seat)
+            self._presence(connection.seat)  # the others are told; this one gets the whole room
+        self.connections.add(connection)
+        self.empty_since = None
+        connection.post(self.room_message(connection.seat))
         if self.conductor is not None and self.status != "lobby":  # (a start being stored: told once stored)
             self._listen(connection.seat)
             connection.post(self._first_update(connection.seat, connection.lang))

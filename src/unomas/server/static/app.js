@@ -439,7 +439,7 @@ document.addEventListener("keydown", (event) => {
 // ------------------------------------------------------------------ routing
 
 async function route() {
-  const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{4,8})$/);
+  const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{4,16})$/);
   state.closed = false;
   if (!match) { show("home"); return; }
   state.code = match[1].toUpperCase();
