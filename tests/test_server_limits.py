@@ -189,3 +189,32 @@ def test_every_response_carries_the_security_headers() -> None:
             assert headers["Referrer-Policy"] == "no-referrer" and "camera=()" in headers["Permissions-Policy"]
             assert headers["Cross-Origin-Opener-Policy"] == "same-origin"
             assert headers["Cache-Control"] == ("no-cache" if path.startswith("/static/") else "no-store")
+
+
+def test_a_match_ends_at_the_move_limit_recorded_and_explained_and_targets_are_bounded() -> None:
+    settings = Settings(grace=0.01, bot_delay=0, round_pause=0, max_match_actions=6)
+    with running(SQLiteStore(":memory:"), settings) as address:
+        status, answer = post(address, "/api/rooms", {"name": "Ana", "rules": {"target_score": 10_001}})
+        assert status == 422 and "at most 10000" in answer["error"]["params"]["reason"]
+        room = create(address, rules={"players": 2, "target_score": 500}, bots=[1])
+        url = f"ws://{address}/ws/{room['code']}"
+
+        async def scenario() -> dict[str, Any]:
+            async with websockets.connect(url) as host:  # start, and leave: bots play both seats
+                await host.send(json.dumps({"type": "hello", "token": room["token"]}))
+                await host.send(json.dumps({"type": "start"}))
+                while (await recv(host, 5) or {}).get("type") != "update":
+                    pass
+            async with websockets.connect(url) as watcher:
+                await watcher.send(json.dumps({"type": "hello"}))
+                while True:
+                    message = await recv(watcher, 10)
+                    assert message is not None
+                    if message["type"] == "over":
+                        return message
+
+        over = asyncio.run(scenario())
+        assert over["reason"] == "move_limit" and over["limit"] == 6
+        status, record = get(address, f"/api/rooms/{room['code']}/record")
+        assert status == 200 and record["winner"] is None and "seed" in record["shuffle"]
+        assert sum(1 for r in record["rounds"] for e in r["events"] if "p" in e) == 6

@@ -71,6 +71,7 @@ from unomas.rules import Rules
 __all__ = [
     "ERRORS",
     "MAX_MESSAGE",
+    "MAX_TARGET_SCORE",
     "Act",
     "ClientMessage",
     "Hello",
@@ -85,6 +86,9 @@ __all__ = [
 
 MAX_MESSAGE = 2048
 """The longest message a client may send, in characters."""
+
+MAX_TARGET_SCORE = 10_000
+"""The highest target score a room may play to."""
 
 ERRORS: dict[str, int] = {
     "room.not_found": 404,
@@ -153,9 +157,11 @@ class RoomSetup(_Strict):
     @classmethod
     def _rules(cls, value: dict[str, int | bool]) -> dict[str, int | bool]:
         try:
-            Rules.from_dict(value)
+            rules = Rules.from_dict(value)
         except SettingsError as error:
             raise ValueError(str(error)) from None
+        if rules.target_score > MAX_TARGET_SCORE:
+            raise ValueError(f"target_score must be at most {MAX_TARGET_SCORE} (a room's match must end)")
         return value
 
     @field_validator("bot")

@@ -82,6 +82,9 @@ class Settings:
     """Rooms one client address may create: (per second, at once)."""
     lookup_rate: tuple[float, float] = (2.0, 30.0)
     """Room look-ups (info, join, connect) one client address may make: (per second, at once)."""
+    max_match_actions: int = 20_000
+    """Actions after which a match still not over is ended (recorded, the seed revealed, and
+    the players told why): no room plays for ever."""
     trusted_proxies: frozenset[str] = frozenset()
     """Addresses of reverse proxies whose ``X-Forwarded-For`` names the real client."""
     allowed_origins: frozenset[str] = frozenset()
@@ -522,7 +525,7 @@ class Room:
             assert conductor is not None
             game = conductor.game
             try:
-                if game.is_over:
+                if game.is_over or game.ply >= self.settings.max_match_actions:
                     await self._finish()
                     return
                 if game.round_over:
@@ -637,7 +640,8 @@ class Room:
         """The record so far; the seed is revealed only once the match is over."""
         game = self.game
         assert game is not None
-        shuffle = fairness.reveal(self.seed) if game.is_over else fairness.commit(self.seed)
+        over = game.is_over or game.ply >= self.settings.max_match_actions
+        shuffle = fairness.reveal(self.seed) if over else fairness.commit(self.seed)
         seats = self._all_seats()
         return record.to_json(
             game,
@@ -755,10 +759,16 @@ class Room:
         return [seat.name if seat is not None else f"{number}" for number, seat in enumerate(self.seats)]
 
     def _over_message(self) -> dict[str, Any]:
+        """The match is over: where its record is, the scores, and why it ended (``target``:
+        someone reached the target score; ``move_limit``: it ran too long, no winner)."""
+        game = self.game
+        finished = game is None or game.is_over
         return {
             "type": "over",
             "record": f"/api/rooms/{self.code}/record",
             "scores": self.record and self.record["scores"],
+            "reason": "target" if finished else "move_limit",
+            "limit": self.settings.max_match_actions,
         }
 
     def _stored_seats(self) -> list[dict[str, Any]]:
