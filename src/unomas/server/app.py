@@ -159,6 +159,7 @@ class Server:
         self.sockets: Counter[str] = Counter()
         """Open WebSocket connections per client address."""
         self._sweeper: asyncio.Task[None]
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     def client(self, scope: Mapping[str, Any]) -> str:
         return client_address(scope, self.settings.trusted_proxies)
@@ -184,6 +185,7 @@ class Server:
 
     async def start(self) -> None:
         """Bring back every stored room; games in play resume where they were."""
+        self.loop = asyncio.get_running_loop()
         for stored in await self.store(self.store.store.load):
             try:
                 self._add(Room.restore(stored, self.store, self.settings))
@@ -213,7 +215,16 @@ class Server:
         loop = asyncio.get_running_loop()
         loop.call_later(self.settings.keep_finished, self.rooms.pop, room.code, None)
 
+    def restarting(self) -> None:
+        """The server is going down (SIGTERM): every connection is told, then closed; the
+        pages reconnect once it is back."""
+        notice = Refusal("server.restarting", "the server is restarting: reconnect in a moment")
+        for room in self.rooms.values():
+            for connection in list(room.connections):
+                connection.close(1012, "server restarting", {"type": "error", **notice.to_json()})
+
     async def stop(self) -> None:
+        """Stop the rooms; the writes under way finish before the store is closed."""
         self._sweeper.cancel()
         for room in self.rooms.values():
             await room.close()
@@ -482,9 +493,37 @@ def create_app(
     return app
 
 
-def serve(host: str, port: int, db: Path, settings: Settings | None = None) -> None:
-    """Run the server until interrupted (``unomas serve``)."""
+def serve(
+    host: str,
+    port: int,
+    db: Path,
+    settings: Settings | None = None,
+    *,
+    certfile: Path | None = None,
+    keyfile: Path | None = None,
+) -> None:
+    """Run the server until interrupted or terminated (``unomas serve``); with ``certfile``
+    (and ``keyfile``) over TLS. On SIGTERM or SIGINT every page is told the server is
+    restarting, the writes under way finish, and the store is closed."""
     import uvicorn
 
     app = create_app(SQLiteStore(db), settings)
-    uvicorn.run(app, host=host, port=port, ws_max_size=16 * 1024, log_level="info")
+    server: Server = app.state.server
+
+    class Graceful(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            loop = server.loop
+            if loop is not None and not self.should_exit:
+                loop.call_soon_threadsafe(server.restarting)
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=16 * 1024,
+        log_level="info",
+        ssl_certfile=None if certfile is None else str(certfile),
+        ssl_keyfile=None if keyfile is None else str(keyfile),
+    )
+    Graceful(config).run()
