@@ -218,3 +218,11 @@ def test_a_match_ends_at_the_move_limit_recorded_and_explained_and_targets_are_b
         status, record = get(address, f"/api/rooms/{room['code']}/record")
         assert status == 200 and record["winner"] is None and "seed" in record["shuffle"]
         assert sum(1 for r in record["rounds"] for e in r["events"] if "p" in e) == 6
+
+
+def test_healthz_says_the_server_is_up_with_its_rooms_and_store() -> None:
+    with running(SQLiteStore(":memory:"), QUICK) as address:
+        create(address)
+        status, health = get(address, "/healthz")
+        assert status == 200 and health["ok"] is True and health["rooms"] == 1
+        assert health["store"]["calls"] >= 2 and health["store"]["failures"] == 0

@@ -269,6 +269,18 @@ class Server:
             return _error(error)
         return JSONResponse({"code": room.code, "seat": seat, "token": token})
 
+    async def health(self, request: Request) -> Response:
+        """``GET /healthz``: up, with the rooms, connections and the store's writes so far."""
+        store = self.store
+        return JSONResponse(
+            {
+                "ok": True,
+                "rooms": len(self.rooms),
+                "connections": sum(self.sockets.values()),
+                "store": {"calls": store.calls, "failures": store.failures, "pending": store.pending},
+            }
+        )
+
     async def room_info(self, request: Request) -> Response:
         try:
             room = self.look_up(request.scope, request.path_params["code"])
@@ -479,6 +491,7 @@ def create_app(
             Route("/", index),
             Route("/r/{code}", index, name="room_page"),
             Route("/api/i18n/{lang}", words),
+            Route("/healthz", server.health),
             Route("/api/rooms", server.create_room, methods=["POST"]),
             Route("/api/rooms/{code}", server.room_info),
             Route("/api/rooms/{code}/join", server.join_room, methods=["POST"]),
