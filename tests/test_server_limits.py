@@ -226,3 +226,15 @@ def test_healthz_says_the_server_is_up_with_its_rooms_and_store() -> None:
         status, health = get(address, "/healthz")
         assert status == 200 and health["ok"] is True and health["rooms"] == 1
         assert health["store"]["calls"] >= 2 and health["store"]["failures"] == 0
+
+
+def test_metrics_in_the_prometheus_text_format() -> None:
+    with running(SQLiteStore(":memory:"), QUICK) as address:
+        create(address)
+        get(address, "/api/rooms/NOPE000000")
+        response = urllib.request.urlopen(f"http://{address}/metrics", timeout=5)
+        assert response.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+        text = response.read().decode()
+        assert 'unomas_rooms{status="lobby"} 1.0' in text and "unomas_connections 0.0" in text
+        assert 'unomas_refusals_total{code="room.not_found"} 1.0' in text
+        assert "unomas_actions_total 0.0" in text and "unomas_store_seconds_bucket" in text

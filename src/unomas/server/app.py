@@ -46,6 +46,7 @@ from unomas.bots.levels import ROOM_LEVELS
 from unomas.errors import UnoError
 from unomas.i18n import LANGUAGES, bot_label, catalog_json, error_messages
 from unomas.i18n.switches import switches_json
+from unomas.server.metrics import CONTENT_TYPE, Metrics
 from unomas.server.protocol import (
     ERRORS,
     Act,
@@ -149,7 +150,8 @@ class Server:
     """The rooms of one server process and the store behind them."""
 
     def __init__(self, store: Store, settings: Settings, rate: tuple[float, float]) -> None:
-        self.store = StoreWriter(store)
+        self.metrics = Metrics(self)
+        self.store = StoreWriter(store, self.metrics.store_seconds.observe)
         """Every store call goes through its one thread, off the event loop."""
         self.settings = settings
         self.rate = rate
@@ -250,7 +252,7 @@ class Server:
                 code = new_code()
             room, token = await Room.create(setup, self.store, self.settings, code)
         except UnoError as error:
-            return _error(error)
+            return self.refuse(error)
         self._add(room)
         link = str(request.url_for("room_page", code=code))
         return JSONResponse({"code": code, "seat": 0, "token": token, "link": link})
@@ -266,8 +268,17 @@ class Server:
                 raise invalid(error) from None
             seat, token = await room.join(join.name)
         except UnoError as error:
-            return _error(error)
+            return self.refuse(error)
         return JSONResponse({"code": room.code, "seat": seat, "token": token})
+
+    def refuse(self, error: UnoError) -> JSONResponse:
+        """A refusal over HTTP, counted for the metrics."""
+        self.metrics.refusals[error.code] += 1
+        return _error(error)
+
+    async def metrics_page(self, request: Request) -> Response:
+        """``GET /metrics``: the Prometheus text format (:mod:`unomas.server.metrics`)."""
+        return Response(self.metrics.text(), media_type=CONTENT_TYPE)
 
     async def health(self, request: Request) -> Response:
         """``GET /healthz``: up, with the rooms, connections and the store's writes so far."""
@@ -285,7 +296,7 @@ class Server:
         try:
             room = self.look_up(request.scope, request.path_params["code"])
         except UnoError as error:
-            return _error(error)
+            return self.refuse(error)
         return JSONResponse(room.room_message(None))
 
     async def room_record(self, request: Request) -> Response:
@@ -293,17 +304,17 @@ class Server:
         try:
             self.lookups.check(self.client(request.scope))
         except UnoError as error:
-            return _error(error)
+            return self.refuse(error)
         room = self.rooms.get(code)
         try:
             finished = room.record if room is not None else await self.store(self.store.store.finished_record, code)
         except UnoError as error:
-            return _error(error)
+            return self.refuse(error)
         if finished is None:
             if room is None:
-                return _error(Refusal("room.not_found", f"no room {code!r}", room=code))
+                return self.refuse(Refusal("room.not_found", f"no room {code!r}", room=code))
             message = "the game is not over: its record (and seed) are revealed at the end"
-            return _error(Refusal("room.not_over", message))
+            return self.refuse(Refusal("room.not_over", message))
         return JSONResponse(finished, headers={"Content-Disposition": f'attachment; filename="unomas-{code}.json"'})
 
     # ------------------------------------------------------------------ WebSocket
@@ -381,6 +392,7 @@ class Server:
                     if ref is not None:
                         reply["ref"] = ref
                     connection.post(reply)
+                    self.metrics.refusals[error.code] += 1
         except WebSocketDisconnect:
             pass
         finally:
@@ -492,6 +504,7 @@ def create_app(
             Route("/r/{code}", index, name="room_page"),
             Route("/api/i18n/{lang}", words),
             Route("/healthz", server.health),
+            Route("/metrics", server.metrics_page),
             Route("/api/rooms", server.create_room, methods=["POST"]),
             Route("/api/rooms/{code}", server.room_info),
             Route("/api/rooms/{code}/join", server.join_room, methods=["POST"]),

@@ -465,6 +465,7 @@ class Room:
                     self.store.store.append, self.code, game.round, record.move_entries(action, caused), summary
                 )
                 self._stored += 1
+                self.store.moves += 1
         except Refusal:
             self._rebuild()
             raise
