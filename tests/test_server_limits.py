@@ -238,3 +238,17 @@ def test_metrics_in_the_prometheus_text_format() -> None:
         assert 'unomas_rooms{status="lobby"} 1.0' in text and "unomas_connections 0.0" in text
         assert 'unomas_refusals_total{code="room.not_found"} 1.0' in text
         assert "unomas_actions_total 0.0" in text and "unomas_store_seconds_bucket" in text
+
+
+def test_serve_passes_the_certificate_to_uvicorn(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    import uvicorn
+
+    from unomas.server import app as server_app
+
+    seen: list[uvicorn.Config] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, *args: seen.append(self.config))
+    server_app.serve(
+        "127.0.0.1", 8443, tmp_path / "db.sqlite3", certfile=tmp_path / "c.pem", keyfile=tmp_path / "k.pem"
+    )
+    (config,) = seen
+    assert config.ssl_certfile == str(tmp_path / "c.pem") and config.ssl_keyfile == str(tmp_path / "k.pem")

@@ -12,10 +12,16 @@
   ``{code, seat, token, link}``; ``POST /api/rooms/{code}/join`` (``{name}``) →
   ``{seat, token}``; ``GET /api/rooms/{code}``: the room as anyone may see it;
   ``GET /api/rooms/{code}/record``: a finished game's record, seed revealed;
-* ``WS /ws/{code}``: play (see :mod:`unomas.server.protocol`).
+* ``WS /ws/{code}``: play (see :mod:`unomas.server.protocol`);
+* ``GET /healthz`` (JSON) and ``GET /metrics`` (Prometheus, :mod:`unomas.server.metrics`).
 
 A refusal answers ``{"error": {code, params, message}}`` with the HTTP status of its code
 (:data:`~unomas.server.protocol.ERRORS`); nothing here reads an error's message.
+
+Against hostile clients: per client address (the peer's, or ``X-Forwarded-For`` from a
+trusted proxy only) rates for creating rooms and looking them up, and a cap on open
+connections; a hello deadline; ``Origin`` checked on WebSockets and POSTs, JSON bodies
+only; security headers on every response (:class:`SecurityHeaders`).
 """
 
 from __future__ import annotations

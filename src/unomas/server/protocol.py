@@ -9,8 +9,12 @@ answers). Anything else, too long, or not JSON gets an ``error`` message and cha
 The server sends ``room`` (seats, status, commitment), ``update`` (the events of one
 change redacted for the receiver, their narration, its view, and ``ref`` echoed to the
 sender of the action; the first update after a hello also carries ``history``: the current
-round so far as that connection may see it), ``over`` and ``error`` messages, all JSON
-objects with a ``type``.
+round so far as that connection may see it), ``presence`` (``seat``, ``connected``,
+``away``: a seat's player came, left or is away; the whole room is sent only on a hello),
+``over`` (``record``, ``scores``, ``reason``: ``target``, or ``move_limit`` for a match
+ended after ``limit`` actions) and ``error`` messages, all JSON objects with a ``type``.
+An ``error`` with code ``seat.taken_over``, ``hello.late`` or ``server.restarting`` is the
+connection's last message before the server closes it.
 
 Every refusal is an :class:`~unomas.errors.UnoError` with a stable code; the server sends
 ``{"type": "error", "code", "params", "message", "ref"}`` over the WebSocket (``ref``: the
