@@ -245,3 +245,31 @@ def test_a_newer_connection_on_a_seat_takes_it_over_and_the_older_is_told_and_cl
             assert status == 200 and info["seats"][0]["connected"] is False
 
         asyncio.run(scenario())
+
+
+def test_a_join_or_a_start_the_store_refuses_leaves_the_lobby_as_it_was() -> None:
+    store, faults = faulty_store()
+    with running(store, Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 3}})
+        faults.fail = "BEGIN"
+        status, answer = post(address, "/api/rooms", {"name": "Eve"})
+        assert status == 503 and answer["error"]["code"] == "store.unavailable"
+        status, answer = post(address, f"/api/rooms/{room['code']}/join", {"name": "Beto"})
+        assert status == 503 and answer["error"]["code"] == "store.unavailable"
+        url = f"ws://{address}/ws/{room['code']}"
+
+        async def start() -> dict[str, Any]:
+            async with websockets.connect(url) as socket:
+                await socket.send(json.dumps({"type": "hello", "token": room["token"]}))
+                await socket.send(json.dumps({"type": "start"}))
+                while True:
+                    message = json.loads(await asyncio.wait_for(socket.recv(), 5))
+                    if message["type"] in ("error", "update"):
+                        return dict(message)
+
+        assert asyncio.run(start())["code"] == "store.unavailable"
+        faults.fail = None
+        assert get(address, f"/api/rooms/{room['code']}")[1]["status"] == "lobby"
+        status, beto = post(address, f"/api/rooms/{room['code']}/join", {"name": "Beto"})
+        assert status == 200 and beto["seat"] == 1  # the seat the failed join took is free again
+        assert asyncio.run(start())["type"] == "update"
