@@ -9,12 +9,18 @@ server judged and the latency of each action (from sending it to receiving the u
 caused, which includes storing it): p50, p99, max.
 
     python benchmarks/server_load.py --rooms 200 --seconds 60 --think 0.5
+
+``--hostile``: meanwhile one client (loopback, bounded in count and time) floods the
+server: watchers churning in and out of the played rooms, and a flood of room creations
+and look-ups of made-up codes; the figures are those of the honest rooms' actions, and
+how many of the flood's requests were refused.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -32,9 +38,10 @@ from unomas.server.client import SeatClient
 SEATS = 4
 
 
-def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+def post(base: str, path: str, body: dict[str, Any], origin: str) -> dict[str, Any]:
     request = urllib.request.Request(f"{base}{path}", data=json.dumps(body).encode(), method="POST")
     request.add_header("Content-Type", "application/json")
+    request.add_header("X-Forwarded-For", origin)
     with urllib.request.urlopen(request, timeout=30) as response:
         answer: dict[str, Any] = json.loads(response.read())
         return answer
@@ -48,19 +55,69 @@ class Totals:
         self.actions = 0
         self.errors = 0
         self.matches = 0
+        self.codes: list[str] = []
+        self.flood = {"watchers": 0, "creates": 0, "lookups": 0, "refused": 0}
+
+
+FLOOD_LIMIT = 20_000
+"""The most requests the hostile client makes in all (it stops at the end of the run too)."""
+
+
+async def churn(ws: str, end: float, totals: Totals) -> None:
+    """Watchers coming and going in the rooms being played, as fast as the server lets them."""
+    import websockets
+
+    while time.monotonic() < end and sum(totals.flood.values()) < FLOOD_LIMIT:
+        if not totals.codes:
+            await asyncio.sleep(0.05)
+            continue
+        code = random.choice(totals.codes[-50:])
+        with contextlib.suppress(OSError, asyncio.TimeoutError, websockets.ConnectionClosed):
+            async with websockets.connect(f"{ws}/ws/{code}") as socket:
+                await socket.send(json.dumps({"type": "hello"}))
+                answer = json.loads(await asyncio.wait_for(socket.recv(), 5))
+                totals.flood["refused" if answer.get("type") == "error" else "watchers"] += 1
+
+
+def knock(base: str, path: str, body: dict[str, Any] | None) -> bool:
+    """One request of the flood; whether it was refused (429)."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"{base}{path}", data=data, method="GET" if body is None else "POST")
+    request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=10):
+            return False
+    except urllib.error.HTTPError as error:
+        return error.code == 429
+
+
+async def flood(base: str, end: float, totals: Totals) -> None:
+    """Room creations and look-ups of made-up codes, one after another."""
+    while time.monotonic() < end and sum(totals.flood.values()) < FLOOD_LIMIT:
+        creating = random.random() < 0.5
+        path, body = ("/api/rooms", {"name": "flood"}) if creating else ("/api/rooms/ZZZZZZZZZZ", None)
+        refused = await asyncio.to_thread(knock, base, path, body)
+        totals.flood["refused" if refused else "creates" if creating else "lookups"] += 1
 
 
 async def room_slot(base: str, ws: str, think: float, end: float, totals: Totals, rng: random.Random) -> None:
     """Keep one room in play until ``end``: a new match whenever one is over."""
     while time.monotonic() < end:
         rules = {"players": SEATS, "target_score": 0}
-        host = await asyncio.to_thread(post, base, "/api/rooms", {"name": "host", "rules": rules})
+        # Each room's people come from addresses of their own, through the (trusted) loopback proxy.
+        origin = f"10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(1, 255)}"
+        host = await asyncio.to_thread(post, base, "/api/rooms", {"name": "host", "rules": rules}, origin)
         code = host["code"]
+        totals.codes.append(code)
         tokens = [host["token"]]
         for n in range(1, SEATS):
-            joined = await asyncio.to_thread(post, base, f"/api/rooms/{code}/join", {"name": f"p{n}"})
+            joined = await asyncio.to_thread(post, base, f"/api/rooms/{code}/join", {"name": f"p{n}"}, origin)
             tokens.append(joined["token"])
-        clients = [SeatClient(f"{ws}/ws/{code}", token, random.Random(rng.random()), think=think) for token in tokens]
+        forwarded = {"X-Forwarded-For": origin}
+        clients = [
+            SeatClient(f"{ws}/ws/{code}", token, random.Random(rng.random()), think=think, headers=forwarded)
+            for token in tokens
+        ]
 
         async def host_start(client: SeatClient) -> Any:
             await asyncio.sleep(0.5)  # the others say hello first
@@ -81,11 +138,14 @@ async def room_slot(base: str, ws: str, think: float, end: float, totals: Totals
             totals.matches += 1
 
 
-async def run(base: str, ws: str, rooms: int, seconds: float, think: float, seed: int) -> Totals:
+async def run(base: str, ws: str, rooms: int, seconds: float, think: float, seed: int, hostile: bool) -> Totals:
     totals = Totals()
     rng = random.Random(seed)
     end = time.monotonic() + seconds
     slots = []
+    if hostile:
+        slots += [asyncio.ensure_future(churn(ws, end, totals)) for _ in range(4)]
+        slots += [asyncio.ensure_future(flood(base, end, totals)) for _ in range(2)]
     for _ in range(rooms):
         slots.append(asyncio.ensure_future(room_slot(base, ws, think, end, totals, random.Random(rng.random()))))
         await asyncio.sleep(min(0.02, seconds / max(rooms, 1) / 10))  # ramp up, not all in one instant
@@ -114,16 +174,21 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.5, help="seconds each player waits before acting")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hostile", action="store_true", help="flood the server meanwhile (see above)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "load.sqlite3"
         command = [sys.executable, "-m", "unomas", "serve", "--port", str(args.port), "--db", str(db)]
-        server = subprocess.Popen([*command, "--bot-delay", "0"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # The loopback is a trusted proxy: each room's clients name their own address; the flood
+        # comes from the loopback itself, one client.
+        command += ["--bot-delay", "0", "--trust-proxy", "127.0.0.1"]
+        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         base, ws = f"http://127.0.0.1:{args.port}", f"ws://127.0.0.1:{args.port}"
         try:
             for _ in range(300):
                 try:
-                    urllib.request.urlopen(f"{base}/api/rooms/NONE00", timeout=1)
+                    urllib.request.urlopen(f"{base}/healthz", timeout=1)
+                    break
                 except urllib.error.HTTPError:
                     break
                 except OSError:
@@ -131,7 +196,7 @@ def main() -> None:
             started = time.monotonic()
             server_cpu = cpu_seconds(server.pid)
             client_cpu = time.process_time()
-            totals = asyncio.run(run(base, ws, args.rooms, args.seconds, args.think, args.seed))
+            totals = asyncio.run(run(base, ws, args.rooms, args.seconds, args.think, args.seed, args.hostile))
             elapsed = time.monotonic() - started
             server_after = cpu_seconds(server.pid)
             client_cpu = time.process_time() - client_cpu
@@ -141,7 +206,9 @@ def main() -> None:
     lat = totals.latencies
     print(f"rooms {args.rooms} x {SEATS} seats, think {args.think} s, {elapsed:.1f} s")
     print(f"matches finished {totals.matches}, actions {totals.actions}, refused (races) {totals.errors}")
-    print(f"actions/s {totals.actions / elapsed:.0f}")
+    print(f"actions/s {totals.actions / elapsed:.0f}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if args.hostile:
+        print("flood: " + ", ".join(f"{what} {count}" for what, count in totals.flood.items()))
     if server_cpu is not None and server_after is not None and totals.actions:
         used = server_after - server_cpu
         print(

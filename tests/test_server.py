@@ -30,7 +30,7 @@ from unomas.server import protocol, rooms
 from unomas.server.client import SeatClient, choose
 from unomas.server.protocol import Move, RoomSetup
 from unomas.server.rooms import HISTORY, Connection, Room, Settings
-from unomas.server.storage import SQLiteStore, default_db_path
+from unomas.server.storage import SQLiteStore, StoreWriter, default_db_path
 from unomas.testing import make_game
 
 STATIC = Path(server_app.__file__).parent / "static"
@@ -693,7 +693,7 @@ async def bot_moves_while_watchers_come_and_go(url: str, token: str, seconds: fl
 
 def test_watchers_coming_and_going_do_not_hold_up_the_bots() -> None:
     """The bots are paced by the game's ply alone: a hello is no reason to think again."""
-    settings = Settings(grace=0.05, bot_delay=0.1, round_pause=0)
+    settings = Settings(grace=0.05, bot_delay=0.1, round_pause=0, lookup_rate=(1000.0, 1000.0))
     with running(SQLiteStore(":memory:"), settings) as address:
         room = create(address, rules={"players": 2, "target_score": 0}, bots=[1])
         url = f"ws://{address}/ws/{room['code']}"
@@ -804,13 +804,13 @@ async def until(condition: Any, seconds: float = 5.0) -> None:
         await asyncio.sleep(0.01)
 
 
-def stacked_room(monkeypatch: pytest.MonkeyPatch, settings: Settings, **setup: Any) -> tuple[Room, str]:
+async def stacked_room(monkeypatch: pytest.MonkeyPatch, settings: Settings, **setup: Any) -> tuple[Room, str]:
     """A two-seat room (Ana, a bot in seat 1) whose match deals Ana RS G7 and the bot R3 B5
     over a starting R9: the bot plays first."""
     game = make_game([["RS", "G7"], ["R3", "B5"]], ["R9", "B7"], target_score=0)
     monkeypatch.setattr(rooms, "Game", lambda rules, seed: game)
     room_setup = RoomSetup(name="Ana", rules={"players": 2, "target_score": 0, "hand_size": 2}, bots=[1], **setup)
-    return Room.create(room_setup, SQLiteStore(":memory:"), settings, "STACK1")
+    return await Room.create(room_setup, StoreWriter(SQLiteStore(":memory:")), settings, "STACK1")
 
 
 def test_a_bot_s_action_overtaken_while_it_waits_is_thought_again(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -818,16 +818,16 @@ def test_a_bot_s_action_overtaken_while_it_waits_is_thought_again(monkeypatch: p
     calls it before the bot's delay is over: the catch answers a ply that has passed."""
 
     async def scenario() -> None:
-        room, token = stacked_room(monkeypatch, Settings(grace=30, bot_delay=0.3, round_pause=0), turn_seconds=60)
+        room, token = await stacked_room(monkeypatch, Settings(grace=30, bot_delay=0.3, round_pause=0), turn_seconds=60)
         room.attach(Connection(1000), token)
-        room.start(0)
+        await room.start(0)
         assert room.game is not None and room.conductor is not None
         game = room.game
         await until(lambda: game.ply == 1)  # the bot played R3
-        room.act(0, Move(p=0, a="play", card="RS"), ply=1)  # a Skip: Ana plays again, her UNO not called
+        await room.act(0, Move(p=0, a="play", card="RS"), ply=1)  # a Skip: Ana plays again, her UNO not called
         deadline = room.deadline
         await asyncio.sleep(0.1)  # the bot has chosen to catch her, and waits out its delay
-        room.act(0, Move(p=0, a="uno"), ply=2)
+        await room.act(0, Move(p=0, a="uno"), ply=2)
         assert room.deadline == deadline  # an UNO call starts no new turn
         await asyncio.sleep(0.5)
         assert game.log is not None
@@ -842,8 +842,8 @@ def test_a_bot_standing_in_gives_way_to_its_person_coming_back_during_its_delay(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     async def scenario() -> None:
-        room, token = stacked_room(monkeypatch, Settings(grace=0.05, bot_delay=0.3, round_pause=0))
-        room.start(0)  # Ana is not connected: after the grace period her bot plays for her
+        room, token = await stacked_room(monkeypatch, Settings(grace=0.05, bot_delay=0.3, round_pause=0))
+        await room.start(0)  # Ana is not connected: after the grace period her bot plays for her
         assert room.game is not None
         game = room.game
         await until(lambda: game.ply == 1)  # the bot of seat 1 played

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -110,3 +111,30 @@ def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
         assert status == 200
         game = fairness.verify(finished)  # the deals, before and after the kill, came from the promised seed
         assert game.is_over and finished["shuffle"]["commitment"] == promised
+
+
+def test_sigterm_tells_every_page_the_server_is_restarting_and_exits_cleanly(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    port = free_port()
+    address = f"127.0.0.1:{port}"
+    with serve(db, port) as process:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2}})
+
+        async def scenario() -> tuple[list[dict[str, Any]], int | None]:
+            async with websockets.connect(f"ws://{address}/ws/{room['code']}") as socket:
+                await socket.send(json.dumps({"type": "hello", "token": room["token"]}))
+                told = [json.loads(await asyncio.wait_for(socket.recv(), 10))]
+                process.send_signal(signal.SIGTERM)
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    while True:
+                        told.append(json.loads(await asyncio.wait_for(socket.recv(), 10)))
+                return told, socket.close_code
+
+        told, code = asyncio.run(scenario())
+        assert told[-1]["type"] == "error" and told[-1]["code"] == "server.restarting"
+        assert code == 1012
+        # uvicorn shuts down gracefully, then lets SIGTERM end the process as it would have.
+        assert process.wait(15) in (0, -signal.SIGTERM)
+    # The room is still there after the restart.
+    with serve(db, port):
+        assert get(address, f"/api/rooms/{room['code']}")[0] == 200

@@ -386,8 +386,26 @@ def serve_command(
     ] = None,
     grace: Annotated[float, typer.Option(min=0, help="Seconds away before a bot plays for a player.")] = 30.0,
     bot_delay: Annotated[float, typer.Option(min=0, help="Seconds a bot waits before it acts.")] = 0.8,
+    trust_proxy: Annotated[
+        list[str], typer.Option(help="A reverse proxy's address whose X-Forwarded-For names the client (repeatable).")
+    ] = [],  # noqa: B006
+    allow_origin: Annotated[
+        list[str], typer.Option(help="Another origin whose pages may use this server, e.g. https://example.org.")
+    ] = [],  # noqa: B006
+    keep_lobby: Annotated[float, typer.Option(min=1, help="Seconds an empty lobby is kept.")] = 600.0,
+    certfile: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(help="TLS certificate (PEM): serve https and wss.", exists=True, dir_okay=False),
+    ] = None,
+    keyfile: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(help="TLS private key (PEM) of --certfile.", exists=True, dir_okay=False),
+    ] = None,
 ) -> None:
-    """Serve the browser game: rooms with friends and bots, every game kept in the database."""
+    """Serve the browser game: rooms with friends and bots, every game kept in the database.
+
+    Plain HTTP is for this machine or a reverse proxy that adds TLS (see the README); to
+    listen on a public address give --certfile and --keyfile."""
     try:
         import uvicorn  # noqa: F401 - serve() runs on it
 
@@ -396,8 +414,18 @@ def serve_command(
         typer.echo(f"the server needs its extra: pip install 'unomas[server]' ({error})", err=True)
         raise typer.Exit(code=1) from None
     path = db or default_db_path()
-    err.print(f"unomas server on http://{host}:{port}/  (games kept in {path})")
-    serve(host, port, path, Settings(grace=grace, bot_delay=bot_delay))
+    scheme = "https" if certfile is not None else "http"
+    err.print(f"unomas server on {scheme}://{host}:{port}/  (games kept in {path})")
+    if certfile is None and host not in ("127.0.0.1", "localhost", "::1"):
+        err.print("[yellow]warning:[/] plain HTTP on a public address: put it behind a TLS proxy or give --certfile")
+    settings = Settings(
+        grace=grace,
+        bot_delay=bot_delay,
+        keep_empty_lobby=keep_lobby,
+        trusted_proxies=frozenset(trust_proxy),
+        allowed_origins=frozenset(allow_origin),
+    )
+    serve(host, port, path, settings, certfile=certfile, keyfile=keyfile)
 
 
 def _where(error: RecordError) -> str:

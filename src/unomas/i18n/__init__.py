@@ -238,6 +238,17 @@ def error_messages(lang: str) -> dict[str, str]:
         "lang.unknown": t.gettext("Unknown language: {lang}."),
         "move.illegal": t.gettext("That move is not allowed: {reason}"),
         "move.stale": t.gettext("Too late: the game moved on before your move arrived."),
+        # server hardening
+        "store.unavailable": t.gettext("The game could not be saved just now; try again in a moment."),
+        "seat.taken_over": t.gettext("This seat is now being played in another window."),
+        "origin.forbidden": t.gettext("Requests from another site are not accepted."),
+        "body.not_json": t.gettext("The request must be JSON (Content-Type: application/json)."),
+        "room.watchers_full": t.gettext("This room has as many spectators as it can take."),
+        "client.limited": t.gettext(
+            "Too many requests or connections from your address; try again in {retry_after} s."
+        ),
+        "hello.late": t.gettext("The connection said nothing for too long."),
+        "server.restarting": t.gettext("The server is restarting; reconnecting…"),
     }
 
 

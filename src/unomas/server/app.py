@@ -12,10 +12,16 @@
   ``{code, seat, token, link}``; ``POST /api/rooms/{code}/join`` (``{name}``) →
   ``{seat, token}``; ``GET /api/rooms/{code}``: the room as anyone may see it;
   ``GET /api/rooms/{code}/record``: a finished game's record, seed revealed;
-* ``WS /ws/{code}``: play (see :mod:`unomas.server.protocol`).
+* ``WS /ws/{code}``: play (see :mod:`unomas.server.protocol`);
+* ``GET /healthz`` (JSON) and ``GET /metrics`` (Prometheus, :mod:`unomas.server.metrics`).
 
 A refusal answers ``{"error": {code, params, message}}`` with the HTTP status of its code
 (:data:`~unomas.server.protocol.ERRORS`); nothing here reads an error's message.
+
+Against hostile clients: per client address (the peer's, or ``X-Forwarded-For`` from a
+trusted proxy only) rates for creating rooms and looking them up, and a cap on open
+connections; a hello deadline; ``Origin`` checked on WebSockets and POSTs, JSON bodies
+only; security headers on every response (:class:`SecurityHeaders`).
 """
 
 from __future__ import annotations
@@ -25,13 +31,17 @@ import contextlib
 import gc
 import json
 import logging
+import math
 import time
-from collections.abc import AsyncIterator
+from collections import Counter
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -42,6 +52,7 @@ from unomas.bots.levels import ROOM_LEVELS
 from unomas.errors import UnoError
 from unomas.i18n import LANGUAGES, bot_label, catalog_json, error_messages
 from unomas.i18n.switches import switches_json
+from unomas.server.metrics import CONTENT_TYPE, Metrics
 from unomas.server.protocol import (
     ERRORS,
     Act,
@@ -54,9 +65,9 @@ from unomas.server.protocol import (
     parse_client_message,
 )
 from unomas.server.rooms import Connection, Room, Settings, new_code
-from unomas.server.storage import SQLiteStore, Store
+from unomas.server.storage import SQLiteStore, Store, StoreWriter
 
-__all__ = ["RateLimit", "Server", "create_app", "serve"]
+__all__ = ["PerClient", "RateLimit", "Server", "client_address", "create_app", "serve"]
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
@@ -83,16 +94,96 @@ class RateLimit:
             return True
         return False
 
+    def retry_after(self) -> int:
+        """Whole seconds until a token is there again."""
+        return max(1, math.ceil((1 - self.tokens) / self.rate))
+
+    def full(self) -> bool:
+        """Whether the bucket has filled up again (nothing to remember of its client)."""
+        return self.tokens + (time.monotonic() - self.last) * self.rate >= self.burst
+
+
+class PerClient:
+    """A :class:`RateLimit` for each client address; :meth:`check` refuses with
+    ``client.limited`` (and the seconds to wait) once a client has used its burst."""
+
+    def __init__(self, rate: tuple[float, float], what: str) -> None:
+        self.rate = rate
+        self.what = what
+        self.buckets: dict[str, RateLimit] = {}
+
+    def check(self, client: str) -> None:
+        bucket = self.buckets.get(client)
+        if bucket is None:
+            bucket = self.buckets[client] = RateLimit(*self.rate)
+        if not bucket.allow():
+            wait = bucket.retry_after()
+            raise Refusal("client.limited", f"too many {self.what} from your address", retry_after=wait)
+
+    def prune(self) -> None:
+        """Forget the clients whose buckets are full again (memory stays bounded)."""
+        for client in [client for client, bucket in self.buckets.items() if bucket.full()]:
+            del self.buckets[client]
+
+
+def client_address(scope: Mapping[str, Any], trusted: frozenset[str]) -> str:
+    """The client's address: the peer's, unless the peer is a trusted proxy, then the
+    last address of ``X-Forwarded-For`` that is not one of the trusted proxies."""
+    client = scope.get("client")
+    peer = str(client[0]) if client else "unknown"
+    if peer not in trusted:
+        return peer
+    forwarded: list[str] = [
+        bytes(value).decode("latin-1") for name, value in scope.get("headers", []) if name == b"x-forwarded-for"
+    ]
+    hops = [hop.strip() for value in forwarded for hop in value.split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if hop not in trusted:
+            return hop
+    return peer
+
+
+def same_origin(headers: Mapping[str, str], allowed: frozenset[str]) -> bool:
+    """Whether a request may change things: no ``Origin`` (not sent from a page), the
+    server's own origin, or one of ``allowed``."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    return origin in allowed or urlsplit(origin).netloc == headers.get("host")
+
 
 class Server:
     """The rooms of one server process and the store behind them."""
 
     def __init__(self, store: Store, settings: Settings, rate: tuple[float, float]) -> None:
-        self.store = store
+        self.metrics = Metrics(self)
+        self.store = StoreWriter(store, self.metrics.store_seconds.observe)
+        """Every store call goes through its one thread, off the event loop."""
         self.settings = settings
         self.rate = rate
         self.rooms: dict[str, Room] = {}
+        self.creates = PerClient(settings.create_rate, "rooms created")
+        self.lookups = PerClient(settings.lookup_rate, "room look-ups")
+        self.sockets: Counter[str] = Counter()
+        """Open WebSocket connections per client address."""
         self._sweeper: asyncio.Task[None]
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def client(self, scope: Mapping[str, Any]) -> str:
+        return client_address(scope, self.settings.trusted_proxies)
+
+    def guard(self, request: Request) -> None:
+        """Refuse a state-changing request from another site's page, or one not in JSON."""
+        if not same_origin(request.headers, self.settings.allowed_origins):
+            raise Refusal("origin.forbidden", "requests from another site's pages are refused")
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            raise Refusal("body.not_json", "the request body must be JSON (Content-Type: application/json)")
+
+    def look_up(self, scope: Mapping[str, Any], code: str) -> Room:
+        """The room by ``code``, for a client within its look-up rate."""
+        self.lookups.check(self.client(scope))
+        return self.room(code)
 
     def room(self, code: str) -> Room:
         room = self.rooms.get(code.upper())
@@ -102,7 +193,8 @@ class Server:
 
     async def start(self) -> None:
         """Bring back every stored room; games in play resume where they were."""
-        for stored in self.store.load():
+        self.loop = asyncio.get_running_loop()
+        for stored in await self.store(self.store.store.load):
             try:
                 self._add(Room.restore(stored, self.store, self.settings))
             except Exception:  # one broken room must not keep the others down
@@ -115,9 +207,12 @@ class Server:
         while True:
             await asyncio.sleep(min(60.0, self.settings.keep_empty_lobby / 2))
             now = loop.time()
+            self.creates.prune()
+            self.lookups.prune()
             for room in [room for room in self.rooms.values() if room.abandoned(now)]:
                 del self.rooms[room.code]
-                self.store.forget(room.code)
+                with contextlib.suppress(Refusal):  # the store is failing: forgotten next time it works
+                    await self.store(self.store.store.forget, room.code)
 
     def _add(self, room: Room) -> None:
         self.rooms[room.code] = room
@@ -128,7 +223,16 @@ class Server:
         loop = asyncio.get_running_loop()
         loop.call_later(self.settings.keep_finished, self.rooms.pop, room.code, None)
 
+    def restarting(self) -> None:
+        """The server is going down (SIGTERM): every connection is told, then closed; the
+        pages reconnect once it is back."""
+        notice = Refusal("server.restarting", "the server is restarting: reconnect in a moment")
+        for room in self.rooms.values():
+            for connection in list(room.connections):
+                connection.close(1012, "server restarting", {"type": "error", **notice.to_json()})
+
     async def stop(self) -> None:
+        """Stop the rooms; the writes under way finish before the store is closed."""
         self._sweeper.cancel()
         for room in self.rooms.values():
             await room.close()
@@ -138,6 +242,8 @@ class Server:
 
     async def create_room(self, request: Request) -> Response:
         try:
+            self.guard(request)
+            self.creates.check(self.client(request.scope))
             body = await _body(request)
             try:
                 setup = RoomSetup.model_validate_json(body)
@@ -150,62 +256,113 @@ class Server:
             code = new_code()
             while code in self.rooms:
                 code = new_code()
-            room, token = Room.create(setup, self.store, self.settings, code)
+            room, token = await Room.create(setup, self.store, self.settings, code)
         except UnoError as error:
-            return _error(error)
+            return self.refuse(error)
         self._add(room)
         link = str(request.url_for("room_page", code=code))
         return JSONResponse({"code": code, "seat": 0, "token": token, "link": link})
 
     async def join_room(self, request: Request) -> Response:
         try:
-            room = self.room(request.path_params["code"])
+            self.guard(request)
+            room = self.look_up(request.scope, request.path_params["code"])
             body = await _body(request)
             try:
                 join = JoinRequest.model_validate_json(body)
             except ValidationError as error:
                 raise invalid(error) from None
-            seat, token = room.join(join.name)
+            seat, token = await room.join(join.name)
         except UnoError as error:
-            return _error(error)
+            return self.refuse(error)
         return JSONResponse({"code": room.code, "seat": seat, "token": token})
+
+    def refuse(self, error: UnoError) -> JSONResponse:
+        """A refusal over HTTP, counted for the metrics."""
+        self.metrics.refusals[error.code] += 1
+        return _error(error)
+
+    async def metrics_page(self, request: Request) -> Response:
+        """``GET /metrics``: the Prometheus text format (:mod:`unomas.server.metrics`)."""
+        return Response(self.metrics.text(), media_type=CONTENT_TYPE)
+
+    async def health(self, request: Request) -> Response:
+        """``GET /healthz``: up, with the rooms, connections and the store's writes so far."""
+        store = self.store
+        return JSONResponse(
+            {
+                "ok": True,
+                "rooms": len(self.rooms),
+                "connections": sum(self.sockets.values()),
+                "store": {"calls": store.calls, "failures": store.failures, "pending": store.pending},
+            }
+        )
 
     async def room_info(self, request: Request) -> Response:
         try:
-            room = self.room(request.path_params["code"])
+            room = self.look_up(request.scope, request.path_params["code"])
         except UnoError as error:
-            return _error(error)
+            return self.refuse(error)
         return JSONResponse(room.room_message(None))
 
     async def room_record(self, request: Request) -> Response:
         code = request.path_params["code"].upper()
+        try:
+            self.lookups.check(self.client(request.scope))
+        except UnoError as error:
+            return self.refuse(error)
         room = self.rooms.get(code)
-        finished = room.record if room is not None else self.store.finished_record(code)
+        try:
+            finished = room.record if room is not None else await self.store(self.store.store.finished_record, code)
+        except UnoError as error:
+            return self.refuse(error)
         if finished is None:
             if room is None:
-                return _error(Refusal("room.not_found", f"no room {code!r}", room=code))
+                return self.refuse(Refusal("room.not_found", f"no room {code!r}", room=code))
             message = "the game is not over: its record (and seed) are revealed at the end"
-            return _error(Refusal("room.not_over", message))
+            return self.refuse(Refusal("room.not_over", message))
         return JSONResponse(finished, headers={"Content-Disposition": f'attachment; filename="unomas-{code}.json"'})
 
     # ------------------------------------------------------------------ WebSocket
 
     async def play(self, websocket: WebSocket) -> None:
+        client = self.client(websocket.scope)
         await websocket.accept()
         try:
-            room = self.room(websocket.path_params["code"])
+            if not same_origin(websocket.headers, self.settings.allowed_origins):
+                raise Refusal("origin.forbidden", "connections from another site's pages are refused")
+            if self.sockets[client] >= self.settings.max_connections:
+                limit = self.settings.max_connections
+                raise Refusal("client.limited", f"at most {limit} connections from one address", retry_after=5)
+            room = self.look_up(websocket.scope, websocket.path_params["code"])
         except UnoError as error:
             await websocket.send_text(json.dumps({"type": "error", **error.to_json()}))
-            await websocket.close(4404)
+            await websocket.close(4404 if error.code == "room.not_found" else 4000 + ERRORS[error.code])
             return
+        self.sockets[client] += 1
+        try:
+            await self._play(websocket, room)
+        finally:
+            self.sockets[client] -= 1
+            if not self.sockets[client]:
+                del self.sockets[client]
+
+    async def _play(self, websocket: WebSocket, room: Room) -> None:
         connection = Connection(self.settings.queue_limit)
         sender = asyncio.get_running_loop().create_task(_send_loop(websocket, connection))
         limit = RateLimit(*self.rate)
         attached = False
+        deadline = asyncio.get_running_loop().time() + self.settings.hello_timeout
         try:
             while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
+                try:
+                    wait = None if attached else deadline - asyncio.get_running_loop().time()
+                    message = await asyncio.wait_for(websocket.receive(), wait)
+                except TimeoutError:
+                    late = Refusal("hello.late", "no hello in time: closing")
+                    connection.close(4408, "no hello", {"type": "error", **late.to_json()})
+                    break
+                if message["type"] == "websocket.disconnect" or connection.dropped:
                     break
                 text = message.get("text")
                 ref = None
@@ -232,20 +389,24 @@ class Server:
                     elif not attached:
                         raise Refusal("hello.first", "say hello first (with your seat's token, or none to watch)")
                     elif isinstance(parsed, Start):
-                        room.start(connection.seat)
+                        await room.start(connection.seat)
                     else:
                         assert isinstance(parsed, Act)
-                        room.act(connection.seat, parsed.action, ref, parsed.ply)
+                        await room.act(connection.seat, parsed.action, ref, parsed.ply)
                 except UnoError as error:
                     reply: dict[str, Any] = {"type": "error", **error.to_json()}
                     if ref is not None:
                         reply["ref"] = ref
                     connection.post(reply)
+                    self.metrics.refusals[error.code] += 1
         except WebSocketDisconnect:
             pass
         finally:
             if attached:
                 room.detach(connection)
+            if connection.dropped:  # its last words and its close are queued: let them go out
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(sender), 5)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
@@ -257,7 +418,7 @@ async def _send_loop(websocket: WebSocket, connection: Connection) -> None:
         while True:
             message = await connection.queue.get()
             if message is None:
-                await websocket.close(1008, "too slow: too many messages waiting")
+                await websocket.close(connection.close_code, connection.close_reason)
                 return
             await websocket.send_text(json.dumps(message, separators=(",", ":")))
 
@@ -272,8 +433,48 @@ async def _body(request: Request) -> bytes:
 
 
 def _error(error: UnoError) -> JSONResponse:
-    """A refusal over HTTP: ``{"error": {code, params, message}}``, the status by its code."""
-    return JSONResponse({"error": error.to_json()}, status_code=ERRORS.get(error.code, 400))
+    """A refusal over HTTP: ``{"error": {code, params, message}}``, the status by its code
+    (and ``Retry-After`` when it says when to come back)."""
+    wait = error.params.get("retry_after")
+    headers = None if wait is None else {"Retry-After": str(wait)}
+    return JSONResponse({"error": error.to_json()}, status_code=ERRORS.get(error.code, 400), headers=headers)
+
+
+SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self';"
+        b" frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
+    ),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=(), usb=()"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+"""Sent with every HTTP response: the page runs only its own script and style, in no frame."""
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every response, and a ``Cache-Control``:
+    static files are revalidated (``no-cache``), everything else is not kept (``no-store``)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        cache = b"no-cache" if scope["path"].startswith("/static/") else b"no-store"
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                kept = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"]
+                message["headers"] = [*kept, *SECURITY_HEADERS, (b"cache-control", cache)]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def create_app(
@@ -308,6 +509,8 @@ def create_app(
             Route("/", index),
             Route("/r/{code}", index, name="room_page"),
             Route("/api/i18n/{lang}", words),
+            Route("/healthz", server.health),
+            Route("/metrics", server.metrics_page),
             Route("/api/rooms", server.create_room, methods=["POST"]),
             Route("/api/rooms/{code}", server.room_info),
             Route("/api/rooms/{code}/join", server.join_room, methods=["POST"]),
@@ -316,14 +519,43 @@ def create_app(
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders)],
     )
     app.state.server = server
     return app
 
 
-def serve(host: str, port: int, db: Path, settings: Settings | None = None) -> None:
-    """Run the server until interrupted (``unomas serve``)."""
+def serve(
+    host: str,
+    port: int,
+    db: Path,
+    settings: Settings | None = None,
+    *,
+    certfile: Path | None = None,
+    keyfile: Path | None = None,
+) -> None:
+    """Run the server until interrupted or terminated (``unomas serve``); with ``certfile``
+    (and ``keyfile``) over TLS. On SIGTERM or SIGINT every page is told the server is
+    restarting, the writes under way finish, and the store is closed."""
     import uvicorn
 
     app = create_app(SQLiteStore(db), settings)
-    uvicorn.run(app, host=host, port=port, ws_max_size=16 * 1024, log_level="info")
+    server: Server = app.state.server
+
+    class Graceful(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            loop = server.loop
+            if loop is not None and not self.should_exit:
+                loop.call_soon_threadsafe(server.restarting)
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=16 * 1024,
+        log_level="info",
+        ssl_certfile=None if certfile is None else str(certfile),
+        ssl_keyfile=None if keyfile is None else str(keyfile),
+    )
+    Graceful(config).run()

@@ -69,10 +69,12 @@ class SeatClient:
     """Leave (close the connection) after this many actions."""
     retry_pause: float = 0.1
     """Seconds to wait after a refusal before acting again."""
+    headers: dict[str, str] = field(default_factory=dict)
+    """Sent with the connection (``X-Forwarded-For``, as a proxy would, in the benchmark)."""
 
     async def play(self, *, start: bool = False) -> dict[str, Any] | None:
         """Play until the match is over (returns the ``over`` message) or ``stop_after``."""
-        async with websockets.connect(self.url, max_size=2**22) as socket:
+        async with websockets.connect(self.url, max_size=2**22, additional_headers=self.headers) as socket:
             await socket.send(json.dumps({"type": "hello", "token": self.token}))
             sent: dict[int, float] = {}
             view: dict[str, Any] | None = None

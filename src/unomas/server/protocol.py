@@ -9,8 +9,12 @@ answers). Anything else, too long, or not JSON gets an ``error`` message and cha
 The server sends ``room`` (seats, status, commitment), ``update`` (the events of one
 change redacted for the receiver, their narration, its view, and ``ref`` echoed to the
 sender of the action; the first update after a hello also carries ``history``: the current
-round so far as that connection may see it), ``over`` and ``error`` messages, all JSON
-objects with a ``type``.
+round so far as that connection may see it), ``presence`` (``seat``, ``connected``,
+``away``: a seat's player came, left or is away; the whole room is sent only on a hello),
+``over`` (``record``, ``scores``, ``reason``: ``target``, or ``move_limit`` for a match
+ended after ``limit`` actions) and ``error`` messages, all JSON objects with a ``type``.
+An ``error`` with code ``seat.taken_over``, ``hello.late`` or ``server.restarting`` is the
+connection's last message before the server closes it.
 
 Every refusal is an :class:`~unomas.errors.UnoError` with a stable code; the server sends
 ``{"type": "error", "code", "params", "message", "ref"}`` over the WebSocket (``ref``: the
@@ -45,6 +49,16 @@ code                      HTTP    when (params)
 ``move.illegal``          409     an action the rules refuse now (``action``, ``reason``: the
                                   engine's English; ``reason_code``, when the engine gives one)
 ``move.stale``            409     an action answering a ply that has passed (``ply``, ``now``)
+``store.unavailable``     503     the change could not be stored (the database is busy or
+                                  failing): it was not made; try again
+``seat.taken_over``       409     (to the older connection) a newer one took this seat over
+``origin.forbidden``      403     a WebSocket or state-changing request from another site's page
+``body.not_json``         415     a POST whose Content-Type is not ``application/json``
+``room.watchers_full``    409     a spectator's hello in a room with as many as it takes (``limit``)
+``client.limited``        429     too many rooms, look-ups or connections from one address
+                                  (``retry_after``: seconds; HTTP sends ``Retry-After`` too)
+``hello.late``            408     a connection that said no hello in time (then closed)
+``server.restarting``     503     the server is shutting down (then closed): reconnect
 ========================  ======  ===========================================================
 """
 
@@ -61,6 +75,7 @@ from unomas.rules import Rules
 __all__ = [
     "ERRORS",
     "MAX_MESSAGE",
+    "MAX_TARGET_SCORE",
     "Act",
     "ClientMessage",
     "Hello",
@@ -75,6 +90,9 @@ __all__ = [
 
 MAX_MESSAGE = 2048
 """The longest message a client may send, in characters."""
+
+MAX_TARGET_SCORE = 10_000
+"""The highest target score a room may play to."""
 
 ERRORS: dict[str, int] = {
     "room.not_found": 404,
@@ -98,6 +116,14 @@ ERRORS: dict[str, int] = {
     "lang.unknown": 404,
     "move.illegal": 409,
     "move.stale": 409,
+    "store.unavailable": 503,
+    "seat.taken_over": 409,
+    "origin.forbidden": 403,
+    "body.not_json": 415,
+    "room.watchers_full": 409,
+    "client.limited": 429,
+    "hello.late": 408,
+    "server.restarting": 503,
 }
 """Every code the server refuses with, and the HTTP status it answers with (see above)."""
 
@@ -135,9 +161,11 @@ class RoomSetup(_Strict):
     @classmethod
     def _rules(cls, value: dict[str, int | bool]) -> dict[str, int | bool]:
         try:
-            Rules.from_dict(value)
+            rules = Rules.from_dict(value)
         except SettingsError as error:
             raise ValueError(str(error)) from None
+        if rules.target_score > MAX_TARGET_SCORE:
+            raise ValueError(f"target_score must be at most {MAX_TARGET_SCORE} (a room's match must end)")
         return value
 
     @field_validator("bot")

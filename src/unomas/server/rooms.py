@@ -31,11 +31,11 @@ from unomas.bots import make_bot
 from unomas.conductor import BotPlayer, Conductor
 from unomas.errors import BotError, NotationError, StaleAction
 from unomas.events import Event
-from unomas.game import Game
+from unomas.game import Game, RoundLog
 from unomas.i18n import narrate
 from unomas.rules import Rules
 from unomas.server.protocol import Move, Refusal, RoomSetup
-from unomas.server.storage import Store, StoredRoom
+from unomas.server.storage import StoredRoom, StoreWriter
 
 __all__ = ["HISTORY", "Connection", "Room", "Settings", "hash_token", "new_code"]
 
@@ -43,9 +43,17 @@ log = logging.getLogger("unomas.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Room codes avoid letters and digits that look alike (I/1, O/0)."""
+CODE_LENGTH = 10
 
 HISTORY = 200
 """The most changes of the round in play that a connection is sent on its hello."""
+
+TAKEN_OVER = 4409
+"""The WebSocket close code of a connection whose seat a newer one took over."""
+
+STORE_RETRY = 0.25
+STORE_RETRY_MAX = 5.0
+"""Seconds a room's bots wait before trying again while the store fails (doubling up to the max)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,13 +70,30 @@ class Settings:
     """Messages waiting for one connection beyond which it is dropped as too slow."""
     keep_finished: float = 3600.0
     """Seconds a finished room stays open (its record is kept in the store for good)."""
-    keep_empty_lobby: float = 3600.0
+    keep_empty_lobby: float = 600.0
     """Seconds a room not yet started stays open with nobody connected; then it is forgotten."""
+    hello_timeout: float = 10.0
+    """Seconds a new connection has to say hello; then it is closed."""
+    max_watchers: int = 200
+    """Spectators one room takes at once."""
+    max_connections: int = 32
+    """WebSocket connections one client address may hold at once."""
+    create_rate: tuple[float, float] = (0.2, 10.0)
+    """Rooms one client address may create: (per second, at once)."""
+    lookup_rate: tuple[float, float] = (2.0, 30.0)
+    """Room look-ups (info, join, connect) one client address may make: (per second, at once)."""
+    max_match_actions: int = 20_000
+    """Actions after which a match still not over is ended (recorded, the seed revealed, and
+    the players told why): no room plays for ever."""
+    trusted_proxies: frozenset[str] = frozenset()
+    """Addresses of reverse proxies whose ``X-Forwarded-For`` names the real client."""
+    allowed_origins: frozenset[str] = frozenset()
+    """Origins (``https://host``) besides the server's own whose pages may use it."""
 
 
 def new_code() -> str:
-    """A short, unguessable room code."""
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+    """An unguessable room code: 50 random bits, too many to try in a room's lifetime."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 def hash_token(token: str) -> str:
@@ -89,16 +114,29 @@ class Connection:
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.limit = limit
         self.dropped = False
+        """Closing: it is sent nothing more, and what it sends is ignored."""
+        self.close_code = 1008
+        self.close_reason = "too slow: too many messages waiting"
 
     def post(self, message: dict[str, Any]) -> None:
         """Queue a message; a connection too far behind gets a final None (close)."""
         if self.dropped:
             return
         if self.queue.qsize() >= self.limit:
-            self.dropped = True
-            self.queue.put_nowait(None)
+            self.close()
             return
         self.queue.put_nowait(message)
+
+    def close(self, code: int | None = None, reason: str = "", last: dict[str, Any] | None = None) -> None:
+        """Close once the queue is sent (``last`` sent last), with this WebSocket close code."""
+        if self.dropped:
+            return
+        if code is not None:
+            self.close_code, self.close_reason = code, reason
+        if last is not None:
+            self.queue.put_nowait(last)
+        self.dropped = True
+        self.queue.put_nowait(None)
 
 
 @dataclass(slots=True)
@@ -120,7 +158,7 @@ class Seat:
 class Room:
     """One room: lobby, then a match played through a :class:`Conductor`, then its record."""
 
-    def __init__(self, code: str, setup: RoomSetup, store: Store, settings: Settings) -> None:
+    def __init__(self, code: str, setup: RoomSetup, store: StoreWriter, settings: Settings) -> None:
         self.code = code
         self.setup = setup
         self.rules: Rules = setup.game_rules()
@@ -134,6 +172,8 @@ class Room:
         self.seed = b""
         self.record: dict[str, Any] | None = None
         self.connections: set[Connection] = set()
+        self.watchers = 0
+        """How many of the connections are spectators'."""
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
@@ -145,11 +185,20 @@ class Room:
         self._listening: dict[int | None, Callable[[], None]] = {}
         """How to stop the conductor's listener of each seat (None: the spectators) that a
         connection plays or watches."""
+        self._chores: set[asyncio.Task[None]] = set()
+        """Changes the turn timer started, running."""
         self._heard: list[tuple[int | None, list[Event], dict[str, Any]]] = []
         """What each listened seat heard of the change being made (with its view after it),
         sent once the change is stored."""
         self._stored = 0
         """The game's ply when its last move was stored."""
+        self._stored_rounds = 0
+        """How many of the game's rounds are stored (their deals)."""
+        self.epoch = 0
+        """How many times the match was rebuilt from the store."""
+        self._lock = asyncio.Lock()
+        """Held through each change and its storing: one change at a time, and none seen
+        by anyone before it is stored."""
 
     @property
     def game(self) -> Game | None:
@@ -159,23 +208,29 @@ class Room:
     # ------------------------------------------------------------------ lobby
 
     @classmethod
-    def create(cls, setup: RoomSetup, store: Store, settings: Settings, code: str) -> tuple[Room, str]:
-        """A new room with its host in seat 0; returns the room and the host's token."""
+    async def create(cls, setup: RoomSetup, store: StoreWriter, settings: Settings, code: str) -> tuple[Room, str]:
+        """A new room with its host in seat 0; returns the room and the host's token (a
+        room that cannot be stored is not made: ``store.unavailable``)."""
         setup.check_seats()
         room = cls(code, setup, store, settings)
         token = room._seat_player(0, setup.name)
-        store.save_room(room._stored_room())
+        await store(store.store.save_room, room._stored_room())
         return room, token
 
-    def join(self, name: str) -> tuple[int, str]:
+    async def join(self, name: str) -> tuple[int, str]:
         """Seat a new player in the first free seat; returns the seat and its token."""
-        if self.status != "lobby":
-            raise Refusal("room.started", "the game has already started: seating can no longer change")
-        free = [seat for seat, taken in enumerate(self.seats) if taken is None]
-        if not free:
-            raise Refusal("room.full", "the room is full")
-        token = self._seat_player(free[0], name)
-        self.store.save_room(self._stored_room())
+        async with self._lock:
+            if self.status != "lobby":
+                raise Refusal("room.started", "the game has already started: seating can no longer change")
+            free = [seat for seat, taken in enumerate(self.seats) if taken is None]
+            if not free:
+                raise Refusal("room.full", "the room is full")
+            token = self._seat_player(free[0], name)
+            try:
+                await self.store(self.store.store.save_room, self._stored_room())
+            except Refusal:
+                self.seats[free[0]] = None
+                raise
         self._broadcast_room()
         return free[0], token
 
@@ -197,12 +252,17 @@ class Room:
                 return number
         return None
 
-    def start(self, seat: int | None) -> None:
+    async def start(self, seat: int | None) -> None:
         """The host starts the match; empty seats get bots, and the seating is fixed."""
         if seat != 0:
             raise Refusal("room.not_host", "only the host (seat 0) can start the game")
+        async with self._lock:
+            await self._start()
+
+    async def _start(self) -> None:
         if self.status != "lobby":
             raise Refusal("room.started", "the game has already started")
+        lobby = list(self.seats)
         for number, taken in enumerate(self.seats):
             if taken is None:
                 self.seats[number] = Seat(f"bot {number}", bot=self.setup.bot)
@@ -210,7 +270,15 @@ class Room:
         conductor = self._conduct(Game(self.rules, seed=self.seed))
         game = conductor.game
         assert game.log is not None
-        self.store.start_game(self.code, self._stored_seats(), self.seed, record.round_json(game.log[0]))
+        try:
+            await self.store(
+                self.store.store.start_game, self.code, self._stored_seats(), self.seed, record.round_json(game.log[0])
+            )
+        except Refusal:  # not stored, not started: the lobby as it was
+            conductor.close()
+            self.seats, self.conductor, self.seed = lobby, None, b""
+            raise
+        self._stored_rounds = 1
         self.status = "playing"
         loop = asyncio.get_running_loop()
         for number, player in enumerate(self._all_seats()):
@@ -235,10 +303,11 @@ class Room:
                 conductor.stand_in(number, False)
         self.conductor = conductor
         self._stored = game.ply
+        self._stored_rounds = 0 if game.log is None else len(game.log)
         return conductor
 
     @classmethod
-    def restore(cls, stored: StoredRoom, store: Store, settings: Settings) -> Room:
+    def restore(cls, stored: StoredRoom, store: StoreWriter, settings: Settings) -> Room:
         """A room as stored; a game in play is replayed from its seed and record exactly."""
         room = cls(stored.code, RoomSetup.model_validate(stored.setup), store, settings)
         room.seats = [None if s is None else Seat(s["name"], token=s["token"], bot=s["bot"]) for s in stored.seats]
@@ -246,9 +315,9 @@ class Room:
         if stored.status == "playing":
             assert stored.seed is not None
             room.seed = stored.seed
-            partial = {"rules": room.rules.to_dict(), "rounds": stored.rounds}
+            stored_record = {"rules": room.rules.to_dict(), "rounds": stored.rounds}
             # The bots are told the round in play again, so they know what they knew.
-            room._conduct(fairness.replay_seeded(partial, room.seed))
+            room._conduct(fairness.replay_seeded(stored_record, room.seed))
             loop = asyncio.get_running_loop()
             for number, seat in enumerate(room._all_seats()):
                 if seat.bot is None:  # nobody is connected yet: the grace period starts now
@@ -262,6 +331,9 @@ class Room:
     def attach(self, connection: Connection, token: str | None, lang: str = "en") -> None:
         """A connection says hello: with a seat's token it plays that seat, else it watches."""
         connection.lang = lang
+        if token is None and self.watchers >= self.settings.max_watchers:
+            limit = self.settings.max_watchers
+            raise Refusal("room.watchers_full", "this room has as many spectators as it takes", limit=limit)
         if token is not None:
             seat = self.seat_of(token)
             if seat is None:
@@ -269,6 +341,8 @@ class Room:
             connection.seat = seat
             player = self.seats[seat]
             assert player is not None
+            for older in [other for other in self.connections if other.seat == seat]:
+                self._take_over(older)
             player.connections += 1
             if player.away_timer is not None:
                 player.away_timer.cancel()
@@ -277,18 +351,32 @@ class Room:
                 player.away = False
                 assert self.conductor is not None
                 self.conductor.stand_in(seat, False)
+        if connection.seat is None:
+            self.watchers += 1
+        else:
+            self._presence(connection.seat)  # the others are told; this one gets the whole room
         self.connections.add(connection)
         self.empty_since = None
-        self._broadcast_room()
-        if self.conductor is not None:
+        connection.post(self.room_message(connection.seat))
+        if self.conductor is not None and self.status != "lobby":  # (a start being stored: told once stored)
             self._listen(connection.seat)
             connection.post(self._first_update(connection.seat, connection.lang))
         if self.status == "over" and self.record is not None:
             connection.post(self._over_message())
 
+    def _take_over(self, older: Connection) -> None:
+        """A newer connection plays ``older``'s seat now: the older is told, and closed."""
+        refusal = Refusal("seat.taken_over", "this seat is now played from another connection")
+        older.close(TAKEN_OVER, "seat taken over", {"type": "error", **refusal.to_json()})
+        self.detach(older)
+
     def detach(self, connection: Connection) -> None:
         """A connection closed; a seat left with none is given the grace period."""
+        if connection not in self.connections:
+            return  # taken over: already gone
         self.connections.discard(connection)
+        if connection.seat is None:
+            self.watchers -= 1
         if not self.connections:
             self.empty_since = asyncio.get_running_loop().time()
         seat = connection.seat
@@ -302,7 +390,16 @@ class Room:
         if player.connections == 0 and self.status == "playing":
             loop = asyncio.get_running_loop()
             player.away_timer = loop.call_later(self.settings.grace, self._mark_away, seat)
-        self._broadcast_room()
+        self._presence(seat)
+
+    def _presence(self, seat: int) -> None:
+        """Tell everyone a seat's player came, left or is away: a small message the same
+        for all, so a hello or a goodbye costs the others next to nothing."""
+        player = self.seats[seat]
+        assert player is not None
+        message = {"type": "presence", "seat": seat, "connected": player.connections > 0, "away": player.away}
+        for connection in self.connections:
+            connection.post(message)
 
     def _mark_away(self, seat: int) -> None:
         player = self.seats[seat]
@@ -311,16 +408,16 @@ class Room:
         if player.connections == 0 and self.status == "playing":
             player.away = True
             self.conductor.stand_in(seat, True)
-            self._broadcast_room()
+            self._presence(seat)
             self._wake.set()
 
     # ------------------------------------------------------------------ play
 
-    def act(self, seat: int | None, move: Move, ref: int | None = None, ply: int | None = None) -> None:
+    async def act(self, seat: int | None, move: Move, ref: int | None = None, ply: int | None = None) -> None:
         """A player's action, checked against the sender's seat and (by the conductor) the
-        rules and the ply it answers (:class:`~unomas.errors.StaleAction` if that has passed)."""
-        conductor = self.conductor
-        if self.status != "playing" or conductor is None:
+        rules and the ply it answers (:class:`~unomas.errors.StaleAction` if that has passed).
+        An action that cannot be stored is not made (``store.unavailable``)."""
+        if self.status != "playing" or self.conductor is None:
             if self.status == "lobby":
                 raise Refusal("room.not_playing", "the game is not being played")
             raise Refusal("room.over", "the game is over")
@@ -332,41 +429,87 @@ class Room:
             action = Action.from_json(move.to_json())
         except NotationError as error:
             raise Refusal("message.invalid", f"action: {error}", field="action", reason=str(error)) from None
-        self._change(partial(conductor.act, action, ply=ply), ref, seat)
+        await self._change(lambda conductor: conductor.act(action, ply=ply), ref, seat)
 
-    def _change(self, change: Callable[[], object], ref: int | None = None, by: int | None = None) -> None:
+    async def _change(
+        self, change: Callable[[Conductor], object], ref: int | None = None, by: int | None = None
+    ) -> None:
         """Make a change through the conductor (its listeners note what each seat hears),
-        store the moves it applied, then tell everyone; ``ref`` goes to seat ``by``."""
-        game = self.game
-        assert game is not None
-        before = game.ply
-        try:
-            change()
-        finally:  # a move applied is stored and told, even if a bot failed to hear of it
-            if game.ply != before:
-                self._store_moves()
-                self._flush(ref, by)
+        store the moves it applied, then tell everyone; ``ref`` goes to seat ``by``. A change
+        the store refuses is undone (:meth:`_rebuild`) and nobody hears of it."""
+        async with self._lock:
+            conductor = self.conductor
+            if self.status != "playing" or conductor is None:
+                raise Refusal("room.over", "the game is over")
+            game = conductor.game
+            before = game.ply
+            try:
+                change(conductor)
+            finally:  # a move applied is stored and told, even if a bot failed to hear of it
+                if game.ply != before:
+                    await self._store_moves()
+                    self._flush(ref, by)
 
-    def _store_moves(self) -> None:
-        """Append the moves applied since the last stored one (with the round's result)."""
+    async def _store_moves(self) -> None:
+        """Append the moves applied since the last stored one (with the round's result);
+        if the store fails, go back to what it holds."""
         game = self.game
         assert game is not None and game.log is not None
         new = game.ply - self._stored
-        if not new:
-            return
         played = game.log[-1]
-        for number, (action, caused) in enumerate(played.moves[-new:]):
-            result = played.result if number == new - 1 else None
-            summary = None if result is None else {"winner": result.winner, "points": result.points}
-            self.store.append(self.code, game.round, record.move_entries(action, caused), summary)
-        self._stored = game.ply
+        try:
+            for number, (action, caused) in enumerate(played.moves[len(played.moves) - new :]):
+                result = played.result if number == new - 1 else None
+                summary = None if result is None else {"winner": result.winner, "points": result.points}
+                await self.store(
+                    self.store.store.append, self.code, game.round, record.move_entries(action, caused), summary
+                )
+                self._stored += 1
+                self.store.moves += 1
+        except Refusal:
+            self._rebuild()
+            raise
 
-    def _deal(self) -> None:
-        conductor = self.conductor
-        assert conductor is not None and conductor.game.log is not None
-        conductor.deal()
-        self.store.add_round(self.code, conductor.game.round, record.round_json(conductor.game.log[-1]))
-        self._flush()
+    def _rebuild(self) -> None:
+        """Make the match what the store holds again (after a write failed): replayed from
+        its seed and the moves stored, as a restarted server would; the changes not stored
+        were heard by nobody and are forgotten, and every bot is told the round again."""
+        old = self.conductor
+        assert old is not None and old.game.log is not None
+        rounds = old.game.log[: self._stored_rounds]
+        kept = self._stored - sum(len(played.moves) for played in rounds[:-1])
+        last = rounds[-1]
+        if kept < len(last.moves):
+            rounds[-1] = RoundLog(last.dealer, last.deal, last.moves[:kept])
+        partial_record = {"rules": self.rules.to_dict(), "rounds": [record.round_json(played) for played in rounds]}
+        old.close()
+        conductor = self._conduct(fairness.replay_seeded(partial_record, self.seed))
+        for number, player in enumerate(self._all_seats()):
+            if player.away:
+                conductor.stand_in(number, True)
+        listening, self._listening, self._heard = list(self._listening), {}, []
+        for seat in listening:
+            self._listen(seat)
+        self.epoch += 1
+        self._wake.set()
+
+    async def _deal(self) -> None:
+        async with self._lock:
+            conductor = self.conductor
+            assert conductor is not None and conductor.game.log is not None
+            conductor.deal()
+            try:
+                await self.store(
+                    self.store.store.add_round,
+                    self.code,
+                    conductor.game.round,
+                    record.round_json(conductor.game.log[-1]),
+                )
+            except Refusal:
+                self._rebuild()
+                raise
+            self._stored_rounds += 1
+            self._flush()
 
     def _launch(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._drive(), name=f"room {self.code}")
@@ -375,31 +518,54 @@ class Room:
     async def _drive(self) -> None:
         """Play the seats bots play whenever the conductor's sequence comes to one, each
         after ``bot_delay``, paced by the game's ply alone: an action that someone else's
-        overtook meanwhile is thought again. Deal the rounds; finish the match."""
-        conductor = self.conductor
-        assert conductor is not None
-        game = conductor.game
-        while not game.is_over:
-            if game.round_over:
-                await asyncio.sleep(self.settings.round_pause)
-                self._deal()
-                continue
-            ply = game.ply
-            action = conductor.propose()
-            if action is None:  # a person decides now: wait for a change
-                self._wake.clear()
-                await self._wake.wait()
-                continue
-            if self.settings.bot_delay:
-                await asyncio.sleep(self.settings.bot_delay)
-                if not conductor.playing[action.player]:
-                    continue  # the seat's person came back meanwhile
+        overtook meanwhile is thought again. Deal the rounds; finish the match. While the
+        store fails, wait and try again (the match is what the store holds)."""
+        backoff = STORE_RETRY
+        while True:
+            conductor = self.conductor
+            assert conductor is not None
+            game = conductor.game
             try:
-                self._change(partial(conductor.act, action, ply=ply))
-            except StaleAction:
-                continue  # someone acted meanwhile: think again
+                if game.is_over or game.ply >= self.settings.max_match_actions:
+                    await self._finish()
+                    return
+                if game.round_over:
+                    await asyncio.sleep(self.settings.round_pause)
+                    await self._deal()
+                elif not await self._bot_turn(conductor):
+                    continue
+            except Refusal as error:
+                if error.code != "store.unavailable":
+                    raise
+                await asyncio.sleep(backoff)
+                backoff = min(2 * backoff, STORE_RETRY_MAX)
+                continue
+            backoff = STORE_RETRY
             await asyncio.sleep(0)
-        self._finish()
+
+    async def _bot_turn(self, conductor: Conductor) -> bool:
+        """Let the bot whose decision it is act (after its delay); False if nobody did."""
+        ply = conductor.game.ply
+        action = conductor.propose()
+        if action is None:  # a person decides now: wait for a change
+            self._wake.clear()
+            await self._wake.wait()
+            return False
+        if self.settings.bot_delay:
+            await asyncio.sleep(self.settings.bot_delay)
+            if not conductor.playing[action.player]:
+                return False  # the seat's person came back meanwhile
+
+        def apply(now: Conductor) -> object:
+            if now is not conductor:  # proposed to a match since rebuilt from the store
+                raise StaleAction(ply, now.game.ply)
+            return now.act(action, ply=ply)
+
+        try:
+            await self._change(apply)
+        except StaleAction:
+            return False  # someone acted meanwhile: think again
+        return True
 
     def _turn_key(self) -> tuple[int, int]:
         """The turn in play: the round, and the index in it of its last turn action (an UNO
@@ -438,15 +604,32 @@ class Room:
         conductor = self.conductor
         if conductor is None or self._timer_key != key or conductor.game.round_over:
             return
-        self._change(conductor.time_out)
+        task = asyncio.get_running_loop().create_task(self._time_out(key))
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
 
-    def _finish(self) -> None:
+    async def _time_out(self, key: tuple[int, int]) -> None:
+        def time_out(conductor: Conductor) -> object:
+            if self._timer_key != key or conductor.game.round_over:
+                return None  # the seat acted meanwhile
+            return conductor.time_out()
+
+        try:
+            await self._change(time_out)
+        except Refusal as error:
+            if error.code not in ("store.unavailable", "room.over"):
+                raise
+            self._timer_key = None  # not stored: the turn (and its timer) starts again
+            self._reset_timer()
+
+    async def _finish(self) -> None:
         assert self.conductor is not None
         if self._timer is not None:
             self._timer.cancel()
+        final = self.full_record()
+        await self.store(self.store.store.finish, self.code, final)
         self.status = "over"
-        self.record = self.full_record()
-        self.store.finish(self.code, self.record)
+        self.record = final
         self.conductor.close()
         self._broadcast_room()
         for connection in self.connections:
@@ -458,7 +641,8 @@ class Room:
         """The record so far; the seed is revealed only once the match is over."""
         game = self.game
         assert game is not None
-        shuffle = fairness.reveal(self.seed) if game.is_over else fairness.commit(self.seed)
+        over = game.is_over or game.ply >= self.settings.max_match_actions
+        shuffle = fairness.reveal(self.seed) if over else fairness.commit(self.seed)
         seats = self._all_seats()
         return record.to_json(
             game,
@@ -473,10 +657,11 @@ class Room:
         for seat in self.seats:
             if seat is not None and seat.away_timer is not None:
                 seat.away_timer.cancel()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        for task in [self._task, *self._chores]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         if self.conductor is not None and self.status == "playing":
             self.conductor.close()
 
@@ -575,10 +760,16 @@ class Room:
         return [seat.name if seat is not None else f"{number}" for number, seat in enumerate(self.seats)]
 
     def _over_message(self) -> dict[str, Any]:
+        """The match is over: where its record is, the scores, and why it ended (``target``:
+        someone reached the target score; ``move_limit``: it ran too long, no winner)."""
+        game = self.game
+        finished = game is None or game.is_over
         return {
             "type": "over",
             "record": f"/api/rooms/{self.code}/record",
             "scores": self.record and self.record["scores"],
+            "reason": "target" if finished else "move_limit",
+            "limit": self.settings.max_match_actions,
         }
 
     def _stored_seats(self) -> list[dict[str, Any]]:

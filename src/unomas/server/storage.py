@@ -8,17 +8,29 @@ to resume each room exactly; another store only has to implement the same method
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import logging
 import sqlite3
 import threading
+import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import platformdirs
 
-__all__ = ["SQLiteStore", "Store", "StoredRoom", "default_db_path"]
+from unomas.server.protocol import Refusal
+
+__all__ = ["SQLiteStore", "Store", "StoreWriter", "StoredRoom", "default_db_path"]
+
+log = logging.getLogger("unomas.server")
+T = TypeVar("T")
 
 
 def default_db_path() -> Path:
@@ -85,14 +97,16 @@ class SQLiteStore(Store):
     """The embedded store: one SQLite file in WAL mode, one transaction per change.
 
     WAL with ``synchronous=NORMAL`` keeps every committed move through a killed process;
-    the connection is shared by the server's threads under a lock.
+    the connection is shared by the server's threads under a lock. A write that waits
+    more than ``busy_timeout`` seconds for another process's lock fails (and is undone).
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0) -> None:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db: Any = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=busy_timeout)
+        """The connection (``Any``: a test may wrap it to inject faults)."""
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
@@ -170,6 +184,49 @@ class SQLiteStore(Store):
             self._db.close()
 
 
+class StoreWriter:
+    """The store as the event loop uses it: every call runs on one thread of its own, in the
+    order made, and is awaited, so a slow or locked disk never holds up the loop (nor any
+    other room than the one waiting). A call that fails raises ``store.unavailable``."""
+
+    def __init__(self, store: Store, observe: Callable[[float], None] | None = None) -> None:
+        self.store = store
+        self.observe = observe
+        """Told each call's seconds (the metrics' histogram)."""
+        self.moves = 0
+        """Moves stored (counted by the rooms)."""
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="unomas-store")
+        self.calls = 0
+        self.failures = 0
+        self.seconds = 0.0
+        """Total seconds the calls took, queueing included (for the metrics)."""
+        self.pending = 0
+
+    async def __call__(self, method: Callable[..., T], *args: Any) -> T:
+        """``method(*args)`` (one of the store's) on the store's thread."""
+        started = time.perf_counter()
+        self.pending += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._thread, partial(method, *args))
+        except Exception as error:
+            self.failures += 1
+            log.warning("store: %s failed: %s", getattr(method, "__name__", method), error)
+            message = "the game could not be saved just now: try again in a moment"
+            raise Refusal("store.unavailable", message) from error
+        finally:
+            self.pending -= 1
+            self.calls += 1
+            seconds = time.perf_counter() - started
+            self.seconds += seconds
+            if self.observe is not None:
+                self.observe(seconds)
+
+    def close(self) -> None:
+        """Finish the calls under way, then release the store."""
+        self._thread.shutdown(wait=True)
+        self.store.close()
+
+
 class _Transaction:
     """``with``: hold the lock and run the statements in one transaction (rolled back on error)."""
 
@@ -179,14 +236,32 @@ class _Transaction:
 
     def __enter__(self) -> sqlite3.Connection:
         self._lock.acquire()
-        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except BaseException:  # the database is busy or broken: nothing was begun
+            self._lock.release()
+            raise
         return self._db
 
     def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
         try:
-            self._db.execute("COMMIT" if kind is None else "ROLLBACK")
+            if kind is None:
+                try:
+                    self._db.execute("COMMIT")
+                except BaseException:  # not committed: undo it all, so the next write starts clean
+                    _rollback(self._db)
+                    raise
+            else:
+                _rollback(self._db)
         finally:
             self._lock.release()
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    """End the transaction in progress, if one still is."""
+    if db.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
 
 
 def _insert_round(db: sqlite3.Connection, code: str, index: int, deal: dict[str, Any]) -> None:

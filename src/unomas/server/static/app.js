@@ -228,12 +228,16 @@ function receive(message) {
       localStorage.removeItem(`unomas:${state.code}`);
       state.closed = true; state.socket.close(); route();
     }
+    if (message.code === "seat.taken_over") state.closed = true;  // played in another tab now: no reconnecting
     // The page offers only the view's legal actions, so a refused one was overtaken by
     // another seat's (an UNO call, a catch, a jump-in): move.stale says so.
     showError(errorText(message));
   } else if (message.type === "room") {
     state.room = message;
     if (message.status === "lobby") renderLobby(); else { show("table"); renderFairness(); if (state.view) render(); }
+  } else if (message.type === "presence") {  // a seat's player came, left or is away
+    const seat = state.room && state.room.seats[message.seat];
+    if (seat) { seat.connected = message.connected; seat.away = message.away; receive(state.room); }
   } else if (message.type === "update") {
     state.view = message.view; state.turnLeft = message.turn_left;
     show("table");
@@ -435,7 +439,7 @@ document.addEventListener("keydown", (event) => {
 // ------------------------------------------------------------------ routing
 
 async function route() {
-  const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{4,8})$/);
+  const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{4,16})$/);
   state.closed = false;
   if (!match) { show("home"); return; }
   state.code = match[1].toUpperCase();

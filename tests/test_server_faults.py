@@ -1,0 +1,275 @@
+"""The server when its store fails: a write that fails is undone and said, the lock is
+released on every path, a locked or slow database holds up no other room, and play goes
+on once the store is back."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("uvicorn")
+import websockets
+
+from server_support import get, post, running
+from unomas.server.client import SeatClient
+from unomas.server.rooms import Settings
+from unomas.server.storage import SQLiteStore, StoredRoom
+
+
+class Faulty:
+    """A SQLite connection whose ``BEGIN IMMEDIATE`` or ``COMMIT`` raises while armed."""
+
+    def __init__(self, db: Any) -> None:
+        self.db = db
+        self.fail: str | None = None
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if self.fail is not None and sql.startswith(self.fail):
+            raise __import__("sqlite3").OperationalError(f"injected: {sql} failed")
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.db, name)
+
+
+def faulty_store(path: str | Path = ":memory:", **options: Any) -> tuple[SQLiteStore, Faulty]:
+    store = SQLiteStore(path, **options)
+    faults = Faulty(store._db)
+    store._db = faults
+    return store, faults
+
+
+def in_time(call: Any, seconds: float = 5.0) -> Any:
+    """``call()`` in a thread; fails (instead of hanging) if it has not returned in time."""
+    outcome: list[Any] = []
+    thread = threading.Thread(target=lambda: outcome.append(call()), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert outcome, "the call hung"
+    return outcome[0]
+
+
+ROOM = StoredRoom("ROOM", {"name": "Ana"}, [{"name": "Ana", "token": None, "bot": None}], "lobby")
+
+
+@pytest.mark.parametrize("statement", ["BEGIN", "COMMIT"])
+def test_a_failed_transaction_releases_the_lock_and_leaves_nothing_behind(statement: str) -> None:
+    store, faults = faulty_store()
+    faults.fail = statement
+    with pytest.raises(Exception, match="injected"):
+        store.save_room(ROOM)
+    faults.fail = None
+    assert in_time(store.load) == []  # nothing of the failed write was kept (and the lock is free)
+    in_time(lambda: store.save_room(ROOM))  # the next write neither hangs nor fails
+    assert [room.code for room in in_time(store.load)] == ["ROOM"]
+
+
+async def host_on_turn(url: str, token: str) -> tuple[Any, dict[str, Any]]:
+    """Connect the host of a two-seat room (a bot in seat 1), start, and wait for its turn."""
+    socket = await websockets.connect(url)
+    await socket.send(json.dumps({"type": "hello", "token": token}))
+    await socket.send(json.dumps({"type": "start"}))
+    while True:
+        message = json.loads(await asyncio.wait_for(socket.recv(), 10))
+        if message["type"] == "update":
+            view = message["view"]
+            if view["current"] == 0 and view["phase"] in ("turn", "penalty") and turn_moves(view):
+                return socket, view
+
+
+async def answer(socket: Any, ref: int) -> dict[str, Any]:
+    """The update or error that answers the action ``ref``."""
+    while True:
+        message = json.loads(await asyncio.wait_for(socket.recv(), 10))
+        if message.get("ref") == ref:
+            return dict(message)
+
+
+def turn_moves(view: dict[str, Any]) -> list[dict[str, Any]]:
+    return [m for m in view["legal_actions"] if m["p"] == 0 and m["a"] not in ("uno", "catch")]
+
+
+def turn_move(view: dict[str, Any]) -> dict[str, Any]:
+    return turn_moves(view)[0]
+
+
+def test_a_move_the_store_refuses_is_not_made_and_its_sender_may_try_again() -> None:
+    store, faults = faulty_store()
+    with running(store, Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2, "target_score": 0}, "bots": [1]})
+        url = f"ws://{address}/ws/{room['code']}"
+
+        async def scenario() -> None:
+            socket, view = await host_on_turn(url, room["token"])
+            before = [r.rounds for r in store.load()]
+            move = turn_move(view)
+            for statement in ("BEGIN", "COMMIT"):
+                faults.fail = statement
+                await socket.send(json.dumps({"type": "act", "action": move, "ref": 1, "ply": view["ply"]}))
+                refused = await answer(socket, 1)
+                assert refused["type"] == "error" and refused["code"] == "store.unavailable"
+                faults.fail = None
+                assert [r.rounds for r in store.load()] == before  # not stored...
+            # ...and not made: the same action answering the same ply is taken once the store is back.
+            await socket.send(json.dumps({"type": "act", "action": move, "ref": 2, "ply": view["ply"]}))
+            taken = await answer(socket, 2)
+            assert taken["type"] == "update" and taken["view"]["ply"] == view["ply"] + 1
+            assert [r.rounds for r in store.load()] != before
+            await socket.close()
+
+        asyncio.run(scenario())
+        # The room plays on to its end; its record is whole.
+        over = asyncio.run(asyncio.wait_for(SeatClient(url, room["token"], random.Random(1)).play(), 60))
+        assert over is not None
+        status, record = get(address, f"/api/rooms/{room['code']}/record")
+        assert status == 200 and record["winner"] is not None
+
+
+HOLD = """
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+sys.stdin.read()
+db.execute("ROLLBACK")
+"""
+
+
+def test_a_database_locked_by_another_process_refuses_the_move_then_recovers(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    store = SQLiteStore(db, busy_timeout=0.2)
+    with running(store, Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2, "target_score": 0}, "bots": [1]})
+        url = f"ws://{address}/ws/{room['code']}"
+
+        async def scenario() -> None:
+            socket, view = await host_on_turn(url, room["token"])
+            move = turn_move(view)
+            holder = subprocess.Popen(
+                [sys.executable, "-c", HOLD, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+            )
+            try:
+                assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+                await socket.send(json.dumps({"type": "act", "action": move, "ref": 1, "ply": view["ply"]}))
+                refused = await answer(socket, 1)
+                assert refused["code"] == "store.unavailable"
+                # Meanwhile the server answers anyone else at once.
+                started = time.perf_counter()
+                assert (await asyncio.to_thread(get, address, f"/api/rooms/{room['code']}"))[0] == 200
+                assert time.perf_counter() - started < 1.0
+            finally:
+                assert holder.stdin is not None
+                holder.stdin.close()
+                holder.wait(10)
+            await socket.send(json.dumps({"type": "act", "action": move, "ref": 2, "ply": view["ply"]}))
+            assert (await answer(socket, 2))["type"] == "update"
+            await socket.close()
+
+        asyncio.run(scenario())
+
+
+class SlowStore(SQLiteStore):
+    """A slow disk: every move takes ``pause`` seconds to store."""
+
+    pause = 0.15
+
+    def append(self, *args: Any) -> None:
+        time.sleep(self.pause)
+        super().append(*args)
+
+
+def test_a_slow_disk_holds_up_neither_the_server_nor_the_other_rooms() -> None:
+    store = SlowStore(":memory:")
+    with running(store, Settings(grace=0.01, bot_delay=0, round_pause=0)) as address:
+        rooms = []
+        for _ in range(2):  # bots play both seats once the host has left
+            _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2}, "bots": [1]})
+            rooms.append(room)
+
+        async def scenario() -> None:
+            for room in rooms:
+                async with websockets.connect(f"ws://{address}/ws/{room['code']}") as socket:
+                    await socket.send(json.dumps({"type": "hello", "token": room["token"]}))
+                    await socket.send(json.dumps({"type": "start"}))
+                    while json.loads(await asyncio.wait_for(socket.recv(), 5))["type"] != "update":
+                        pass
+            waits = []
+            for _ in range(20):
+                started = time.perf_counter()
+                async with websockets.connect(f"ws://{address}/ws/{rooms[0]['code']}") as socket:
+                    await socket.send(json.dumps({"type": "hello"}))
+                    await asyncio.wait_for(socket.recv(), 5)
+                waits.append(time.perf_counter() - started)
+                await asyncio.sleep(0.05)
+            assert sorted(waits)[-2] < SlowStore.pause / 2  # hellos are answered without waiting for the disk
+
+        asyncio.run(scenario())
+        time.sleep(1.0)
+        plies = [len([e for r in stored.rounds for e in r["events"]]) for stored in store.load()]
+        assert len(plies) == 2 and min(plies) >= 4  # both rooms went on playing, at the disk's pace
+
+
+def test_a_newer_connection_on_a_seat_takes_it_over_and_the_older_is_told_and_closed() -> None:
+    with running(SQLiteStore(":memory:"), Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2, "target_score": 0}, "bots": [1]})
+        url = f"ws://{address}/ws/{room['code']}"
+
+        async def scenario() -> None:
+            older, view = await host_on_turn(url, room["token"])
+            async with websockets.connect(url) as newer:
+                await newer.send(json.dumps({"type": "hello", "token": room["token"]}))
+                told = []
+                with pytest.raises(websockets.ConnectionClosed):
+                    while True:
+                        told.append(json.loads(await asyncio.wait_for(older.recv(), 5)))
+                assert told[-1]["type"] == "error" and told[-1]["code"] == "seat.taken_over"
+                assert older.close_code == 4409
+                # The newer one plays the seat, shown as connected once.
+                while True:
+                    message = json.loads(await asyncio.wait_for(newer.recv(), 5))
+                    if message["type"] == "update":
+                        break
+                assert message["view"]["ply"] == view["ply"]
+                await newer.send(json.dumps({"type": "act", "action": turn_move(view), "ref": 5, "ply": view["ply"]}))
+                assert (await answer(newer, 5))["type"] == "update"
+            status, info = get(address, f"/api/rooms/{room['code']}")
+            assert status == 200 and info["seats"][0]["connected"] is False
+
+        asyncio.run(scenario())
+
+
+def test_a_join_or_a_start_the_store_refuses_leaves_the_lobby_as_it_was() -> None:
+    store, faults = faulty_store()
+    with running(store, Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 3}})
+        faults.fail = "BEGIN"
+        status, answer = post(address, "/api/rooms", {"name": "Eve"})
+        assert status == 503 and answer["error"]["code"] == "store.unavailable"
+        status, answer = post(address, f"/api/rooms/{room['code']}/join", {"name": "Beto"})
+        assert status == 503 and answer["error"]["code"] == "store.unavailable"
+        url = f"ws://{address}/ws/{room['code']}"
+
+        async def start() -> dict[str, Any]:
+            async with websockets.connect(url) as socket:
+                await socket.send(json.dumps({"type": "hello", "token": room["token"]}))
+                await socket.send(json.dumps({"type": "start"}))
+                while True:
+                    message = json.loads(await asyncio.wait_for(socket.recv(), 5))
+                    if message["type"] in ("error", "update"):
+                        return dict(message)
+
+        assert asyncio.run(start())["code"] == "store.unavailable"
+        faults.fail = None
+        assert get(address, f"/api/rooms/{room['code']}")[1]["status"] == "lobby"
+        status, beto = post(address, f"/api/rooms/{room['code']}/join", {"name": "Beto"})
+        assert status == 200 and beto["seat"] == 1  # the seat the failed join took is free again
+        assert asyncio.run(start())["type"] == "update"
