@@ -15,7 +15,7 @@ from typer.testing import CliRunner, Result
 
 from unomas import record
 from unomas.actions import Action
-from unomas.bots import BUILTIN_BOTS, PlayFirstBot
+from unomas.bots import BUILTIN_BOTS, HeuristicBot, PlayFirstBot
 from unomas.cli import app
 from unomas.conductor import MatchSummary
 from unomas.errors import SettingsError
@@ -336,8 +336,21 @@ class StubbornBot(PlayFirstBot):
         raise OSError("will not start")
 
 
+class QuitterBot(HeuristicBot):
+    """The heuristic bot, except that it crashes whenever it holds 6 cards more than an opponent."""
+
+    name = "quitter"
+
+    def act(self, view: View) -> Action:
+        assert view.seat is not None
+        if view.hand_sizes[view.seat] >= min(n for s, n in enumerate(view.hand_sizes) if s != view.seat) + 6:
+            raise RuntimeError("behind: I quit")
+        return super().act(view)
+
+
 @pytest.fixture
 def odd_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(BUILTIN_BOTS, "quitter", QuitterBot)
     monkeypatch.setitem(BUILTIN_BOTS, "flaky", FlakyBot)
     monkeypatch.setitem(BUILTIN_BOTS, "deaf", DeafBot)
     monkeypatch.setitem(BUILTIN_BOTS, "stubborn", StubbornBot)
@@ -352,10 +365,13 @@ def test_a_bot_error_is_an_error_of_its_match(tmp_path: Path) -> None:
         assert error.seat == 0
         assert error.bot == "flaky"
         assert "flaky at seat 0" in error.reason
-    assert [m.summary is None for m in result.matches] == [True, False] * 3
+    assert [m.summary is not None and m.summary.winner is None for m in result.matches] == [True, False] * 3
     flaky, rnd = result.bots
     assert flaky.errors == 3 and rnd.errors == 0
-    assert flaky.matches == rnd.matches == 3
+    # The forfeits count: lost by the failing entrant, won by its opponent, rated.
+    assert flaky.matches == rnd.matches == 6
+    assert flaky.match_wins + rnd.match_wins == 6
+    assert rnd.match_wins >= 3
     data = result.to_json()
     assert data["finished"] == 3 and len(data["errors"]) == 3
     records = record.read_file(path)
@@ -374,6 +390,36 @@ def test_other_failures_of_a_bot_are_errors_too() -> None:
     started = run_tournament(Rules(players=2, target_score=0), ["stubborn", "random"], 2, seed=1)
     assert len(started.errors) == 2
     assert all("will not start" in e.reason for e in started.errors)
+
+
+@pytest.mark.usefixtures("odd_bots")
+def test_a_bot_gains_nothing_by_failing() -> None:
+    # The same policy, the same seeds, the same opponent: the quitter's games are the honest
+    # bot's until it quits, and a quit must not turn into a better record.
+    rules = Rules(players=2, target_score=0)
+    quits = run_tournament(rules, ["quitter", "playfirst"], 40, seed=3)
+    honest = run_tournament(rules, ["heuristic", "playfirst"], 40, seed=3)
+    assert quits.errors, "the quitter never quit: the test proves nothing"
+    quitter, honest_bot = quits.bots[0], honest.bots[0]
+    assert quitter.errors == len(quits.errors)
+    assert quitter.matches == quitter.rounds == 40
+    assert quitter.match_win_rate <= honest_bot.match_win_rate
+    assert quitter.round_win_rate <= honest_bot.round_win_rate
+    assert quitter.rating <= honest_bot.rating
+    assert quits.bots[1].match_wins == 40 - quitter.match_wins
+
+
+def test_a_forfeit_goes_to_the_highest_score_then_the_earlier_seat() -> None:
+    from unomas.runs.tournament import forfeit
+
+    stop = MatchSummary(winner=None, scores=[10, 40, 40, 0], rounds=4, actions=99, round_winners=[1, 2, 0])
+    stop.round_points.extend([20, 40, 10])
+    lost = forfeit(stop, 0)
+    assert lost.winner == 1
+    assert lost.round_winners == [1, 2, 0, 1] and lost.round_points == [20, 40, 10, 0]
+    assert forfeit(stop, 1).winner == 2
+    finished = MatchSummary(winner=None, scores=[0, 5], rounds=2, actions=9, round_winners=[1, 0], round_points=[5, 0])
+    assert forfeit(finished, 1).round_winners == [1, 0]  # no round under way: nothing added
 
 
 @pytest.mark.usefixtures("odd_bots")
