@@ -423,13 +423,20 @@ def test_a_forfeit_goes_to_the_highest_score_then_the_earlier_seat() -> None:
 
 
 @pytest.mark.usefixtures("odd_bots")
-def test_cli_reports_bot_errors_and_goes_on() -> None:
-    result = run("tournament", "--bots", "flaky,playfirst", "--games", "4", "--seed", "1", "--set", "target_score=0")
-    assert result.exit_code == 0, result.output
+def test_cli_reports_bot_errors_and_goes_on(tmp_path: Path) -> None:
+    args = ("tournament", "--bots", "flaky,playfirst", "--games", "4", "--seed", "1", "--set", "target_score=0")
+    out = tmp_path / "results.json"
+    result = run(*args, "--out", str(out))
+    assert result.exit_code == 1, result.output  # an error fails the run...
     text = flat(result.output)
     assert "error in match 0: flaky" in text
     assert "error in match 2: flaky" in text
     assert "2 stopped by a bot error" in text
+    assert re.search(r" flaky \d+/4( \S+){7} 2 ", text), text  # its errors, beside it
+    assert len(json.loads(out.read_text())["errors"]) == 2  # ...after writing the results
+    allowed = run(*args, "--allow-errors")
+    assert allowed.exit_code == 0, allowed.output
+    assert "error in match 2: flaky" in flat(allowed.output)
 
 
 # ---------------------------------------------------------------- command line
@@ -598,3 +605,21 @@ def test_abandoned_matches_count_as_played_and_unrated(monkeypatch: pytest.Monke
     shown = run("tournament", "--bots", "playfirst,random", "--games", "2", "--seed", "1")
     assert shown.exit_code == 0, shown.output
     assert "2 abandoned" in flat(shown.output)
+
+
+def test_a_bot_that_cannot_start_is_charged_and_said_once(tmp_path: Path) -> None:
+    spec = "cmd:/nonexistent/unomas-bot --level 3"
+    result = run_tournament(Rules(players=2, target_score=0), [spec, "random"], 2, seed=1)
+    assert [(e.seat, e.entrant, e.bot) for e in result.errors] == [(0, 0, spec), (1, 0, spec)]
+    for error in result.errors:
+        assert error.reason.count("could not start") == 1, error.reason
+        assert "BotError" not in error.reason
+    failing, other = result.bots
+    assert failing.errors == 2 and other.errors == 0
+    assert (failing.matches, failing.match_wins, failing.rounds, failing.round_wins) == (2, 0, 2, 0)
+    assert (other.match_wins, other.round_wins) == (2, 2)
+    assert failing.rating < other.rating
+    out = tmp_path / "results.json"
+    shown = run("tournament", "--bots", f"{spec},random", "--games", "1", "--out", str(out), "--allow-errors")
+    assert flat(shown.output).count("could not start") == 1, shown.output
+    assert json.loads(out.read_text())["errors"][0]["seat"] == 0

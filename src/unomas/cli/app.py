@@ -180,8 +180,16 @@ def tournament_command(
             "--plot", help=f"Draw the win rates to this image (needs {escape(PLOT_INSTALL)}).", dir_okay=False
         ),
     ] = None,
+    allow_errors: Annotated[
+        bool,
+        typer.Option("--allow-errors", help="Exit with 0 even when a match was stopped by an error."),
+    ] = False,
 ) -> None:
-    """Play matches between bots, seats rotated, and report win rates and ratings."""
+    """Play matches between bots, seats rotated, and report win rates and ratings.
+
+    Exits with 1 when a match was stopped by an error (after printing and writing the
+    results), unless --allow-errors is given.
+    """
     specs = [spec.strip() for spec in bots.split(",") if spec.strip()]
     if not specs:
         raise typer.BadParameter("give at least one bot", param_hint="--bots")
@@ -233,6 +241,8 @@ def tournament_command(
         kept = "" if results is None else f"; results so far written to {escape(str(results))}"
         err.print(f"[red]interrupted[/] after {len(result.matches)} of {games} matches{kept}")
         raise typer.Exit(code=INTERRUPTED)
+    if result.errors and not allow_errors:
+        raise typer.Exit(code=1)
 
 
 def _tournament_table(result: TournamentResult, elapsed: float) -> Table:
