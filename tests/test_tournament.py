@@ -442,6 +442,10 @@ def test_cli_reports_bot_errors_and_goes_on(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- command line
 
 
+RANDOM_PROGRAM = Path(__file__).parents[1] / "examples" / "random_bot.py"
+"""A program bot (it names itself ``random_bot.py``); its arguments are ignored."""
+
+
 def test_cli_prints_the_table() -> None:
     result = run(
         "tournament",
@@ -519,6 +523,22 @@ def test_cli_bad_bots_and_options_are_refused(args: tuple[str, ...], named: str)
     result = run("tournament", *args)
     assert result.exit_code != 0
     assert named in flat(result.output), result.output
+
+
+FAST = ("--seed", "1", "--set", "target_score=0")
+"""One round a match."""
+
+
+def test_cli_bot_is_repeatable_and_keeps_commas(tmp_path: Path) -> None:
+    # A program bot whose command holds a comma: given with --bot, it stays one spec.
+    spec = f"cmd:{sys.executable} {RANDOM_PROGRAM} --tag a,b"
+    out = tmp_path / "results.json"
+    args = ("--bots", "random", "--bot", spec, "--bot", "playfirst", "-n", "3", *FAST)
+    result = run("tournament", *args, "--out", str(out))
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["settings"]["bots"] == ["random", spec, "playfirst"]
+    assert data["errors"] == []
 
 
 def test_cli_needs_bots() -> None:

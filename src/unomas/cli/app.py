@@ -147,11 +147,19 @@ def simulate_command(
 @app.command(name="tournament")
 def tournament_command(
     bots: Annotated[
-        str,
+        Optional[str],  # noqa: UP045
         typer.Option(
             help="Bot specs, comma separated, one per seat (random, playfirst, heuristic, ismcts:iterations=200, ...)."
         ),
-    ],
+    ] = None,
+    bot: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--bot",
+            help="One bot spec (repeatable), after those of --bots; a cmd: command may hold commas.",
+            show_default=False,
+        ),
+    ] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Matches to play.")] = 100,
     rules_preset: Annotated[str, typer.Option("--rules", help=f"Preset: {' or '.join(PRESETS)}.")] = "official",
     players: Annotated[
@@ -190,9 +198,10 @@ def tournament_command(
     Exits with 1 when a match was stopped by an error (after printing and writing the
     results), unless --allow-errors is given.
     """
-    specs = [spec.strip() for spec in bots.split(",") if spec.strip()]
+    specs = [spec.strip() for spec in (bots or "").split(",") if spec.strip()]
+    specs += [spec.strip() for spec in bot or [] if spec.strip()]
     if not specs:
-        raise typer.BadParameter("give at least one bot", param_hint="--bots")
+        raise typer.BadParameter("give at least one bot", param_hint="--bots or --bot")
     rules = rules_from_options(players if players is not None else len(specs), rules_preset, settings or [])
     if rules.players < len(specs):
         raise typer.BadParameter(f"{len(specs)} bots need {len(specs)} seats or more, not {rules.players}")
