@@ -432,7 +432,7 @@ def test_cli_reports_bot_errors_and_goes_on(tmp_path: Path) -> None:
     assert "error in match 0: flaky" in text
     assert "error in match 2: flaky" in text
     assert "2 stopped by a bot error" in text
-    assert re.search(r" flaky \d+/4( \S+){7} 2 ", text), text  # its errors, beside it
+    assert re.search(r" flaky \d( \S+){7} 2 ", text), text  # its errors, beside it
     assert len(json.loads(out.read_text())["errors"]) == 2  # ...after writing the results
     allowed = run(*args, "--allow-errors")
     assert allowed.exit_code == 0, allowed.output
@@ -460,9 +460,9 @@ def test_cli_prints_the_table() -> None:
     )
     assert result.exit_code == 0, result.output
     text = flat(result.output)
-    assert "tournament: 6 matches, 3 seats, seed 1" in text
+    assert re.search(r"tournament: 6 matches, \d+ rounds, 3 seats, seed 1", text), text
     for name in ("ismcts:iterations=20", "heuristic", "playfirst"):
-        assert re.search(rf"{re.escape(name)} \d+/6 \d+\.\d \d+/\d+ \d+\.\d ", text), (name, text)
+        assert re.search(rf"{re.escape(name)} \d \d+\.\d \d+ \d+\.\d ", text), (name, text)
     assert "rating" in text
 
 
@@ -539,6 +539,28 @@ def test_cli_bot_is_repeatable_and_keeps_commas(tmp_path: Path) -> None:
     data = json.loads(out.read_text())
     assert data["settings"]["bots"] == ["random", spec, "playfirst"]
     assert data["errors"] == []
+    named = {bot["spec"]: bot["given_name"] for bot in data["bots"]}
+    assert named == {"random": None, spec: "random_bot.py", "playfirst": None}
+    assert re.search(r"random_bot\.py \d \d+\.\d .* cmd:", flat(result.output)), result.output  # named, spec under
+
+
+def test_cli_table_fits_80_columns_with_long_specs(tmp_path: Path) -> None:
+    # Long program specs (one that plays, one that cannot start: an errors column too).
+    long = f"cmd:{sys.executable} {RANDOM_PROGRAM} --an-option-with-a-long-name some-value --another"
+    broken = "cmd:/nonexistent/path/to/a/program/that/is/not/there --with --many --options"
+    args = ["tournament", "--bot", long, "--bot", broken, "--bot", "heuristic", "-n", "3", *FAST, "--allow-errors"]
+    result = runner.invoke(app, args, env={"COLUMNS": "80", "NO_COLOR": "1"})
+    assert result.exit_code == 0, result.output
+    table = result.output.split("error in match")[0].splitlines()
+    assert all(len(line) <= 80 for line in table), result.output
+    # Each entrant's figures on one line, in full: wins, rate, rounds, rate, 4 figures, errors.
+    figures = r" +\d +\d+\.\d +\d +\d+\.\d +\S+ +\S+ +\S+ +-?\d+\.\d +\d\s*$"
+    starts = dict.fromkeys((long[:10], broken[:10], "heuristic"), 0)
+    for line in table:
+        for start in starts:
+            if re.match(rf" ?{re.escape(start)}\S*…?{figures}", line):
+                starts[start] += 1
+    assert list(starts.values()) == [1, 1, 1], result.output
 
 
 def test_cli_needs_bots() -> None:
