@@ -15,7 +15,7 @@ from typer.testing import CliRunner, Result
 
 from unomas import record
 from unomas.actions import Action
-from unomas.bots import BUILTIN_BOTS, PlayFirstBot
+from unomas.bots import BUILTIN_BOTS, HeuristicBot, PlayFirstBot
 from unomas.cli import app
 from unomas.conductor import MatchSummary
 from unomas.errors import SettingsError
@@ -336,8 +336,21 @@ class StubbornBot(PlayFirstBot):
         raise OSError("will not start")
 
 
+class QuitterBot(HeuristicBot):
+    """The heuristic bot, except that it crashes whenever it holds 6 cards more than an opponent."""
+
+    name = "quitter"
+
+    def act(self, view: View) -> Action:
+        assert view.seat is not None
+        if view.hand_sizes[view.seat] >= min(n for s, n in enumerate(view.hand_sizes) if s != view.seat) + 6:
+            raise RuntimeError("behind: I quit")
+        return super().act(view)
+
+
 @pytest.fixture
 def odd_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(BUILTIN_BOTS, "quitter", QuitterBot)
     monkeypatch.setitem(BUILTIN_BOTS, "flaky", FlakyBot)
     monkeypatch.setitem(BUILTIN_BOTS, "deaf", DeafBot)
     monkeypatch.setitem(BUILTIN_BOTS, "stubborn", StubbornBot)
@@ -352,10 +365,13 @@ def test_a_bot_error_is_an_error_of_its_match(tmp_path: Path) -> None:
         assert error.seat == 0
         assert error.bot == "flaky"
         assert "flaky at seat 0" in error.reason
-    assert [m.summary is None for m in result.matches] == [True, False] * 3
+    assert [m.summary is not None and m.summary.winner is None for m in result.matches] == [True, False] * 3
     flaky, rnd = result.bots
     assert flaky.errors == 3 and rnd.errors == 0
-    assert flaky.matches == rnd.matches == 3
+    # The forfeits count: lost by the failing entrant, won by its opponent, rated.
+    assert flaky.matches == rnd.matches == 6
+    assert flaky.match_wins + rnd.match_wins == 6
+    assert rnd.match_wins >= 3
     data = result.to_json()
     assert data["finished"] == 3 and len(data["errors"]) == 3
     records = record.read_file(path)
@@ -377,16 +393,57 @@ def test_other_failures_of_a_bot_are_errors_too() -> None:
 
 
 @pytest.mark.usefixtures("odd_bots")
-def test_cli_reports_bot_errors_and_goes_on() -> None:
-    result = run("tournament", "--bots", "flaky,playfirst", "--games", "4", "--seed", "1", "--set", "target_score=0")
-    assert result.exit_code == 0, result.output
+def test_a_bot_gains_nothing_by_failing() -> None:
+    # The same policy, the same seeds, the same opponent: the quitter's games are the honest
+    # bot's until it quits, and a quit must not turn into a better record.
+    rules = Rules(players=2, target_score=0)
+    quits = run_tournament(rules, ["quitter", "playfirst"], 40, seed=3)
+    honest = run_tournament(rules, ["heuristic", "playfirst"], 40, seed=3)
+    assert quits.errors, "the quitter never quit: the test proves nothing"
+    quitter, honest_bot = quits.bots[0], honest.bots[0]
+    assert quitter.errors == len(quits.errors)
+    assert quitter.matches == quitter.rounds == 40
+    assert quitter.match_win_rate <= honest_bot.match_win_rate
+    assert quitter.round_win_rate <= honest_bot.round_win_rate
+    assert quitter.rating <= honest_bot.rating
+    assert quits.bots[1].match_wins == 40 - quitter.match_wins
+
+
+def test_a_forfeit_goes_to_the_highest_score_then_the_earlier_seat() -> None:
+    from unomas.runs.tournament import forfeit
+
+    stop = MatchSummary(winner=None, scores=[10, 40, 40, 0], rounds=4, actions=99, round_winners=[1, 2, 0])
+    stop.round_points.extend([20, 40, 10])
+    lost = forfeit(stop, 0)
+    assert lost.winner == 1
+    assert lost.round_winners == [1, 2, 0, 1] and lost.round_points == [20, 40, 10, 0]
+    assert forfeit(stop, 1).winner == 2
+    finished = MatchSummary(winner=None, scores=[0, 5], rounds=2, actions=9, round_winners=[1, 0], round_points=[5, 0])
+    assert forfeit(finished, 1).round_winners == [1, 0]  # no round under way: nothing added
+
+
+@pytest.mark.usefixtures("odd_bots")
+def test_cli_reports_bot_errors_and_goes_on(tmp_path: Path) -> None:
+    args = ("tournament", "--bots", "flaky,playfirst", "--games", "4", "--seed", "1", "--set", "target_score=0")
+    out = tmp_path / "results.json"
+    result = run(*args, "--out", str(out))
+    assert result.exit_code == 1, result.output  # an error fails the run...
     text = flat(result.output)
     assert "error in match 0: flaky" in text
     assert "error in match 2: flaky" in text
     assert "2 stopped by a bot error" in text
+    assert re.search(r" flaky \d( \S+){7} 2 ", text), text  # its errors, beside it
+    assert len(json.loads(out.read_text())["errors"]) == 2  # ...after writing the results
+    allowed = run(*args, "--allow-errors")
+    assert allowed.exit_code == 0, allowed.output
+    assert "error in match 2: flaky" in flat(allowed.output)
 
 
 # ---------------------------------------------------------------- command line
+
+
+RANDOM_PROGRAM = Path(__file__).parents[1] / "examples" / "random_bot.py"
+"""A program bot (it names itself ``random_bot.py``); its arguments are ignored."""
 
 
 def test_cli_prints_the_table() -> None:
@@ -403,9 +460,9 @@ def test_cli_prints_the_table() -> None:
     )
     assert result.exit_code == 0, result.output
     text = flat(result.output)
-    assert "tournament: 6 matches, 3 seats, seed 1" in text
+    assert re.search(r"tournament: 6 matches, \d+ rounds, 3 seats, seed 1", text), text
     for name in ("ismcts:iterations=20", "heuristic", "playfirst"):
-        assert re.search(rf"{re.escape(name)} \d+/6 \d+\.\d \d+/\d+ \d+\.\d ", text), (name, text)
+        assert re.search(rf"{re.escape(name)} \d \d+\.\d \d+ \d+\.\d ", text), (name, text)
     assert "rating" in text
 
 
@@ -466,6 +523,44 @@ def test_cli_bad_bots_and_options_are_refused(args: tuple[str, ...], named: str)
     result = run("tournament", *args)
     assert result.exit_code != 0
     assert named in flat(result.output), result.output
+
+
+FAST = ("--seed", "1", "--set", "target_score=0")
+"""One round a match."""
+
+
+def test_cli_bot_is_repeatable_and_keeps_commas(tmp_path: Path) -> None:
+    # A program bot whose command holds a comma: given with --bot, it stays one spec.
+    spec = f"cmd:{sys.executable} {RANDOM_PROGRAM} --tag a,b"
+    out = tmp_path / "results.json"
+    args = ("--bots", "random", "--bot", spec, "--bot", "playfirst", "-n", "3", *FAST)
+    result = run("tournament", *args, "--out", str(out))
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["settings"]["bots"] == ["random", spec, "playfirst"]
+    assert data["errors"] == []
+    named = {bot["spec"]: bot["given_name"] for bot in data["bots"]}
+    assert named == {"random": None, spec: "random_bot.py", "playfirst": None}
+    assert re.search(r"random_bot\.py \d \d+\.\d .* cmd:", flat(result.output)), result.output  # named, spec under
+
+
+def test_cli_table_fits_80_columns_with_long_specs(tmp_path: Path) -> None:
+    # Long program specs (one that plays, one that cannot start: an errors column too).
+    long = f"cmd:{sys.executable} {RANDOM_PROGRAM} --an-option-with-a-long-name some-value --another"
+    broken = "cmd:/nonexistent/path/to/a/program/that/is/not/there --with --many --options"
+    args = ["tournament", "--bot", long, "--bot", broken, "--bot", "heuristic", "-n", "3", *FAST, "--allow-errors"]
+    result = runner.invoke(app, args, env={"COLUMNS": "80", "NO_COLOR": "1"})
+    assert result.exit_code == 0, result.output
+    table = result.output.split("error in match")[0].splitlines()
+    assert all(len(line) <= 80 for line in table), result.output
+    # Each entrant's figures on one line, in full: wins, rate, rounds, rate, 4 figures, errors.
+    figures = r" +\d +\d+\.\d +\d +\d+\.\d +\S+ +\S+ +\S+ +-?\d+\.\d +\d\s*$"
+    starts = dict.fromkeys((long[:10], broken[:10], "heuristic"), 0)
+    for line in table:
+        for start in starts:
+            if re.match(rf" ?{re.escape(start)}\S*…?{figures}", line):
+                starts[start] += 1
+    assert list(starts.values()) == [1, 1, 1], result.output
 
 
 def test_cli_needs_bots() -> None:
@@ -552,3 +647,21 @@ def test_abandoned_matches_count_as_played_and_unrated(monkeypatch: pytest.Monke
     shown = run("tournament", "--bots", "playfirst,random", "--games", "2", "--seed", "1")
     assert shown.exit_code == 0, shown.output
     assert "2 abandoned" in flat(shown.output)
+
+
+def test_a_bot_that_cannot_start_is_charged_and_said_once(tmp_path: Path) -> None:
+    spec = "cmd:/nonexistent/unomas-bot --level 3"
+    result = run_tournament(Rules(players=2, target_score=0), [spec, "random"], 2, seed=1)
+    assert [(e.seat, e.entrant, e.bot) for e in result.errors] == [(0, 0, spec), (1, 0, spec)]
+    for error in result.errors:
+        assert error.reason.count("could not start") == 1, error.reason
+        assert "BotError" not in error.reason
+    failing, other = result.bots
+    assert failing.errors == 2 and other.errors == 0
+    assert (failing.matches, failing.match_wins, failing.rounds, failing.round_wins) == (2, 0, 2, 0)
+    assert (other.match_wins, other.round_wins) == (2, 2)
+    assert failing.rating < other.rating
+    out = tmp_path / "results.json"
+    shown = run("tournament", "--bots", f"{spec},random", "--games", "1", "--out", str(out), "--allow-errors")
+    assert flat(shown.output).count("could not start") == 1, shown.output
+    assert json.loads(out.read_text())["errors"][0]["seat"] == 0

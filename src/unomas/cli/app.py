@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from unomas import __version__, record
 from unomas.errors import RecordError, SettingsError
@@ -147,11 +148,19 @@ def simulate_command(
 @app.command(name="tournament")
 def tournament_command(
     bots: Annotated[
-        str,
+        Optional[str],  # noqa: UP045
         typer.Option(
             help="Bot specs, comma separated, one per seat (random, playfirst, heuristic, ismcts:iterations=200, ...)."
         ),
-    ],
+    ] = None,
+    bot: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--bot",
+            help="One bot spec (repeatable), after those of --bots; a cmd: command may hold commas.",
+            show_default=False,
+        ),
+    ] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Matches to play.")] = 100,
     rules_preset: Annotated[str, typer.Option("--rules", help=f"Preset: {' or '.join(PRESETS)}.")] = "official",
     players: Annotated[
@@ -180,11 +189,20 @@ def tournament_command(
             "--plot", help=f"Draw the win rates to this image (needs {escape(PLOT_INSTALL)}).", dir_okay=False
         ),
     ] = None,
+    allow_errors: Annotated[
+        bool,
+        typer.Option("--allow-errors", help="Exit with 0 even when a match was stopped by an error."),
+    ] = False,
 ) -> None:
-    """Play matches between bots, seats rotated, and report win rates and ratings."""
-    specs = [spec.strip() for spec in bots.split(",") if spec.strip()]
+    """Play matches between bots, seats rotated, and report win rates and ratings.
+
+    Exits with 1 when a match was stopped by an error (after printing and writing the
+    results), unless --allow-errors is given.
+    """
+    specs = [spec.strip() for spec in (bots or "").split(",") if spec.strip()]
+    specs += [spec.strip() for spec in bot or [] if spec.strip()]
     if not specs:
-        raise typer.BadParameter("give at least one bot", param_hint="--bots")
+        raise typer.BadParameter("give at least one bot", param_hint="--bots or --bot")
     rules = rules_from_options(players if players is not None else len(specs), rules_preset, settings or [])
     if rules.players < len(specs):
         raise typer.BadParameter(f"{len(specs)} bots need {len(specs)} seats or more, not {rules.players}")
@@ -233,16 +251,25 @@ def tournament_command(
         kept = "" if results is None else f"; results so far written to {escape(str(results))}"
         err.print(f"[red]interrupted[/] after {len(result.matches)} of {games} matches{kept}")
         raise typer.Exit(code=INTERRUPTED)
+    if result.errors and not allow_errors:
+        raise typer.Exit(code=1)
 
 
 def _tournament_table(result: TournamentResult, elapsed: float) -> Table:
-    """The per-bot figures of a tournament, best rated first."""
+    """The per-bot figures of a tournament, best rated first.
+
+    Every entrant plays every counted match and round (a forfeit counts for all), so the
+    title gives those counts once and the rows give wins only: the table fits 80 columns.
+    """
     seed = "" if result.seed is None else f", seed {result.seed}"
+    rounds = result.bots[0].rounds if result.bots else 0
     table = Table(
-        title=escape(f"tournament: {len(result.matches)} matches, {result.rules.players} seats{seed}"),
+        title=escape(
+            f"tournament: {len(result.matches):,} matches, {rounds:,} rounds, {result.rules.players} seats{seed}"
+        ),
         box=box.SIMPLE_HEAD,
         pad_edge=False,
-        collapse_padding=True,
+        padding=(0, 0),
     )
     headings = [
         "bot",
@@ -257,14 +284,16 @@ def _tournament_table(result: TournamentResult, elapsed: float) -> Table:
     ]
     if result.errors:
         headings.append("errors")
-    for heading in headings:
-        table.add_column(heading, justify="left" if heading == "bot" else "right", overflow="fold")
+    # The figures never wrap: a narrow terminal shortens the names instead (_bot_cell).
+    table.add_column(headings[0], justify="left", min_width=8, max_width=30)
+    for heading in headings[1:]:
+        table.add_column(heading, justify="right", no_wrap=True)
     for bot in sorted(result.bots, key=lambda b: -b.rating):
-        row = [
-            escape(bot.name),
-            f"{bot.match_wins:,}/{bot.matches:,}",
+        row: list[Text | str] = [
+            _bot_cell(bot.name, bot.given_name),
+            f"{bot.match_wins:,}",
             _rate(bot.match_win_rate, bot.match_win_interval),
-            f"{bot.round_wins:,}/{bot.rounds:,}",
+            f"{bot.round_wins:,}",
             _rate(bot.round_win_rate, bot.round_win_interval),
             _figure(bot.points_per_round_won),
             _figure(bot.points_per_round),
@@ -281,8 +310,14 @@ def _tournament_table(result: TournamentResult, elapsed: float) -> Table:
         notes.append(f"{len(result.errors)} stopped by a bot error")
     notes.append("pts: points scored; answer: any decision asked of a bot")
     notes.append("rating: openskill Plackett-Luce mu - 3 sigma")
-    table.caption = "; ".join(notes)
+    table.caption = "\n".join(notes)
     return table
+
+
+def _bot_cell(name: str, given: str | None) -> Text:
+    """An entrant's name (under the name its bot gave itself, if any), each line cut short
+    with an ellipsis rather than wrapped."""
+    return Text(name if given is None else f"{given}\n{name}", no_wrap=True, overflow="ellipsis")
 
 
 def _rate(rate: float, bounds: tuple[float, float]) -> str:

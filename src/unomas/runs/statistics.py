@@ -52,9 +52,10 @@ class Ratings:
         self.model = PlackettLuce()
         self.ratings = [self.model.rating() for _ in range(entrants)]
 
-    def rate(self, seating: Sequence[int], summary: MatchSummary) -> None:
-        """Rate a finished match; ``seating`` gives the entrant at each seat."""
-        keys = [(seat == summary.winner, score) for seat, score in enumerate(summary.scores)]
+    def rate(self, seating: Sequence[int], summary: MatchSummary, last: int | None = None) -> None:
+        """Rate a finished match; ``seating`` gives the entrant at each seat; the seat
+        ``last`` (one that forfeited) is ranked below every other."""
+        keys = [(seat != last, seat == summary.winner, score) for seat, score in enumerate(summary.scores)]
         ranks = [float(sum(other > key for other in keys)) for key in keys]
         teams = [[self.ratings[entrant]] for entrant in seating]
         rated = self.model.rate(teams, ranks=ranks)

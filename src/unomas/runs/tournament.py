@@ -15,11 +15,12 @@ workers and the order in which they finish; without a seed, matches are unpredic
 bot that thinks for a set time, ``ismcts:seconds=...``, still depends on the machine's speed.)
 The figures are gathered in match order.
 
-The figures of an entrant, over the matches that ended without a bot error:
+The figures of an entrant, over every match but those whose error names no bot:
 
 ``matches``, ``match_wins``, ``rounds``, ``round_wins``
     Matches and rounds played, and those won. An abandoned match (a round that found no
-    end) counts as played and won by nobody; its finished rounds count.
+    end) counts as played and won by nobody; its finished rounds count. A forfeit (below)
+    counts as played.
 ``match_win_rate``, ``round_win_rate`` and their ``*_interval``
     Wins over played, with the 95 % Wilson score interval (:func:`~unomas.runs.statistics.wilson`).
 ``points_per_round_won``
@@ -32,14 +33,28 @@ The figures of an entrant, over the matches that ended without a bot error:
 ``rating``, ``mu``, ``sigma``
     An openskill Plackett-Luce rating: every finished match is rated once, in match order,
     each entrant a team of one, ranked by the final scores (the match winner first, equal
-    scores sharing a rank). ``rating`` is the conservative ordinal ``mu - 3 * sigma``, from
-    the prior ``mu = 25``, ``sigma = 25/3`` (so a new entrant's rating is 0). Abandoned
-    matches and matches with an error are not rated.
+    scores sharing a rank; in a forfeit, the failing entrant last). ``rating`` is the
+    conservative ordinal ``mu - 3 * sigma``, from the prior ``mu = 25``, ``sigma = 25/3``
+    (so a new entrant's rating is 0). Abandoned matches are not rated.
+``errors``
+    The matches it forfeited.
+``given_name``
+    The name the bot gave itself (a program's ``ready``), if any.
 
-A match in which a bot fails (:class:`~unomas.errors.BotError`: an illegal answer, a crash)
-is an error of that match: it is listed, charged to the failing entrant's ``errors``, and
-otherwise left out of the figures; the tournament goes on. So is a match whose task kept
-failing (its worker process died again and again): its error names no bot.
+A match in which a bot fails (:class:`~unomas.errors.BotError`: an illegal answer, a crash,
+a program that does not start) is an error of that match, listed, charged to the failing
+entrant's ``errors``, and a **forfeit**, so that failing never pays:
+
+- the failing entrant loses the match; it is won by the opponent with the highest score
+  at the stop, equal scores going to the earlier seat of the match;
+- the rounds finished before the stop count as played; the round under way (if one was:
+  a bot that fails as it starts forfeits the first round) counts as played by every
+  entrant, lost by the failing one and won, for no points, by the match's winner;
+- the match is rated, the failing entrant ranked last and the others by the rule above.
+
+The tournament goes on. A match whose task kept failing (its worker process died again
+and again), or that something other than a bot stopped, is an error whose ``seat`` and
+``bot`` are None: charged to nobody and left out of the figures.
 
 An interrupt (Ctrl-C) stops the matches under way and raises :class:`TournamentInterrupted`,
 which carries the results of the matches finished so far: the first ``k`` matches, exactly
@@ -58,7 +73,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack, closing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +92,7 @@ __all__ = [
     "TournamentMatch",
     "TournamentResult",
     "entrant_names",
+    "forfeit",
     "play_match",
     "run_tournament",
     "seat_specs",
@@ -147,9 +163,11 @@ class TournamentMatch:
     seating: list[int]
     """The entrant at each seat."""
     summary: MatchSummary | None = None
-    """How the match went (winner, scores, rounds, each seat's decisions); None if an
-    error stopped it."""
+    """How the match went (winner, scores, rounds, each seat's decisions); if an error
+    stopped it, the match until then (no winner), None if it is not known."""
     error: MatchError | None = None
+    given_names: list[str | None] = field(default_factory=list)
+    """The name each seat's bot gave itself as it started (None: it gave none)."""
     record: dict[str, Any] | None = None
     """The match's record (when records were asked for), released once written."""
 
@@ -189,16 +207,26 @@ def play_match(
     try:
         for spec in seat_names:
             bots.append(make_bot(spec))
+        players = [bot_player(bot) for bot in bots]
+        defaults = [player.name for player in players]
         table = Conductor.seeded(
             rules,
-            [bot_player(bot) for bot in bots],
+            players,
             seed=None if seed is None else f"{seed}/{number}",
             history=history,
         )
     except Exception as error:
         for bot in bots:
             bot.close()
-        return failed(len(bots) if len(bots) < len(seat_names) else None, f"could not start: {_describe(error)}")
+        if isinstance(error, BotError):  # a seat's bot failed as it started: it says why
+            failed(error.seat, error.reason)
+        else:
+            failed(len(bots) if len(bots) < len(seat_names) else None, f"could not start: {_describe(error)}")
+        result.summary = _unstarted(len(seat_names))
+        return result
+    result.given_names = [
+        None if player.name == default else player.name for player, default in zip(players, defaults, strict=True)
+    ]
     try:
         summary = table.play()
     except Exception as error:
@@ -209,6 +237,7 @@ def play_match(
         else:
             note = _describe(error)
             failed(None, note)
+        result.summary = table.summary()
         if history:
             result.record = record.to_json(table.game, names=seat_names, error=note)
         return result
@@ -216,6 +245,34 @@ def play_match(
     if history:
         result.record = record.to_json(table.game, names=seat_names)
     return result
+
+
+def _unstarted(seats: int) -> MatchSummary:
+    """A match that stopped before its first action: one round dealt, none finished."""
+    return MatchSummary(
+        winner=None, scores=[0] * seats, rounds=1, actions=0, decisions=[0] * seats, thinking=[0.0] * seats
+    )
+
+
+def forfeit(summary: MatchSummary, seat: int) -> MatchSummary:
+    """The match ``summary`` as a forfeit of ``seat`` (see the module's documentation).
+
+    >>> stop = MatchSummary(winner=None, scores=[30, 50, 50], rounds=3, actions=90,
+    ...                     round_winners=[1, 2], round_points=[50, 30])
+    >>> won = forfeit(stop, 2)
+    >>> won.winner, won.round_winners, won.round_points
+    (1, [1, 2, 1], [50, 30, 0])
+    """
+    scores = summary.scores
+    winner = max((other for other in range(len(scores)) if other != seat), key=lambda s: (scores[s], -s))
+    unfinished = summary.rounds - len(summary.round_winners)
+    return replace(
+        summary,
+        winner=winner,
+        round_winners=[*summary.round_winners, *[winner] * unfinished],
+        round_points=[*summary.round_points, *[0] * unfinished],
+        abandoned=False,
+    )
 
 
 def _describe(error: Exception) -> str:
@@ -254,6 +311,8 @@ class BotStats:
     decisions: int = 0
     thinking: float = 0.0
     errors: int = 0
+    given_name: str | None = None
+    """The name the bot gave itself (the latest, if it changed)."""
     mu: float = 25.0
     sigma: float = 25.0 / 3.0
 
@@ -308,6 +367,7 @@ class BotStats:
             "decisions": self.decisions,
             "seconds_per_decision": self.seconds_per_decision,
             "errors": self.errors,
+            "given_name": self.given_name,
             "rating": self.rating,
             "mu": self.mu,
             "sigma": self.sigma,
@@ -453,10 +513,17 @@ def _gather(
                 sink.write(record.dumps(match.record) + "\n")
             match.record = None
             result.matches.append(match)
+            for entrant, given in zip(match.seating, match.given_names, strict=False):
+                if given is not None:
+                    result.bots[entrant].given_name = given
             if match.error is not None:
                 result.errors.append(match.error)
-                if match.error.entrant is not None:
-                    result.bots[match.error.entrant].errors += 1
+                seat = match.error.seat
+                if seat is not None and match.summary is not None:
+                    result.bots[match.seating[seat]].errors += 1
+                    lost = forfeit(match.summary, seat)
+                    _tally(result.bots, match.seating, lost)
+                    ratings.rate(match.seating, lost, last=seat)
             elif match.summary is not None:
                 _tally(result.bots, match.seating, match.summary)
                 if match.summary.abandoned:
