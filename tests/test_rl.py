@@ -4,6 +4,7 @@ actions, no hidden information in observations, Gymnasium's checker, determinism
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -18,10 +19,13 @@ from pettingzoo.test.seed_test import seed_test
 
 import unomas.rl as rl
 from unomas.actions import Action, Kind
+from unomas.bots import PlayFirstBot, RandomBot
 from unomas.cards import parse_card
-from unomas.errors import IllegalAction, SettingsError
+from unomas.errors import BotError, IllegalAction, SettingsError
+from unomas.events import Dealt, Drew, Event
 from unomas.game import Game
 from unomas.rl.env import UnoEnv, observe
+from unomas.view import View
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
@@ -441,6 +445,71 @@ def test_single_agent_illegal_actions_and_settings() -> None:
     shown.reset(seed=0)
     assert "player_1" in str(shown.render())
     assert rl.single_agent(players=2).render() is None
+
+
+def test_a_crashing_opponent_raises_a_bot_error_naming_its_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    def crash(self: PlayFirstBot, view: View) -> Action:
+        raise RuntimeError("out of cheese")
+
+    monkeypatch.setattr(PlayFirstBot, "act", crash)
+    env = rl.single_agent(opponents=["random", "playfirst", "random"], players=4, seat=0, target_score=0)
+    rng = random.Random(0)
+    with pytest.raises(BotError) as caught:  # the playfirst bot plays seat 2: its first turn comes soon
+        for seed in range(20):
+            observation, _ = env.reset(seed=seed)
+            for _ in range(500):
+                ids = np.flatnonzero(observation["action_mask"]).tolist()
+                observation, _, terminated, truncated, _ = env.step(rng.choice(ids))
+                if terminated or truncated:
+                    break
+    error = caught.value
+    assert (error.code, error.seat, error.bot) == ("bot.failed", 2, "playfirst")
+    assert "RuntimeError: out of cheese" in error.reason
+
+
+def test_an_opponents_illegal_answer_raises_a_bot_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def cheat(self: RandomBot, view: View) -> Action:
+        assert view.seat is not None
+        return Action.play(view.seat, next(card for card in range(50) if card not in view.hand))
+
+    monkeypatch.setattr(RandomBot, "act", cheat)
+    env = rl.single_agent(opponents="random", players=2, seat=0, target_score=0)
+    rng = random.Random(0)
+    with pytest.raises(BotError, match="seat 1 .*illegal action"):
+        for seed in range(20):
+            observation, _ = env.reset(seed=seed)
+            for _ in range(500):
+                observation, _, terminated, truncated, _ = env.step(
+                    rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
+                )
+                if terminated or truncated:
+                    break
+
+
+def test_opponents_hear_every_change_redacted_for_their_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    heard: list[tuple[int, Event]] = []
+
+    def listen(self: RandomBot, events: Sequence[Event]) -> None:
+        heard.extend((self.seat, event) for event in events)
+
+    monkeypatch.setattr(RandomBot, "observe", listen)
+    env = rl.single_agent(opponents="random", players=3, seat=1, episode="match", target_score=200)
+    observation, _ = env.reset(seed=4)
+    rng = random.Random(4)
+    while True:
+        ids = np.flatnonzero(observation["action_mask"]).tolist()
+        observation, _, terminated, truncated, _ = env.step(rng.choice(ids))
+        if terminated or truncated:
+            break
+    deals = [(seat, event) for seat, event in heard if isinstance(event, Dealt)]
+    assert len(deals) == 2 * (env.driver.game.round + 1)  # every round's deal, told to both bots
+    for seat, event in deals:
+        assert isinstance(event, Dealt) and event.pile is None
+        assert [hand is not None for hand in event.hands] == [other == seat for other in range(3)]
+    for seat, event in heard:
+        if isinstance(event, Drew) and event.player != seat:
+            assert event.cards is None
+    assert any(isinstance(event, Drew) and event.cards is not None for _, event in heard)
 
 
 def test_importing_unomas_loads_no_rl_library() -> None:
