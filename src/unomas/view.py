@@ -4,6 +4,10 @@ A :class:`View` holds the seat's own hand, everyone's card counts, the public ta
 card, colour, direction, discard pile, pending penalty, who may be caught, scores) and
 the seat's legal actions — never another hand or the draw pile's order. A spectator's
 view (seat ``None``) holds no hand at all.
+
+What a seat may know beyond the public table is defined here once, by three small
+functions that every observer of a seat (:func:`make_view`, the RL observations) reads:
+:func:`own_hand`, :func:`drawn_card` and :func:`shown_hand`.
 """
 
 from __future__ import annotations
@@ -90,10 +94,35 @@ class View:
         }
 
 
-def make_view(game: Game, seat: int | None) -> View:
-    """The view of ``game`` for ``seat`` (``None``: a spectator)."""
-    own = seat is not None and 0 <= seat < game.players
+def own_hand(game: Game, seat: int | None) -> list[Card]:
+    """The cards ``seat`` holds: the game's own list (read it, never change it), or a new
+    empty list for a spectator (``None``) or a seat that does not exist."""
+    if seat is None or not 0 <= seat < game.players:
+        return []
+    return game.hands[seat]
+
+
+def drawn_card(game: Game, seat: int | None) -> Card | None:
+    """The playable card ``seat`` just drew and may now play or keep (the DRAWN phase):
+    only the seat on turn knows it; None for every other seat and a spectator."""
+    drawn = game.drawn
+    if seat is None or seat != game.current or drawn < 0:
+        return None
+    return drawn
+
+
+def shown_hand(game: Game, seat: int | None) -> tuple[int, tuple[Card, ...]] | None:
+    """The hand shown to ``seat`` after it challenged a W+4, as (the challenged seat, its
+    cards), until the next turn action; None for every other seat and a spectator."""
     shown = game.shown
+    if shown is None or seat is None or shown[0] != seat:
+        return None
+    return shown[1], shown[2]
+
+
+def make_view(game: Game, seat: int | None) -> View:
+    """The view of ``game`` for ``seat`` (``None``: a spectator): the public table, and
+    what the seat alone may know (:func:`own_hand`, :func:`drawn_card`, :func:`shown_hand`)."""
     return View(
         seat=seat,
         rules=game.rules,
@@ -102,7 +131,7 @@ def make_view(game: Game, seat: int | None) -> View:
         dealer=game.dealer,
         phase=game.phase,
         current=game.current,
-        hand=tuple(game.hands[seat]) if own and seat is not None else (),
+        hand=tuple(own_hand(game, seat)),
         hand_sizes=tuple(len(h) for h in game.hands),
         top=game.discard[-1],
         color=None if game.color < 0 else game.color,
@@ -112,10 +141,10 @@ def make_view(game: Game, seat: int | None) -> View:
         penalty=game.penalty,
         challengeable=game.challengeable,
         accused=game.accused if game.challengeable and game.accused >= 0 else None,
-        drawn=game.drawn if own and seat == game.current and game.drawn >= 0 else None,
+        drawn=drawn_card(game, seat),
         uno_pending=None if game.uno_pending < 0 else game.uno_pending,
-        shown_hand=(shown[1], shown[2]) if shown is not None and shown[0] == seat else None,
+        shown_hand=shown_hand(game, seat),
         scores=tuple(game.scores),
         winner=None if game.winner < 0 else game.winner,
-        legal_actions=tuple(game.legal_actions(seat)) if own and seat is not None else (),
+        legal_actions=tuple(game.legal_actions(seat)) if seat is not None else (),
     )
