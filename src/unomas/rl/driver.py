@@ -13,10 +13,12 @@ single-agent environment) are asked by the conductor (:meth:`Driver.let_players_
 which checks their answers, turns their failures into :class:`~unomas.errors.BotError`
 and tells them each change redacted for their seat.
 
-The observation of a seat is written from what that seat may know, read through the
-game's public state as :func:`unomas.view.make_view` reads it: its own hand, the card
-it just drew, the hand shown to it after a challenge, and the public table. The
-discard pile's counts by kind are kept up to date from the events of each step instead
+The observation of a seat is written from what that seat may know, read as
+:func:`unomas.view.make_view` reads it: what the seat alone knows (its hand, the card it
+just drew, the hand shown to it after a challenge) from :mod:`unomas.view`'s
+:func:`~unomas.view.own_hand`, :func:`~unomas.view.drawn_card` and
+:func:`~unomas.view.shown_hand`, the one place that decides it, and the public table
+from the game. The discard pile's counts by kind are kept up to date from the events of each step instead
 of being counted afresh (the pile holds dozens of cards), and recounted whenever the
 pile starts anew (a reshuffle, a new round) or is found changed behind the driver's back.
 """
@@ -35,6 +37,7 @@ from unomas.game import Deal, Game
 from unomas.rl.actions import ActionTable, action_table
 from unomas.rl.writer import ObservationWriter, discard_counts
 from unomas.rules import Rules
+from unomas.view import drawn_card, own_hand, shown_hand
 
 __all__ = ["Driver", "Episode", "Reward"]
 
@@ -245,28 +248,28 @@ class Driver:
         discard = game.discard
         if len(discard) != self._counted:
             self._recount()
-        current = game.current
-        shown = game.shown
+        drawn = drawn_card(game, seat)
+        shown = shown_hand(game, seat)
         shown_seat = -1
-        shown_hand: list[Card] = []
-        if shown is not None and shown[0] == seat:
-            shown_seat = shown[1]
-            shown_hand = list(shown[2])
+        shown_cards: list[Card] = []
+        if shown is not None:
+            shown_seat = shown[0]
+            shown_cards = list(shown[1])
         return writer.write(
             seat,
-            game.hands[seat],
+            own_hand(game, seat),
             discard[-1],
             game.color,
             game.phase,
-            current,
+            game.current,
             game.direction,
             game.penalty,
             game.challengeable,
-            game.drawn if seat == current else -1,
+            -1 if drawn is None else drawn,
             self._discard,
             self._counted,
             shown_seat,
-            shown_hand,
+            shown_cards,
             len(game.pile),
             [len(hand) for hand in game.hands],
             game.uno_pending,
