@@ -58,8 +58,6 @@ class Batch:
         self._rewards = memoryview(self.rewards).cast("f")
         self._rewarded = [False] * games
         """Whether each game's row of ``rewards`` holds a reward other than 0."""
-        self._open: list[list[int]] = [[] for _ in range(games)]
-        """The ids set to 1 in each game's mask row (cleared before the next row is written)."""
         self._seeds = random.Random()
 
     def reset(self, seed: int | None) -> None:
@@ -93,7 +91,7 @@ class Batch:
         rewarded = self._rewarded
         for i in range(self.games):
             driver = self.drivers[i]
-            given = driver.step(actions[i])
+            given = driver.take(actions[i])
             if given is not None or rewarded[i]:  # most steps give nothing after nothing
                 base = i * players
                 for seat in range(players):
@@ -102,7 +100,7 @@ class Batch:
             if driver.done:
                 self.ended[i] = 2 if driver.truncated else 1
                 driver.reset(self._seeds.getrandbits(64))
-            else:
+            elif self.ended[i]:  # a buffer's item is read fast, written slow: only what changes
                 self.ended[i] = 0
             self._show(i)
 
@@ -110,14 +108,9 @@ class Batch:
         """Write game ``i``'s actor, its observation and its mask into row ``i``."""
         driver = self.drivers[i]
         actor = driver.actor
-        self.actors[i] = actor
+        if self.actors[i] != actor:
+            self.actors[i] = actor
         row = self._row
         self.observations[i * row : (i + 1) * row] = driver.observation(actor, self.writers[i])
-        masks = self.masks
-        base = i * self.table.size
-        for j in self._open[i]:
-            masks[base + j] = 0
-        legal = driver.legal_ids()
-        for j in legal:
-            masks[base + j] = 1
-        self._open[i] = legal
+        size = self.table.size
+        self.masks[i * size : (i + 1) * size] = driver.mask(actor)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from unomas.cards import POINTS, Card, card_token, color_letter
 from unomas.conductor import Conductor, Player
@@ -43,6 +43,12 @@ __all__ = ["Driver", "Episode", "Reward"]
 
 Episode = Literal["round", "match"]
 Reward = Literal["win", "points"]
+
+_OWN_HAND: Final = own_hand
+_DRAWN_CARD: Final = drawn_card
+_SHOWN_HAND: Final = shown_hand
+"""What a seat alone may know (:mod:`unomas.view`), bound once: the compiled build would
+otherwise look each name up in this module's dictionary at every observation."""
 
 
 class Driver:
@@ -248,8 +254,8 @@ class Driver:
         discard = game.discard
         if len(discard) != self._counted:
             self._recount()
-        drawn = drawn_card(game, seat)
-        shown = shown_hand(game, seat)
+        drawn = _DRAWN_CARD(game, seat)
+        shown = _SHOWN_HAND(game, seat)
         shown_seat = -1
         shown_cards: list[Card] = []
         if shown is not None:
@@ -257,7 +263,7 @@ class Driver:
             shown_cards = list(shown[1])
         return writer.write(
             seat,
-            own_hand(game, seat),
+            _OWN_HAND(game, seat),
             discard[-1],
             game.color,
             game.phase,
@@ -295,6 +301,10 @@ class Driver:
         (see :meth:`unomas.game.Game.apply`).
         """
         self.check(action_id)
+        return self.take(action_id, reshuffle)
+
+    def take(self, action_id: int, reshuffle: Sequence[Card] | None = None) -> list[float] | None:
+        """:meth:`step` without the check: for an id :meth:`check` has passed."""
         conductor = self.conductor
         if action_id == self.table.none:
             conductor.decline(self.actor)

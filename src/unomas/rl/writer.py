@@ -10,7 +10,7 @@ driver (:mod:`unomas.rl.driver`) gives it a seat's knowledge, and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from unomas.cards import KINDS, Card
 from unomas.rules import SWITCHES
@@ -204,15 +204,15 @@ class ObservationWriter:
         start = self._hot_slices[k]
         last = vector.hots[k]
         if last >= 0:
-            vector.items[start + last] = 0.0
+            _put(vector.items, start + last, 0)
         if position >= 0:
-            vector.items[start + position] = 1.0
+            _put(vector.items, start + position, 1)
         vector.hots[k] = position
 
     def _number(self, vector: _Vector, k: int, value: int) -> None:
         """Make single-item number ``k`` (see :attr:`_Vector.numbers`) ``value``."""
         if value != vector.numbers[k]:
-            vector.items[self._number_items[k]] = float(value)
+            _put(vector.items, self._number_items[k], value)
             vector.numbers[k] = value
 
     def _counts_into(
@@ -235,7 +235,7 @@ class ObservationWriter:
             gone = written_cards[same]
             count = written[gone] - 1
             written[gone] = count
-            items[base + gone] = float(count)
+            _put(items, base + gone, count)
             self._add(items, base, written, cards, m - 1, 1)
             return
         self._add(items, base, written, written_cards, 0, -1)
@@ -249,7 +249,20 @@ class ObservationWriter:
             card = cards[i]
             count = written[card] + step
             written[card] = count
-            items[base + card] = float(count)
+            _put(items, base + card, count)
+
+
+_BOXED: Final = 512
+_INDEXES: Final[list[Any]] = list(range(_BOXED))
+_FLOATS: Final[list[Any]] = [float(value) for value in range(_BOXED)]
+"""Python objects for the usual indexes and values of item writes, made once (typed ``Any``
+so that the compiled build passes them as they are, where it would make a float, and an
+int past 256, for every write)."""
+
+
+def _put(items: memoryview[float], index: int, value: int) -> None:
+    """``items[index] = value``, through the objects made once when there are some."""
+    items[_INDEXES[index] if index < _BOXED else index] = _FLOATS[value] if 0 <= value < _BOXED else float(value)
 
 
 def discard_counts(discard: Sequence[Card]) -> memoryview[float]:
