@@ -3,6 +3,7 @@ actions, no hidden information in observations, Gymnasium's checker, determinism
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -24,7 +25,9 @@ from unomas.cards import parse_card
 from unomas.errors import BotError, IllegalAction, SettingsError
 from unomas.events import Dealt, Drew, Event
 from unomas.game import Game
-from unomas.rl.env import UnoEnv, observe
+from unomas.rl.env import Driver, Episode, UnoEnv, observe
+from unomas.rl.observation import ObservationLayout
+from unomas.rules import Rules
 from unomas.view import View
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -375,6 +378,46 @@ def test_render(capsys: pytest.CaptureFixture[str]) -> None:
     assert "truncated" in capsys.readouterr().out
     assert rl.env(players=2).render() is None
     human.close()
+
+
+def position(game: Game) -> tuple[object, ...]:
+    """Everything that changes in a game during play."""
+    names = "hands pile discard color current phase direction penalty challengeable accused accused_guilty"
+    names += " drawn uno_pending scores round ply dealer shown winner"
+    return tuple(getattr(game, name) for name in names.split())
+
+
+def test_a_pickled_driver_plays_on_as_the_original() -> None:
+    """OpenSpiel serializes states by pickling them: a driver must pickle in either build
+    (the compiled engine's objects do not) and play on exactly as the one it copies."""
+    rng = random.Random(2)
+    cases: list[tuple[Rules, Episode]] = [(Rules.preset("all", players=3), "round"), (Rules(players=2), "match")]
+    for rules, episode in cases:
+        driver = Driver(rules, episode=episode, max_steps=5000)
+        writer = ObservationLayout(rules).writer
+        driver.reset(9)
+        for _ in range(6):
+            for _ in range(rng.randrange(300)):
+                if driver.done:
+                    break
+                driver.step(rng.choice(driver.legal_ids()))
+            copy = pickle.loads(pickle.dumps(driver))
+            assert position(copy.game) == position(driver.game)
+            assert copy.game.round_start_events == driver.game.round_start_events
+            for _ in range(50):
+                assert copy.events == driver.events
+                assert (copy.actor, copy.out_of_turn, copy.done, copy.steps) == (
+                    driver.actor,
+                    driver.out_of_turn,
+                    driver.done,
+                    driver.steps,
+                )
+                if driver.done:
+                    break
+                assert copy.legal_ids() == driver.legal_ids()
+                assert copy.observe(driver.actor, writer) == driver.observe(driver.actor, writer)
+                action = rng.choice(driver.legal_ids())
+                assert copy.step(action) == driver.step(action)
 
 
 # ---------------------------------------------------------------------------- Gymnasium

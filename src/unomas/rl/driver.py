@@ -25,6 +25,7 @@ pile starts anew (a reshuffle, a new round) or is found changed behind the drive
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 from typing import Any, Final, Literal
@@ -33,7 +34,7 @@ from unomas.cards import POINTS, Card, card_token, color_letter
 from unomas.conductor import Conductor, Player
 from unomas.errors import IllegalAction, SettingsError
 from unomas.events import Event, MatchEnded, Played, Reshuffled, RoundEnded, StartingCard
-from unomas.game import Deal, Game
+from unomas.game import Deal, Game, Phase, RandomSource
 from unomas.rl.actions import ActionTable, action_table
 from unomas.rl.writer import ObservationWriter, discard_counts
 from unomas.rules import Rules
@@ -157,27 +158,26 @@ class Driver:
         """This driver's decision on ``game``: a copy of its game, or a position its actor
         cannot tell from it (a resampled world). The window goes on past the seats it has
         already passed (those before the actor, in seat order); every seat is external."""
-        return _rebuild(*self._state(game))
+        return _rebuild(self._state(), game, self.events[:])
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Driver:
         return self.copy()
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickling (OpenSpiel serializes states): the state, rebuilt by :func:`_rebuild`."""
-        return _rebuild, self._state(self.game)
+        """Pickling (OpenSpiel serializes states): the driver in plain values, which pickle
+        in either build (the compiled engine's objects do not), rebuilt by :func:`_unpickle`."""
+        return _unpickle, (self._state(), _plain_game(self.game), [_plain_event(event) for event in self.events])
 
-    def _state(self, game: Game) -> tuple[Any, ...]:
-        """The arguments of :func:`_rebuild` for a driver like this one on ``game``."""
+    def _state(self) -> tuple[Any, ...]:
+        """What this driver is besides its game and events (see :func:`_rebuild`)."""
         return (
             self.rules,
             self.episode,
             self.reward,
             self.max_steps,
             self.dictate_deals,
-            game,
             self.actor,
             self.out_of_turn,
-            self.events[:],
             self.steps,
             self.done,
             self.truncated,
@@ -386,22 +386,9 @@ class Driver:
         return "\n".join(lines) + "\n"
 
 
-def _rebuild(
-    rules: Rules,
-    episode: Episode,
-    reward: Reward,
-    max_steps: int,
-    dictate_deals: bool,
-    game: Game,
-    actor: int,
-    out_of_turn: bool,
-    events: list[Event],
-    steps: int,
-    done: bool,
-    truncated: bool,
-    deal_pending: bool,
-) -> Driver:
-    """A driver in the given state (for :meth:`Driver.on` and unpickling)."""
+def _rebuild(state: tuple[Any, ...], game: Game, events: list[Event]) -> Driver:
+    """A driver in ``state`` (:meth:`Driver._state`) on ``game``, the last step's ``events``."""
+    rules, episode, reward, max_steps, dictate_deals, actor, out_of_turn, steps, done, truncated, deal_pending = state
     driver = Driver(rules, episode=episode, reward=reward, max_steps=max_steps, dictate_deals=dictate_deals, game=game)
     driver._resume(actor, out_of_turn)
     driver.events = events
@@ -410,3 +397,96 @@ def _rebuild(
     driver.truncated = truncated
     driver.deal_pending = deal_pending
     return driver
+
+
+def _unpickle(state: tuple[Any, ...], game: tuple[Any, ...], events: list[tuple[Any, list[Any]]]) -> Driver:
+    """A pickled driver (:meth:`Driver.__reduce__`) rebuilt."""
+    return _rebuild(state, _game_from(*game), [_event_from(*event) for event in events])
+
+
+def _plain_game(game: Game) -> tuple[Any, ...]:
+    """The position of ``game`` in plain values, as :func:`_game_from` takes them (its history left behind)."""
+    return (
+        game.rules,
+        [hand[:] for hand in game.hands],
+        game.pile[::-1],
+        game.discard[:],
+        game.color,
+        game.current,
+        game.phase,
+        game.direction,
+        game.penalty,
+        game.challengeable,
+        game.accused,
+        game.accused_guilty,
+        game.drawn,
+        game.uno_pending,
+        game.scores[:],
+        game.round,
+        game.ply,
+        game.rng,
+        game.shown,
+        game.winner,
+        [_plain_event(event) for event in game.round_start_events],
+    )
+
+
+def _game_from(
+    rules: Rules,
+    hands: list[list[Card]],
+    pile: list[Card],
+    discard: list[Card],
+    color: int,
+    current: int,
+    phase: Phase,
+    direction: int,
+    penalty: int,
+    challengeable: bool,
+    accused: int,
+    accused_guilty: bool,
+    drawn: Card,
+    uno_pending: int,
+    scores: list[int],
+    round: int,
+    ply: int,
+    rng: RandomSource,
+    shown: tuple[int, int, tuple[Card, ...]] | None,
+    winner: int,
+    start: list[tuple[Any, list[Any]]],
+) -> Game:
+    """The game :func:`_plain_game` described."""
+    game = Game.from_position(
+        rules,
+        hands=hands,
+        pile=pile,
+        discard=discard,
+        color=color,
+        current=current,
+        phase=phase,
+        direction=direction,
+        penalty=penalty,
+        challengeable=challengeable,
+        accused=accused,
+        accused_guilty=accused_guilty,
+        drawn=drawn,
+        uno_pending=uno_pending,
+        scores=scores,
+        round=round,
+        ply=ply,
+        rng=rng,
+    )
+    game.shown = shown
+    game.winner = winner
+    game.round_start_events = [_event_from(*event) for event in start]
+    return game
+
+
+def _plain_event(event: Event) -> tuple[Any, list[Any]]:
+    """An event as its class and its fields' values."""
+    return type(event), [getattr(event, field.name) for field in dataclasses.fields(event)]
+
+
+def _event_from(kind: Any, values: list[Any]) -> Event:
+    """The event :func:`_plain_event` described."""
+    event: Event = kind(*values)
+    return event
