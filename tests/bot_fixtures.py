@@ -11,8 +11,9 @@ from unomas.actions import Action, Kind
 from unomas.bots.base import Bot
 from unomas.cards import COLOR_OF, DECK
 from unomas.events import Challenged, Dealt, Drew, Event, Reshuffled, StartingCardReturned
-from unomas.game import Game, Phase
+from unomas.game import Game
 from unomas.match import Table
+from unomas.position import Phase, Position
 from unomas.rules import Rules
 from unomas.testing import cards
 from unomas.view import View
@@ -36,7 +37,8 @@ def position(
     """A game in a stacked position: ``hands`` and ``discard`` (bottom first) in tokens.
 
     Every other card is in the draw pile, in kind order. The colour in play is the top
-    card's unless given; ``settings`` are rules settings (one round by default).
+    card's unless given (none while the dealer chooses it); ``settings`` are rules
+    settings (one round by default).
     """
     rules = Rules(**({"players": len(hands), "target_score": 0} | settings))
     hand_cards = [cards(h) for h in hands]
@@ -50,19 +52,22 @@ def position(
     top = discard_cards[-1]
     return Game.from_position(
         rules,
-        hands=hand_cards,
-        pile=pile,
-        discard=discard_cards,
-        color=COLOR_OF[top] if color is None else color,
-        current=current,
-        phase=phase,
-        direction=direction,
-        penalty=penalty,
-        challengeable=challengeable,
-        accused=(current - direction) % rules.players if challengeable else -1,
-        accused_guilty=accused_guilty,
-        drawn=-1 if drawn is None else cards(drawn)[0],
-        uno_pending=uno_pending,
+        Position(
+            hands=tuple(tuple(hand) for hand in hand_cards),
+            pile=tuple(pile),
+            discard=tuple(discard_cards),
+            color=None if phase is Phase.COLOR else COLOR_OF[top] if color is None else color,
+            current=current,
+            phase=phase,
+            direction=direction,
+            penalty=penalty,
+            challengeable=challengeable,
+            accused=(current - direction) % rules.players if challengeable else None,
+            accused_guilty=accused_guilty,
+            drawn=None if drawn is None else cards(drawn)[0],
+            uno_pending=None if uno_pending < 0 else uno_pending,
+            scores=(0,) * rules.players,
+        ),
         rng=random.Random(0),
     )
 

@@ -3,6 +3,7 @@ and the sampled worlds and search behind ``ismcts``."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections import Counter
@@ -366,7 +367,7 @@ def test_playfirst_stacks_when_it_can() -> None:
 
 
 def test_playfirst_chooses_a_starting_colour() -> None:
-    game = position(["R1 G2", OPPONENT], "W", phase=Phase.COLOR, color=-1)
+    game = position(["R1 G2", OPPONENT], "W", phase=Phase.COLOR)
     assert act(PlayFirstBot(), game).kind is Kind.COLOR
 
 
@@ -377,9 +378,9 @@ FIVE_B = "B1 B2 B3 B4 B6"
 
 
 def test_heuristic_starting_colour_is_the_colour_held_most() -> None:
-    game = position(["R1 G2 G3 G4 B5 B6 W", OPPONENT], "W", phase=Phase.COLOR, color=-1)
+    game = position(["R1 G2 G3 G4 B5 B6 W", OPPONENT], "W", phase=Phase.COLOR)
     assert act(HeuristicBot(), game) == Action.choose_color(0, GREEN)
-    tie = position(["Y1 B2 W", OPPONENT], "W", phase=Phase.COLOR, color=-1)
+    tie = position(["Y1 B2 W", OPPONENT], "W", phase=Phase.COLOR)
     assert act(HeuristicBot(), tie) == Action.choose_color(0, YELLOW)
 
 
@@ -522,6 +523,18 @@ def test_heuristic_does_not_challenge_without_knowing_the_colour_before() -> Non
     assert bot.act(game.view(1)) == Action.draw(1)
 
 
+def test_heuristic_judges_a_bluff_on_the_seat_the_view_names_accused() -> None:
+    game = facing_wild_draw_four("B1 B2 B3 B4 B6 B7 B8")
+    bot = heuristic_facing(game, HeuristicBot())
+    view = game.view(1)
+    assert view.accused == 0
+    of_seat_0 = guilt_probability(bot.unseen(view), RED, 7)
+    of_seat_2 = guilt_probability(bot.unseen(view), RED, 3)
+    bot.challenge_at = (of_seat_0 + of_seat_2) / 2
+    assert bot.should_challenge(view)
+    assert not bot.should_challenge(dataclasses.replace(view, accused=2))
+
+
 def test_guilt_probability_on_known_counts() -> None:
     red = Counter({C("R1"): 2, C("R2"): 1})
     others = Counter({C("G1"): 2, C("B5"): 2, C("Y7"): 2, C("W"): 1})
@@ -651,6 +664,8 @@ def check_world(world: Game, view: View) -> None:
     assert world.uno_pending == (-1 if view.uno_pending is None else view.uno_pending)
     assert (tuple(world.scores), world.round, world.dealer) == (view.scores, view.round, view.dealer)
     assert world.rules == view.rules
+    if view.challengeable:
+        assert world.accused == view.accused
     if view.seat == view.current:
         assert world.drawn == (-1 if view.drawn is None else view.drawn)
         assert tuple(world.legal_actions(view.seat)) == view.legal_actions
@@ -672,6 +687,15 @@ def test_sampled_worlds_agree_with_the_view(rules: Rules) -> None:
                     others = {tuple(tuple(sorted(h)) for i, h in enumerate(w.hands) if i != seat) for w in worlds}
                     assert len(others) > 1, "different seeds deal the hidden cards differently"
     assert checked > 200
+
+
+def test_sampled_worlds_judge_guilt_on_the_seat_the_view_names_accused() -> None:
+    game = facing_wild_draw_four("B1 B2 B3 B4 B6 B7 B8")
+    view = dataclasses.replace(game.view(1), accused=2)
+    for seed in range(10):
+        world = sample_world(view, random.Random(seed), color_before_wild_draw_four=RED)
+        assert world.accused == 2
+        assert world.accused_guilty == any(COLOR_OF[c] == RED for c in world.hands[2])
 
 
 def test_sampled_worlds_play_on() -> None:
@@ -706,22 +730,7 @@ def test_sampled_worlds_never_use_the_true_hidden_hands() -> None:
                 hidden = hidden[len(hand) :]
         twin = Game.from_position(
             rules,
-            hands=hands,
-            pile=hidden,
-            discard=game.discard,
-            color=game.color,
-            current=game.current,
-            phase=game.phase,
-            direction=game.direction,
-            penalty=game.penalty,
-            challengeable=game.challengeable,
-            accused=game.accused,
-            accused_guilty=game.accused_guilty,
-            drawn=game.drawn,
-            uno_pending=game.uno_pending,
-            scores=game.scores,
-            round=game.round,
-            ply=game.ply,
+            dataclasses.replace(game.position(), hands=tuple(map(tuple, hands)), pile=tuple(hidden), shown=None),
         )
         view = game.view(seat)
         if game.shown is None:
@@ -883,7 +892,7 @@ def test_ismcts_takes_a_forced_move_without_search() -> None:
 
 
 def test_ismcts_follows_heuristic_for_colour_and_out_of_turn() -> None:
-    colour = position(["R1 G2 G3 G4 W", OPPONENT], "W", phase=Phase.COLOR, color=-1)
+    colour = position(["R1 G2 G3 G4 W", OPPONENT], "W", phase=Phase.COLOR)
     assert act(IsmctsBot(iterations=5), colour) == Action.choose_color(0, GREEN)
     forgot = position(["R1 R2 R3", "G1", OPPONENT], "R5", current=2, uno_pending=1)
     assert react(IsmctsBot(iterations=5), forgot, 0) == Action.catch(0, 1)

@@ -3,6 +3,7 @@ actions, no hidden information in observations, Gymnasium's checker, determinism
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import random
 from collections.abc import Sequence
@@ -198,27 +199,15 @@ def with_hidden_cards_moved(game: Game, seat: int, rng: random.Random) -> Game:
         else:
             hands.append(hidden[: len(hand)])
             del hidden[: len(hand)]
-    moved = Game.from_position(
+    return Game.from_position(
         game.rules,
-        hands=hands,
-        pile=hidden,
-        discard=game.discard,
-        color=game.color,
-        current=game.current,
-        phase=game.phase,
-        direction=game.direction,
-        penalty=game.penalty,
-        challengeable=game.challengeable,
-        accused=game.accused,
-        accused_guilty=not game.accused_guilty,
-        drawn=game.drawn,
-        uno_pending=game.uno_pending,
-        scores=game.scores,
-        round=game.round,
-        ply=game.ply,
+        dataclasses.replace(
+            game.position(),
+            hands=tuple(map(tuple, hands)),
+            pile=tuple(hidden),
+            accused_guilty=game.challengeable and not game.accused_guilty,
+        ),
     )
-    moved.shown = game.shown
-    return moved
 
 
 @pytest.mark.parametrize("settings", [SETTINGS[1], SETTINGS[2]], ids=["4p", "all-4p"])

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import json
+import random
+import re
+import string
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from unomas import Action, IllegalAction, Phase
-from unomas.cards import parse_card, parse_color
+from unomas import Action, Game, IllegalAction, Kind, Phase, Rules
+from unomas.cards import KINDS, parse_card, parse_color
 from unomas.events import Challenged, Drew, MatchEnded, RoundEnded
 from unomas.game import Deal
+from unomas.refusals import TEMPLATES
+from unomas.rules import SWITCHES
 from unomas.testing import cards, draw, hand, make_game, play, snapshot
 
 C = parse_card
@@ -242,3 +251,128 @@ def test_illegal_reason_is_the_problem() -> None:
     with pytest.raises(IllegalAction) as info:
         game.apply(action)
     assert problem in str(info.value)
+
+
+# ---------------------------------------------------------------- refusals: codes and params
+
+SEVEN_ZERO_HANDS = [["R1", "G2", "W"], ["R3", "G5", "W+4"], ["R4", "G6", "R7"]]
+
+
+@pytest.mark.parametrize(
+    ("action", "code", "params"),
+    [
+        (Action.play(2, C("R4")), "move.not_your_turn", {"current": 1}),
+        (Action.play(1, C("B9")), "move.no_such_card", {"player": 1, "card": "B9"}),
+        (Action.play(1, C("G5")), "move.does_not_match", {"card": "G5", "top": "R9", "color": "R"}),
+        (Action.play(1, C("W+4")), "move.needs_color", {"card": "W+4"}),
+        (Action.play(1, C("R3"), color=0), "move.card_takes_no_color", {"card": "R3"}),
+        (Action.play(1, C("R3"), target=2), "move.card_takes_no_target", {"card": "R3"}),
+        (Action.play(1, C("R3"), uno=True), "move.uno_not_allowed", {}),
+        (Action.catch(0, 1), "move.not_catchable", {"target": 1}),
+        (Action.catch(1, 1), "move.catch_self", {}),
+        (Action.call_uno(1), "move.no_uno", {"player": 1}),
+        (Action.pass_(1), "move.pass_not_allowed", {}),
+        (Action.challenge(1), "move.nothing_to_challenge", {}),
+        (Action.choose_color(1, 0), "move.color_not_open", {}),
+        (Action.draw(7), "move.no_such_seat", {"player": "7", "last": 2}),
+        (Action(1, Kind.PLAY, 99), "move.bad_card", {"last": 53, "value": "99"}),
+        (Action(1, Kind.DRAW, None, None, None, 1), "move.bad_uno", {"value": "1"}),  # type: ignore[arg-type]
+    ],
+)
+def test_refusals_carry_a_stable_code_and_params(action: Action, code: str, params: dict[str, Any]) -> None:
+    game = make_game(SEVEN_ZERO_HANDS, ["R9", "B1"], seven_zero=True)
+    assert game.refusal(action) == (code, params)
+    message = TEMPLATES[code].format(**params)
+    assert game.problem(action) == message
+    with pytest.raises(IllegalAction) as caught:
+        game.apply(action)
+    error = caught.value
+    assert error.code == "move.illegal"
+    assert str(error) == f"{action}: {message}"
+    assert error.params == {"action": str(action), "reason": message, "reason_code": code, **params}
+    assert json.loads(json.dumps(error.to_json()))["params"]["reason_code"] == code
+
+
+def test_a_legal_action_has_no_refusal() -> None:
+    game = make_game(SEVEN_ZERO_HANDS, ["R9", "B1"], seven_zero=True)
+    assert game.refusal(Action.play(1, C("R3"))) is None
+
+
+def test_a_round_dealt_out_of_time_is_refused_with_a_code() -> None:
+    game = make_game([["R1"], ["R3"]], ["R9"], target_score=1)
+    with pytest.raises(IllegalAction, match="round in play") as caught:
+        game.start_round()
+    assert caught.value.params == {"reason_code": "round.in_play"}
+    play(game, 1, "R3")
+    assert game.is_over
+    with pytest.raises(IllegalAction, match="no more rounds") as caught:
+        game.start_round()
+    assert caught.value.params == {"reason_code": "round.match_over"}
+
+
+def _placeholders(template: str) -> set[str]:
+    """The names a template fills; each must be a plain ``{name}`` (usable as a gettext msgid)."""
+    names = set()
+    for _, name, spec, conversion in string.Formatter().parse(template):
+        if name is not None:
+            assert name.isidentifier() and not spec and conversion is None, template
+            names.add(name)
+    return names
+
+
+def test_every_reason_code_used_has_one_template_and_every_template_is_used() -> None:
+    import unomas
+
+    root = Path(unomas.__file__).parent
+    sources = [root / name for name in ("game.py", "rules.py", "cards.py", "actions.py", "position.py")]
+    used = {
+        m
+        for path in sources
+        for m in re.findall(r'"((?:move|round|setup|notation|position)\.[a-z_]+)"', path.read_text())
+    }
+    assert used == set(TEMPLATES)
+    for template in TEMPLATES.values():
+        _placeholders(template)
+
+
+def test_every_refusal_of_random_play_fills_its_template_exactly() -> None:
+    reached: set[str] = set()
+    for seed in range(30):
+        rng = random.Random(seed)
+        rules = Rules(players=rng.randint(2, 5), target_score=0, **{name: rng.random() < 0.5 for name in SWITCHES})
+        game = Game(rules, seed=seed)
+        for _ in range(120):
+            if game.round_over:
+                break
+            for _ in range(8):
+                held = [c for hand in game.hands for c in hand]
+                action = Action(
+                    rng.choice([*range(rules.players), rules.players]),
+                    rng.choice(list(Kind)),
+                    rng.choice([None, None, KINDS, *range(KINDS), *held]),
+                    rng.choice([None, None, None, 0, 1, 2, 3, 4]),
+                    rng.choice([None, None, None, *range(-1, rules.players + 1)]),
+                    rng.random() < 0.2,
+                )
+                refusal = game.refusal(action)
+                if refusal is None:
+                    continue
+                code, params = refusal
+                assert _placeholders(TEMPLATES[code]) == set(params)
+                assert all(value is None or type(value) in (str, int) for value in params.values())
+                reached.add(code)
+            seats = [game.current, *game.out_of_turn_seats()]
+            game.apply(rng.choice(game.legal_actions(rng.choice(seats))))
+    assert len({code for code in reached if code.startswith("move.")}) >= 25
+
+
+def test_refusals_of_what_is_no_action_and_of_a_starting_wild() -> None:
+    game = make_game(SEVEN_ZERO_HANDS, ["R9", "B1"])
+    assert game.refusal("1 draw") == ("move.not_an_action", {"action": "'1 draw'"})  # type: ignore[arg-type]
+    assert game.refusal(Action(1, "jump")) == ("move.unknown_kind", {"kind": "'jump'"})  # type: ignore[arg-type]
+    wild = make_game(SEVEN_ZERO_HANDS, ["W", "B1"])
+    dealer = wild.current
+    assert wild.phase is Phase.COLOR
+    assert wild.refusal(Action(dealer, Kind.COLOR)) == ("move.color_missing", {})
+    assert wild.refusal(Action.play(dealer, C("R1"))) == ("move.color_first", {})
+    assert wild.problem(Action.draw(dealer)) == "the dealer must first choose the colour of the starting Wild"

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from unomas import Action, Game, IllegalAction, Phase, Rules, SettingsError
-from unomas.cards import COLOR_OF, DECK, RANK_OF, card_token, parse_card, points
+from unomas import Action, Game, IllegalAction, NotationError, Phase, Rules, SettingsError
+from unomas.cards import COLOR_OF, DECK, RANK_OF, card_token, parse_card, parse_color, points
 from unomas.events import (
     ColorChosen,
     DirectionChanged,
@@ -18,6 +18,7 @@ from unomas.events import (
     StartingCardReturned,
 )
 from unomas.game import Deal
+from unomas.refusals import TEMPLATES
 from unomas.testing import deal_with_returns, draw, hand, make_game, play
 
 # ---------------------------------------------------------------- the cards
@@ -398,3 +399,99 @@ def test_starting_wild_in_a_later_round_is_the_new_dealers_choice() -> None:
         game.apply(Action.choose_color(0, 0))
     game.apply(Action.choose_color(1, 2))
     assert (game.current, game.color) == (2, 2)
+
+
+# ---------------------------------------------------------------- refusal codes of settings and notation
+
+NOT_A_MAPPING: Any = []
+BAD_SWITCH: dict[str, Any] = {"jump_in": 1}
+BAD_COUNT: dict[str, Any] = {"players": "x"}
+
+
+@pytest.mark.parametrize(
+    ("make", "code", "params"),
+    [
+        (lambda: Rules(players=11), "setup.players_range", {"value": 11}),
+        (lambda: Rules(hand_size=0), "setup.hand_size_range", {"value": 0}),
+        (
+            lambda: Rules(players=10, hand_size=10),
+            "setup.too_many_cards",
+            {"players": 10, "hand_size": 10, "total": 100},
+        ),
+        (lambda: Rules(target_score=-1), "setup.target_score_range", {"value": -1}),
+        (lambda: Rules(**BAD_SWITCH), "setup.not_boolean", {"name": "jump_in", "value": "1"}),
+        (lambda: Rules(**BAD_COUNT), "setup.not_integer", {"name": "players", "value": "'x'"}),
+        (lambda: Rules.preset("x"), "setup.unknown_preset", {"name": "'x'", "known": "official, all"}),
+        (lambda: Rules.from_dict(NOT_A_MAPPING), "setup.not_an_object", {"type": "list"}),
+        (lambda: Rules.from_dict({}, complete=True), "setup.missing_setting", {"name": "'players'"}),
+        (lambda: Rules().with_settings(["x"]), "setup.not_an_assignment", {"text": "'x'"}),
+        (
+            lambda: Rules().with_settings(["jump_in=maybe"]),
+            "setup.not_boolean",
+            {"name": "jump_in", "value": "'maybe'"},
+        ),
+        (lambda: Rules().with_settings(["players=many"]), "setup.not_integer", {"name": "players", "value": "'many'"}),
+    ],
+)
+def test_setting_errors_carry_a_stable_code_and_params(make: Any, code: str, params: dict[str, Any]) -> None:
+    with pytest.raises(SettingsError) as caught:
+        make()
+    error = caught.value
+    assert error.code == "setup.invalid"
+    assert error.params == {"reason_code": code, **params}
+    assert str(error) == TEMPLATES[code].format(**params)
+
+
+@pytest.mark.parametrize("make", [lambda: Rules.from_dict({"zz": 1}), lambda: Rules().with_settings(["zz=1"])])
+def test_an_unknown_setting_lists_the_known_ones(make: Any) -> None:
+    with pytest.raises(SettingsError) as caught:
+        make()
+    assert caught.value.params["reason_code"] == "setup.unknown_setting"
+    assert caught.value.params["name"] == "'zz'"
+    assert caught.value.params["known"].startswith("players, hand_size, target_score, ")
+
+
+@pytest.mark.parametrize(
+    ("make", "code", "params"),
+    [
+        (lambda: parse_card("R10"), "notation.not_a_card", {"token": "'R10'"}),
+        (lambda: parse_color("X"), "notation.not_a_color", {"letter": "'X'"}),
+        (lambda: Action.from_json([]), "notation.move_not_object", {"type": "list"}),
+        (lambda: Action.from_json({"p": "x", "a": "play"}), "notation.not_a_seat", {"field": "p", "value": "'x'"}),
+        (
+            lambda: Action.from_json({"p": 0, "a": "draw", "card": "R1"}),
+            "notation.misplaced_field",
+            {"field": "'card'", "kind": "draw"},
+        ),
+        (
+            lambda: Action.from_json({"p": 0, "a": "color"}),
+            "notation.missing_field",
+            {"kind": "color", "field": "color"},
+        ),
+        (
+            lambda: Action.from_json({"p": 0, "a": "catch", "target": "1"}),
+            "notation.not_a_seat",
+            {"field": "target", "value": "'1'"},
+        ),
+        (
+            lambda: Action.from_json({"p": 0, "a": "play", "card": "R1", "uno": 1}),
+            "notation.not_a_flag",
+            {"field": "uno", "value": "1"},
+        ),
+        (lambda: Action.parse("1 play R3 twice"), "notation.action_text", {"text": "'1 play R3 twice'"}),
+    ],
+)
+def test_notation_errors_carry_a_stable_code_and_params(make: Any, code: str, params: dict[str, Any]) -> None:
+    with pytest.raises(NotationError) as caught:
+        make()
+    error = caught.value
+    assert error.code == "notation.invalid"
+    assert error.params == {"reason_code": code, **params}
+    assert str(error) == TEMPLATES[code].format(**params)
+
+
+def test_an_unknown_move_lists_the_moves() -> None:
+    with pytest.raises(
+        NotationError, match=r"unknown move 'jump' \(moves are play, draw, pass, color, challenge, uno, catch\)"
+    ):
+        Action.from_json({"p": 0, "a": "jump"})

@@ -10,16 +10,23 @@ An action's JSON form is the move of a record (RECORD.md):
 True
 >>> str(a)
 '1 play W B'
+>>> Action.parse("1 play W B") == a
+True
+>>> Action.parse("0 catch @2")
+Action('0 catch @2')
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any, NamedTuple
 
 from unomas.cards import (
     COLOR_LETTERS,
     KINDS,
+    TOKENS,
     Card,
     Color,
     card_token,
@@ -27,6 +34,7 @@ from unomas.cards import (
     parse_color,
 )
 from unomas.errors import NotationError
+from unomas.refusals import refused
 
 
 class Kind(StrEnum):
@@ -53,6 +61,13 @@ _FIELDS = {
     Kind.CATCH: {"target"},
 }
 """The fields each kind of move may carry in a record, beyond ``p`` and ``a``."""
+
+_DEFINED = frozenset({"card", "color", "target", "uno", "cards"})
+"""Every field a move may carry, beyond ``p`` and ``a``: others are ignored (left for later forms)."""
+
+_SEAT = re.compile(r"-?[0-9]+")
+_TARGET = re.compile(r"@?(-?[0-9]+)")
+_CARD_TOKENS = frozenset(TOKENS)
 
 
 class Action(NamedTuple):
@@ -99,6 +114,9 @@ class Action(NamedTuple):
     def catch(cls, player: int, target: int) -> Action:
         return cls(player, Kind.CATCH, target=target)
 
+    def __repr__(self) -> str:
+        return f"Action({str(self)!r})"
+
     def __str__(self) -> str:
         parts = [str(self.player), str(self.kind)]
         if self.card is not None:
@@ -110,6 +128,40 @@ class Action(NamedTuple):
         if self.uno:
             parts.append("uno")
         return " ".join(parts)
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """The action that :func:`str` writes as ``text``: ``SEAT KIND [CARD] [COLOUR]
+        [@TARGET] [uno]``, in that order (``"1 play W+4 B"``, ``"0 catch @2"``; a bare
+        ``2`` is read as ``@2``). Raises :class:`NotationError` for anything else; whether
+        the action is legal is the game's to say.
+        """
+        words = text.split() if isinstance(text, str) else []
+        if len(words) < 2 or not _SEAT.fullmatch(words[0]) or words[1] not in _KINDS:
+            raise refused(NotationError, "notation.action_text", text=repr(text))
+        kind = Kind(words[1])
+        rest = words[2:]
+        card: Card | None = None
+        color: Color | None = None
+        target: int | None = None
+        if rest and rest[0] in _CARD_TOKENS:
+            card = parse_card(rest.pop(0))
+        if rest and len(rest[0]) == 1 and rest[0] in COLOR_LETTERS:
+            color = parse_color(rest.pop(0))
+        if rest and (seat := _TARGET.fullmatch(rest[0])):
+            target = int(seat.group(1))
+            rest.pop(0)
+        uno = bool(rest) and rest[0] == "uno"
+        if uno:
+            rest.pop(0)
+        if rest:
+            raise refused(NotationError, "notation.action_text", text=repr(text))
+        present = [name for name, value in (("card", card), ("color", color), ("target", target)) if value is not None]
+        _check_fields(kind, [*present, *(["uno"] if uno else [])])
+        _require(kind, Kind.PLAY, "card", card)
+        _require(kind, Kind.COLOR, "color", color)
+        _require(kind, Kind.CATCH, "target", target)
+        return cls(int(words[0]), kind, card, color, target, uno)
 
     def to_json(self) -> dict[str, Any]:
         """The record move of this action (without a draw's ``cards``)."""
@@ -133,33 +185,42 @@ class Action(NamedTuple):
         A draw's ``cards`` field is accepted and ignored here (the replay checks it).
         """
         if not isinstance(move, dict):
-            raise NotationError(f"a move must be an object, not {type(move).__name__}")
+            raise refused(NotationError, "notation.move_not_object", type=type(move).__name__)
         player = move.get("p")
         if not isinstance(player, int) or isinstance(player, bool):
-            raise NotationError(f"move field 'p' must be a seat number, not {player!r}")
-        try:
-            kind = Kind(str(move.get("a")))
-        except ValueError:
-            raise NotationError(
-                f"unknown move {move.get('a')!r} (moves are {', '.join(k.value for k in Kind)})"
-            ) from None
-        extra = sorted(set(move) - {"p", "a"} - _FIELDS[kind])
-        defined = {"p", "a", "card", "color", "target", "uno", "cards"}
-        misplaced = [name for name in extra if name in defined]
-        if misplaced:
-            raise NotationError(f"field {misplaced[0]!r} does not belong to a {kind.value} move")
+            raise refused(NotationError, "notation.not_a_seat", field="p", value=repr(player))
+        name = move.get("a")
+        if name not in _KINDS:
+            raise refused(NotationError, "notation.unknown_move", move=repr(name), known=", ".join(_KINDS))
+        kind = Kind(name)
+        _check_fields(kind, [field for field in move if field != "p" and field != "a"])
         card = parse_card(move["card"]) if "card" in move else None
-        if kind is Kind.PLAY and card is None:
-            raise NotationError("a play move needs a 'card'")
+        _require(kind, Kind.PLAY, "card", card)
         color = parse_color(move["color"]) if "color" in move else None
-        if kind is Kind.COLOR and color is None:
-            raise NotationError("a color move needs a 'color'")
+        _require(kind, Kind.COLOR, "color", color)
         target = move.get("target")
         if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
-            raise NotationError(f"move field 'target' must be a seat number, not {target!r}")
-        if kind is Kind.CATCH and target is None:
-            raise NotationError("a catch move needs a 'target'")
+            raise refused(NotationError, "notation.not_a_seat", field="target", value=repr(target))
+        _require(kind, Kind.CATCH, "target", target)
         uno = move.get("uno", False)
         if not isinstance(uno, bool):
-            raise NotationError(f"move field 'uno' must be true or false, not {uno!r}")
+            raise refused(NotationError, "notation.not_a_flag", field="uno", value=repr(uno))
         return cls(player, kind, card, color, target, uno)
+
+
+_KINDS = tuple(kind.value for kind in Kind)
+
+
+def _check_fields(kind: Kind, names: Iterable[str]) -> None:
+    """Refuse a field that does not belong to ``kind`` (fields unknown to every kind pass)."""
+    allowed = _FIELDS[kind]
+    for name in sorted(names):
+        if name in _DEFINED and name not in allowed:
+            raise refused(NotationError, "notation.misplaced_field", field=repr(name), kind=kind.value)
+
+
+def _require(kind: Kind, needing: Kind, name: str, value: int | None) -> None:
+    """Refuse a move of ``kind`` without its field ``name`` if ``needing`` kinds need it:
+    a play its card, a colour choice its colour, a catch its target."""
+    if kind is needing and value is None:
+        raise refused(NotationError, "notation.missing_field", kind=kind.value, field=name)

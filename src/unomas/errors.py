@@ -4,7 +4,9 @@ Every error carries a machine-readable :attr:`UnoError.code` (``move.illegal``,
 ``setup.invalid``…) and its :attr:`UnoError.params` beside the English message, so that
 a front end shows it in the reader's language from the catalogs (the code is the key;
 see :func:`unomas.i18n.error_text`) and no caller ever matches message text. The server
-sends :meth:`UnoError.to_json`.
+sends :meth:`UnoError.to_json`. A refusal also names its precise reason: ``reason_code``
+among the params (``move.not_your_turn``), whose English template is in
+:data:`unomas.refusals.TEMPLATES`.
 
 >>> error = StaleAction(4, 6)
 >>> error.code, error.params
@@ -22,6 +24,7 @@ __all__ = [
     "DealError",
     "IllegalAction",
     "NotationError",
+    "PositionError",
     "RecordError",
     "SettingsError",
     "StaleAction",
@@ -97,6 +100,12 @@ class DealError(UnoError):
     def __init__(self, reason: str, *, returns_index: int | None = None) -> None:
         super().__init__(reason, reason=reason)
         self.returns_index = returns_index
+
+
+class PositionError(UnoError):
+    """A position that does not hold together under its rules (cards, seats, phase)."""
+
+    code = "position.invalid"
 
 
 class RecordError(UnoError):

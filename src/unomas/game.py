@@ -10,6 +10,8 @@ pile — and is the one place where the rules of RULES.md live. It offers:
   :meth:`Game.push` is the unchecked fast path for callers that took the action from
   :meth:`legal_actions`;
 * :meth:`Game.view`: what one seat may know, the only way state leaves toward a player;
+* :meth:`Game.position` and :meth:`Game.from_position`: the whole state as a value
+  (:class:`~unomas.position.Position`), and a game in a given one;
 * :meth:`Game.copy`: a fast copy for search.
 
 Randomness comes from one source owned by the game: ``random.SystemRandom`` unless a seed
@@ -35,8 +37,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import IntEnum
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import Any, Final, Protocol
 
 from unomas.actions import Action, Kind
 from unomas.cards import (
@@ -58,7 +59,7 @@ from unomas.cards import (
     parse_card,
 )
 from unomas.cards import DRAW_TWO as DRAW_TWO_RANK
-from unomas.errors import DealError, IllegalAction
+from unomas.errors import DealError, IllegalAction, PositionError
 from unomas.events import (
     Caught,
     Challenged,
@@ -80,10 +81,10 @@ from unomas.events import (
     UnoCalled,
 )
 from unomas.events import Passed as PassedEvent
+from unomas.position import Phase, Position
+from unomas.refusals import refused, text
 from unomas.rules import Rules
-
-if TYPE_CHECKING:
-    from unomas.view import View
+from unomas.view import View, make_view
 
 __all__ = ["Deal", "Game", "Phase", "RandomSource", "RoundLog", "plays_on"]
 
@@ -95,6 +96,11 @@ CHALLENGE: Final = Kind.CHALLENGE
 UNO: Final = Kind.UNO
 CATCH: Final = Kind.CATCH
 NO_SEAT: Final = -1
+"""No seat (no accused, no UNO pending, no winner yet), in the game's int attributes."""
+NO_CARD: Final = -1
+"""No card (no drawn card; the pile ran dry), in the game's int attributes."""
+NO_COLOR: Final = -1
+"""No colour in play (the dealer has not chosen one for a starting Wild)."""
 _SEVEN: Final = 7
 _ZERO: Final = 0
 
@@ -158,6 +164,11 @@ class RandomSource(Protocol):
     def random(self) -> float: ...
 
 
+_SYSTEM_RANDOM: Final = random.SystemRandom()
+"""The unpredictable source of every game given none: the operating system's, which keeps
+no state, so that sharing it shares nothing (and costs nothing per game or copy)."""
+
+
 def shuffle(rng: RandomSource, cards: list[Card]) -> None:
     """Shuffle ``cards`` in place (Fisher–Yates), each draw taken from ``rng.random()``.
 
@@ -168,22 +179,6 @@ def shuffle(rng: RandomSource, cards: list[Card]) -> None:
     for i in range(len(cards) - 1, 0, -1):
         j = int(random_() * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
-
-
-class Phase(IntEnum):
-    """What the game waits for."""
-
-    COLOR = 0
-    """The dealer chooses the colour of a starting Wild."""
-    TURN = 1
-    """The player on turn plays or draws."""
-    DRAWN = 2
-    """The player on turn drew a playable card: plays it or passes."""
-    PENALTY = 3
-    """The player on turn faces a draw penalty: draws it, stacks, or challenges."""
-    ROUND_OVER = 4
-    """The round is over; :meth:`Game.start_round` deals the next."""
-    MATCH_OVER = 5
 
 
 _COLOR: Final = 0
@@ -335,7 +330,7 @@ class Game:
         self.rules = rules if rules is not None else Rules()
         self.players = self.rules.players
         if rng is None:
-            rng = random.SystemRandom() if seed is None else random.Random(seed)
+            rng = _SYSTEM_RANDOM if seed is None else random.Random(seed)
         self.rng = rng
         self.log = [] if history else None
         self._forced_pile = None
@@ -468,23 +463,30 @@ class Game:
         ]
 
     def problem(self, action: Action) -> str | None:
-        """Why ``action`` is illegal now, or None if it is legal (one of :meth:`legal_actions`)."""
+        """Why ``action`` is illegal now, in English, or None if it is legal (one of
+        :meth:`legal_actions`): the template of its :meth:`refusal` filled in."""
+        refusal = self.refusal(action)
+        return None if refusal is None else text(*refusal)
+
+    def refusal(self, action: Action) -> tuple[str, dict[str, Any]] | None:
+        """Why ``action`` is illegal now, as a reason code of :mod:`unomas.refusals` and its
+        params (``("move.not_your_turn", {"current": 2})``), or None if it is legal."""
         if not isinstance(action, Action):
-            return f"not an action: {action!r}"
+            return "move.not_an_action", {"action": repr(action)}
         player, kind, card, color, target, uno = action
         if not isinstance(kind, Kind):
-            return f"unknown action kind {kind!r}"
+            return "move.unknown_kind", {"kind": repr(kind)}
         if type(player) is not int or not 0 <= player < self.players:
-            return f"there is no seat {player!r} (seats are 0 to {self.players - 1})"
-        for name, value, limit in (
-            ("card", card, len(RANK_OF)),
-            ("colour", color, 4),
-            ("target", target, self.players),
+            return "move.no_such_seat", {"player": repr(player), "last": self.players - 1}
+        for code, value, limit in (
+            ("move.bad_card", card, len(RANK_OF)),
+            ("move.bad_color", color, 4),
+            ("move.bad_target", target, self.players),
         ):
             if value is not None and (type(value) is not int or not 0 <= value < limit):
-                return f"{name} must be a whole number from 0 to {limit - 1}, not {value!r}"
+                return code, {"last": limit - 1, "value": repr(value)}
         if type(uno) is not bool:
-            return f"uno must be true or false, not {uno!r}"
+            return "move.bad_uno", {"value": repr(uno)}
         if action in self.legal_actions(player):
             return None
         return self._explain(action)
@@ -493,8 +495,7 @@ class Game:
         """The cards that legal ``action`` would shuffle into a new draw pile (sorted), or
         None if it draws from no empty pile: a reshuffle is a chance event, and a caller that
         dictates chance (OpenSpiel's chance nodes) must know before the action is taken."""
-        probe = self.copy()
-        probe.rng = random.Random(0)
+        probe = self.copy(rng=random.Random(0))  # any order: the cards are what is read
         for event in probe.push(action):
             if type(event) is Reshuffled:
                 assert event.pile is not None
@@ -507,8 +508,6 @@ class Game:
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know now (``None``: a spectator)."""
-        from unomas.view import make_view
-
         return make_view(self, seat)
 
     # ------------------------------------------------------------------ moves
@@ -521,12 +520,14 @@ class Game:
         reshuffle; if it does not, or the cards are wrong, :class:`DealError` is raised
         and the game is left unchanged.
         """
-        problem = self.problem(action)
-        if problem is not None:
-            raise IllegalAction(f"{action}: {problem}", action=str(action), reason=problem)
+        refusal = self.refusal(action)
+        if refusal is not None:
+            code, params = refusal
+            reason = text(code, params)
+            raise IllegalAction(f"{action}: {reason}", action=str(action), reason=reason, reason_code=code, **params)
         if reshuffle is None:
             return self.push(action)
-        saved = self.copy()
+        saved = self.copy(rng=self.rng)  # only read back, never drawn from
         self._forced_pile = list(reshuffle)
         try:
             events = self._push(action)
@@ -573,7 +574,7 @@ class Game:
         elif kind is PASS:
             self._turn_action()
             events.append(PassedEvent(player))
-            self.drawn = NO_SEAT
+            self.drawn = NO_CARD
             self._advance(self.next_seat(player))
         elif kind is UNO:
             self.uno_pending = NO_SEAT
@@ -600,9 +601,9 @@ class Game:
         Called by the constructor for the first round; afterwards, once a round is over.
         """
         if self._phase == _MATCH_OVER:
-            raise IllegalAction("the match is over: no more rounds are dealt")
+            raise refused(IllegalAction, "round.match_over")
         if self._phase != _ROUND_OVER:
-            raise IllegalAction("a new round can only be dealt once the round in play is over")
+            raise refused(IllegalAction, "round.in_play")
         n, size = self.players, self.rules.hand_size
         if deal is None:
             deck = list(DECK)
@@ -627,7 +628,7 @@ class Game:
         self.challengeable = False
         self.accused = NO_SEAT
         self.accused_guilty = False
-        self.drawn = NO_SEAT
+        self.drawn = NO_CARD
         self.uno_pending = NO_SEAT
         self.shown = None
         if self.log is not None:
@@ -638,7 +639,7 @@ class Game:
         self.round_start_events = events
         events.append(StartingCard(start))
         if start == WILD:
-            self.color = -1
+            self.color = NO_COLOR
             self.current = self.dealer
             self._phase = _COLOR
         else:
@@ -651,89 +652,92 @@ class Game:
 
     # ------------------------------------------------------------------ rules
 
-    def _explain(self, action: Action) -> str:
-        """The reason an action that is not among the legal ones is refused."""
+    def _explain(self, action: Action) -> tuple[str, dict[str, Any]]:
+        """The reason an action that is not among the legal ones is refused (code, params)."""
         phase = self._phase
         if phase == _MATCH_OVER:
-            return "the match is over"
+            return "move.match_over", {}
         if phase == _ROUND_OVER:
-            return "the round is over; the next round must be dealt first"
+            return "move.round_over", {}
         player, kind = action.player, action.kind
         if kind is PLAY:
             if action.card is None:
-                return "a play needs a card"
-            return self._play_problem(player, action.card) or self._variant_problem(action) or "not a legal action now"
+                return "move.needs_card", {}
+            return self._play_problem(player, action.card) or self._variant_problem(action) or ("move.not_legal", {})
         if action.card is not None or action.uno:
-            return f"a {kind} takes no card and no UNO call"
+            return "move.takes_no_card", {"kind": str(kind)}
         if kind is CATCH:
             if action.color is not None:
-                return "a catch takes no colour"
+                return "move.takes_no_color", {"kind": str(kind)}
             target = action.target
             if target is None or not 0 <= target < self.players:
-                return f"a catch needs a target seat, not {target!r}"
+                return "move.catch_needs_target", {"target": repr(target)}
             if target == player:
-                return "a player cannot catch themselves"
-            return f"player {target} cannot be caught now"
+                return "move.catch_self", {}
+            return "move.not_catchable", {"target": target}
         if action.target is not None:
-            return f"a {kind} takes no target"
+            return "move.takes_no_target", {"kind": str(kind)}
         if kind is UNO:
-            return "an UNO call takes no colour" if action.color is not None else f"player {player} has no UNO to call"
+            if action.color is not None:
+                return "move.uno_takes_no_color", {}
+            return "move.no_uno", {"player": player}
         if kind is COLOR:
             if phase != _COLOR or player != self.current:
-                return "only the dealer chooses a colour, and only for a starting Wild"
-            return "a colour must be R, Y, G or B"
+                return "move.color_not_open", {}
+            return "move.color_missing", {}
         if action.color is not None:
-            return f"a {kind} takes no colour"
+            return "move.takes_no_color", {"kind": str(kind)}
         if player != self.current:
-            return f"it is player {self.current}'s turn"
+            return "move.not_your_turn", {"current": self.current}
         if phase == _COLOR:
-            return "the dealer must first choose the colour of the starting Wild"
+            return "move.color_first", {}
         if kind is DRAW:
-            return "after drawing a playable card, play it or pass"
+            return "move.play_or_pass", {}
         if kind is PASS:
             if phase != _DRAWN:
-                return "passing is only allowed after drawing a playable card"
-            return "a playable drawn card must be played (force_play_drawn)"
+                return "move.pass_not_allowed", {}
+            return "move.must_play_drawn", {}
         if not self.rules.challenge_wild_draw_four:
-            return "challenging is off (challenge_wild_draw_four)"
-        return "there is no Wild Draw Four to challenge"
+            return "move.challenge_off", {}
+        return "move.nothing_to_challenge", {}
 
-    def _play_problem(self, player: int, card: Card) -> str | None:
+    def _play_problem(self, player: int, card: Card) -> tuple[str, dict[str, Any]] | None:
         """Why ``player`` may not play ``card`` now (ignoring colour, target and UNO)."""
         hand = self.hands[player]
         if card not in hand:
-            return f"player {player} holds no {card_token(card)}"
+            return "move.no_such_card", {"player": player, "card": card_token(card)}
         phase = self._phase
         top = self.discard[-1]
         if player != self.current:
             if not self.rules.jump_in:
-                return f"it is player {self.current}'s turn"
+                return "move.not_your_turn", {"current": self.current}
             if phase == _COLOR:
-                return "the dealer must first choose the colour of the starting Wild"
+                return "move.color_first", {}
             if card != top or card >= WILD:
-                return f"it is player {self.current}'s turn; a jump-in needs a card identical to {card_token(top)}"
+                return "move.jump_in_not_identical", {"current": self.current, "top": card_token(top)}
         elif phase == _COLOR:
-            return "the dealer must first choose the colour of the starting Wild"
+            return "move.color_first", {}
         elif phase == _DRAWN and card != self.drawn:
-            return f"after drawing, only the drawn card ({card_token(self.drawn)}) may be played"
+            return "move.only_drawn_card", {"drawn": card_token(self.drawn)}
         if phase == _PENALTY:
             if not self._answers_penalty(card):
                 return self._stack_refusal(card)
         elif not self._playable_on_turn(card):
-            return (
-                f"{card_token(card)} does not match the top card {card_token(top)}"
-                f" (colour in play {color_letter(self.color)})"
-            )
+            return "move.does_not_match", {
+                "card": card_token(card),
+                "top": card_token(top),
+                "color": color_letter(self.color),
+            }
         if len(hand) == 1 and IS_ACTION_OR_WILD[card] and self.rules.no_action_finish:
-            return "the last card may not be an action or wild card (no_action_finish)"
+            return "move.no_action_finish", {}
         return None
 
-    def _stack_refusal(self, card: Card) -> str:
+    def _stack_refusal(self, card: Card) -> tuple[str, dict[str, Any]]:
         """Why ``card`` does not answer the pending penalty."""
         top = self.discard[-1]
         facing = "W+4" if top == WILD_DRAW_FOUR else "+2"
         if RANK_OF[card] == DRAW_TWO_RANK and top == WILD_DRAW_FOUR and self.rules.stack_mixed:
-            return f"facing a W+4, only a +2 of the chosen colour {color_letter(self.color)} answers it"
+            return "move.stack_wrong_color", {"color": color_letter(self.color)}
         if IS_DRAW_CARD[card]:
             switch = (
                 "stack_draw_two"
@@ -742,27 +746,27 @@ class Game:
                 if card == top
                 else "stack_mixed"
             )
-            return f"facing a {facing}, {card_token(card)} may answer it only with {switch}"
-        return f"facing a {facing} penalty of {self.penalty}, {card_token(card)} cannot be played (draw it)"
+            return "move.stack_not_allowed", {"facing": facing, "card": card_token(card), "switch": switch}
+        return "move.penalty_pending", {"facing": facing, "penalty": self.penalty, "card": card_token(card)}
 
-    def _variant_problem(self, action: Action) -> str | None:
+    def _variant_problem(self, action: Action) -> tuple[str, dict[str, Any]] | None:
         """Why the colour, target or UNO call of a play does not fit its card."""
         card, player = action.card, action.player
         assert card is not None
         token = card_token(card)
         if card >= WILD:
             if action.color not in (0, 1, 2, 3):
-                return f"{token} needs a colour (R, Y, G or B)"
+                return "move.needs_color", {"card": token}
         elif action.color is not None:
-            return f"{token} takes no colour"
+            return "move.card_takes_no_color", {"card": token}
         if RANK_OF[card] == _SEVEN and self.rules.seven_zero:
             target = action.target
             if not isinstance(target, int) or not 0 <= target < self.players or target == player:
-                return f"{token} needs a target: another player's seat (seven_zero)"
+                return "move.needs_target", {"card": token}
         elif action.target is not None:
-            return f"{token} takes no target"
+            return "move.card_takes_no_target", {"card": token}
         if action.uno and self._cards_left_after(player, card, action.target) != 1:
-            return "UNO can be called with a play only when it leaves exactly one card"
+            return "move.uno_not_allowed", {}
         return None
 
     def _answers_penalty(self, card: Card) -> bool:
@@ -809,7 +813,7 @@ class Game:
         facing = self._phase == _PENALTY
         previous_color = self.color
         self.discard.append(card)
-        self.drawn = NO_SEAT
+        self.drawn = NO_CARD
         self.color = color if color is not None else COLOR_OF[card]
         events.append(Played(player, card, color, target, uno, jump_in))
         if not facing:
@@ -935,7 +939,7 @@ class Game:
         if not pile:
             discard = self.discard
             if len(discard) < 2:
-                return NO_SEAT
+                return NO_CARD
             cards = discard[:-1]
             del discard[:-1]
             forced = self._forced_pile
@@ -990,79 +994,118 @@ class Game:
 
     # ------------------------------------------------------------------ positions
 
+    def position(self) -> Position:
+        """The whole state now, as a value (see :class:`~unomas.position.Position`).
+
+        What is moot is left out, so that equal states give equal positions: the accused
+        seat and its guilt count only while a challenge is open.
+        """
+        challengeable = self.challengeable
+        accused = self.accused
+        return Position(
+            round=self.round,
+            ply=self.ply,
+            dealer=self.dealer,
+            hands=tuple([tuple(hand) for hand in self.hands]),
+            pile=tuple(reversed(self.pile)),
+            discard=tuple(self.discard),
+            color=None if self.color < 0 else self.color,
+            direction=self.direction,
+            current=self.current,
+            phase=_PHASES[self._phase],
+            penalty=self.penalty,
+            challengeable=challengeable,
+            accused=accused if challengeable and accused >= 0 else None,
+            accused_guilty=challengeable and self.accused_guilty,
+            drawn=None if self.drawn < 0 else self.drawn,
+            uno_pending=None if self.uno_pending < 0 else self.uno_pending,
+            shown=self.shown,
+            scores=tuple(self.scores),
+            winner=None if self.winner < 0 else self.winner,
+        )
+
     @classmethod
     def from_position(
-        cls,
-        rules: Rules,
-        *,
-        hands: Sequence[Sequence[Card]],
-        pile: Sequence[Card],
-        discard: Sequence[Card],
-        color: int,
-        current: int,
-        phase: Phase = Phase.TURN,
-        direction: int = 1,
-        penalty: int = 0,
-        challengeable: bool = False,
-        accused: int = NO_SEAT,
-        accused_guilty: bool = False,
-        drawn: Card = NO_SEAT,
-        uno_pending: int = NO_SEAT,
-        scores: Sequence[int] | None = None,
-        round: int = 0,
-        ply: int = 0,
-        rng: RandomSource | None = None,
-        check: bool = True,
+        cls, rules: Rules, position: Position, *, rng: RandomSource | None = None, check: bool = True
     ) -> Game:
-        """A game in a given position, with no history: for search over sampled worlds.
+        """A game in ``position`` under ``rules``, with no history: for search over sampled
+        worlds, and to set up a position.
 
-        ``pile`` is the draw pile top first, ``discard`` the discard pile top last. The cards
-        must be exactly the 108 (``check=False`` skips counting them, for a caller that
-        built them so); the rest is the caller's to keep consistent.
+        The position is checked to hold together (108 cards, seats that exist, a colour in
+        play outside the starting-Wild choice…), raising :class:`PositionError`;
+        ``check=False`` skips that, for a caller that built it so. Shuffles come from
+        ``rng``, or from a new unpredictable source.
         """
-        if len(hands) != rules.players:
-            raise DealError(f"{len(hands)} hands for {rules.players} players")
-        if not discard or (
-            check and not is_full_deck([c for hand in hands for c in hand] + list(pile) + list(discard))
-        ):
-            raise DealError("the hands, the pile and the discard pile are not exactly the 108 cards")
-        game = cls(rules, rng=rng if rng is not None else random.Random(), history=False, _copy_of=None, _empty=True)
-        game.scores = list(scores) if scores is not None else [0] * rules.players
-        game.round = round
-        game.ply = ply
-        game.dealer = round % rules.players
-        game.hands = [list(hand) for hand in hands]
-        game.pile = list(reversed(pile))
-        game.discard = list(discard)
-        game.color = color
-        game.direction = direction
-        game.current = current
-        game._phase = int(phase)
-        game.penalty = penalty
-        game.challengeable = challengeable
-        game.accused = accused
-        game.accused_guilty = accused_guilty
-        game.drawn = drawn
-        game.uno_pending = uno_pending
-        game.shown = None
-        game.winner = NO_SEAT
+        if check:
+            _check_position(rules, position)
+        game = cls(rules, rng=rng, history=False, _empty=True)
+        game.scores = list(position.scores)
+        game.round = position.round
+        game.ply = position.ply
+        game.dealer = position.dealer
+        game.hands = [list(hand) for hand in position.hands]
+        pile = list(position.pile)
+        pile.reverse()
+        game.pile = pile
+        game.discard = list(position.discard)
+        color = position.color
+        game.color = NO_COLOR if color is None else color
+        game.direction = position.direction
+        game.current = position.current
+        game._phase = int(position.phase)
+        game.penalty = position.penalty
+        game.challengeable = position.challengeable
+        accused = position.accused
+        game.accused = NO_SEAT if accused is None else accused
+        game.accused_guilty = position.accused_guilty
+        drawn = position.drawn
+        game.drawn = NO_CARD if drawn is None else drawn
+        uno_pending = position.uno_pending
+        game.uno_pending = NO_SEAT if uno_pending is None else uno_pending
+        game.shown = position.shown
+        winner = position.winner
+        game.winner = NO_SEAT if winner is None else winner
         game.round_start_events = []
         return game
 
     # ------------------------------------------------------------------ copying
 
-    def copy(self, *, history: bool = False) -> Game:
+    def copy(self, *, history: bool = False, rng: RandomSource | None = None) -> Game:
         """A copy of the game, sharing nothing mutable; without history unless asked.
 
-        The copy shares the random source; give it another (``copy.rng = ...``) to search.
+        The copy shuffles with ``rng``, or with a new unpredictable source of its own: never
+        with this game's, since a copy drawing from a game's secret, seeded source would
+        draw from that game's future. A search passes its own.
         """
-        other = Game(self.rules, rng=self.rng, history=False, _copy_of=self)
+        other = Game(self.rules, rng=rng, history=False, _copy_of=self)
         if history and self.log is not None:
             other.log = [RoundLog(r.dealer, r.deal, r.moves[:]) for r in self.log]
         return other
 
+    def redealt(
+        self,
+        hands: list[list[Card]],
+        pile: Sequence[Card],
+        *,
+        drawn: Card | None,
+        accused_guilty: bool,
+        rng: RandomSource | None = None,
+    ) -> Game:
+        """A copy of this game with what not every seat sees dealt otherwise: the hands (the
+        lists are taken, not copied), the draw pile (top first), the card the seat on turn
+        drew, and whether a challengeable W+4 was a bluff. For search over the worlds that
+        agree with one seat's view: the caller keeps the cards consistent (nothing is
+        checked), and the copy shuffles with ``rng`` (see :meth:`copy`)."""
+        other = Game(self.rules, rng=rng, history=False, _copy_of=self)
+        other.hands = hands
+        other.pile = list(reversed(pile))
+        other.drawn = NO_CARD if drawn is None else drawn
+        other.accused_guilty = accused_guilty
+        return other
+
     def _copy_state_into(self, other: Game) -> None:
-        """Copy everything that changes during play into ``other``."""
+        """Copy everything that changes during play into ``other``: every field of
+        :class:`~unomas.position.Position` (a test holds the two lists together)."""
         other.scores = self.scores[:]
         other.round = self.round
         other.ply = self.ply
@@ -1094,3 +1137,41 @@ class Game:
             f"<Game round={self.round} phase={self.phase.name} current={self.current}"
             f" top={top} hands={[len(h) for h in self.hands]} scores={self.scores}>"
         )
+
+
+def _check_position(rules: Rules, position: Position) -> None:
+    """Raise :class:`PositionError` unless ``position`` holds together under ``rules``."""
+    players = rules.players
+    if len(position.hands) != players:
+        raise refused(PositionError, "position.hand_count", hands=len(position.hands), players=players)
+    if len(position.scores) != players:
+        raise refused(PositionError, "position.score_count", scores=len(position.scores), players=players)
+    cards = [c for hand in position.hands for c in hand] + list(position.pile) + list(position.discard)
+    if not position.discard or not is_full_deck(cards):
+        raise refused(PositionError, "position.not_full_deck")
+    shown = position.shown
+    seats: list[tuple[str, int | None]] = [
+        ("current", position.current),
+        ("dealer", position.dealer),
+        ("accused", position.accused),
+        ("uno_pending", position.uno_pending),
+        ("winner", position.winner),
+    ]
+    if shown is not None:
+        seats += [("shown challenger", shown[0]), ("shown challenged", shown[1])]
+    for name, seat in seats:
+        if seat is not None and not 0 <= seat < players:
+            raise refused(PositionError, "position.no_such_seat", field=name, last=players - 1, value=seat)
+    if position.direction not in (1, -1):
+        raise refused(PositionError, "position.bad_direction", value=position.direction)
+    phase = position.phase
+    if (position.color is None) != (phase is Phase.COLOR):
+        color = None if position.color is None else color_letter(position.color)
+        raise refused(PositionError, "position.color_phase", color=color, phase=phase.name.lower())
+    drawn = position.drawn
+    if (drawn is None) != (phase is not Phase.DRAWN) or (
+        drawn is not None and drawn not in position.hands[position.current]
+    ):
+        raise refused(PositionError, "position.drawn_phase")
+    if position.challengeable and position.accused is None:
+        raise refused(PositionError, "position.accused_missing")

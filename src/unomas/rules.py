@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from unomas.cards import DECK_SIZE
 from unomas.errors import SettingsError
+from unomas.refusals import refused
 
 SETTING_HELP: dict[str, str] = {
     "players": "2 to 10 seats, numbered 0…n-1 clockwise",
@@ -67,20 +68,23 @@ class Rules:
             value = getattr(self, field.name)
             if isinstance(field.default, bool):
                 if not isinstance(value, bool):
-                    raise SettingsError(f"{field.name} must be true or false, not {value!r}")
+                    raise refused(SettingsError, "setup.not_boolean", name=field.name, value=repr(value))
             elif not isinstance(value, int) or isinstance(value, bool):
-                raise SettingsError(f"{field.name} must be a whole number, not {value!r}")
+                raise refused(SettingsError, "setup.not_integer", name=field.name, value=repr(value))
         if not 2 <= self.players <= 10:
-            raise SettingsError(f"players must be 2 to 10, not {self.players}")
+            raise refused(SettingsError, "setup.players_range", value=self.players)
         if self.hand_size < 1:
-            raise SettingsError(f"hand_size must be at least 1, not {self.hand_size}")
+            raise refused(SettingsError, "setup.hand_size_range", value=self.hand_size)
         if self.players * self.hand_size > DECK_SIZE - 9:
-            raise SettingsError(
-                f"players × hand_size must be at most 99, not {self.players} × {self.hand_size}"
-                f" = {self.players * self.hand_size}"
+            raise refused(
+                SettingsError,
+                "setup.too_many_cards",
+                players=self.players,
+                hand_size=self.hand_size,
+                total=self.players * self.hand_size,
             )
         if self.target_score < 0:
-            raise SettingsError(f"target_score must be 0 or more, not {self.target_score}")
+            raise refused(SettingsError, "setup.target_score_range", value=self.target_score)
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
@@ -90,20 +94,20 @@ class Rules:
         if name == "all":
             switches = dict.fromkeys(SWITCHES, True)
             return cls(**(switches | overrides))
-        raise SettingsError(f"unknown preset {name!r} (presets are {', '.join(PRESETS)})")
+        raise refused(SettingsError, "setup.unknown_preset", name=repr(name), known=", ".join(PRESETS))
 
     @classmethod
     def from_dict(cls, settings: Mapping[str, Any], *, complete: bool = False) -> Rules:
         """Rules from a mapping of setting names; ``complete`` requires every setting."""
         if not isinstance(settings, Mapping):
-            raise SettingsError(f"settings must be an object, not {type(settings).__name__}")
+            raise refused(SettingsError, "setup.not_an_object", type=type(settings).__name__)
         unknown = sorted(set(settings) - set(SETTING_HELP))
         if unknown:
-            raise SettingsError(f"unknown setting {unknown[0]!r} (settings are {', '.join(SETTING_HELP)})")
+            raise _unknown_setting(unknown[0])
         if complete:
             missing = [name for name in SETTING_HELP if name not in settings]
             if missing:
-                raise SettingsError(f"setting {missing[0]!r} is missing")
+                raise refused(SettingsError, "setup.missing_setting", name=repr(missing[0]))
         return cls(**settings)
 
     def to_dict(self) -> dict[str, Any]:
@@ -121,11 +125,15 @@ class Rules:
             name, sep, text = assignment.partition("=")
             name, text = name.strip(), text.strip()
             if not sep or not name:
-                raise SettingsError(f"expected NAME=VALUE, not {assignment!r}")
+                raise refused(SettingsError, "setup.not_an_assignment", text=repr(assignment))
             if name not in SETTING_HELP:
-                raise SettingsError(f"unknown setting {name!r} (settings are {', '.join(SETTING_HELP)})")
+                raise _unknown_setting(name)
             changes[name] = _parse_value(name, text, bool_setting=isinstance(getattr(self, name), bool))
         return self.replace(**changes)
+
+
+def _unknown_setting(name: str) -> SettingsError:
+    return refused(SettingsError, "setup.unknown_setting", name=repr(name), known=", ".join(SETTING_HELP))
 
 
 def _parse_value(name: str, text: str, *, bool_setting: bool) -> bool | int:
@@ -135,8 +143,8 @@ def _parse_value(name: str, text: str, *, bool_setting: bool) -> bool | int:
             return True
         if lowered in ("false", "no", "off", "0"):
             return False
-        raise SettingsError(f"{name} must be true or false, not {text!r}")
+        raise refused(SettingsError, "setup.not_boolean", name=name, value=repr(text))
     try:
         return int(text)
     except ValueError:
-        raise SettingsError(f"{name} must be a whole number, not {text!r}") from None
+        raise refused(SettingsError, "setup.not_integer", name=name, value=repr(text)) from None

@@ -123,29 +123,13 @@ def draw(game: Game, seat: int) -> list[Event]:
 
 
 def snapshot(game: Game) -> tuple[Any, ...]:
-    """Everything about ``game``: every seat's view, a spectator's, the whole state, and
-    last the length of its history (so ``snapshot(a)[:-1]`` compares positions alone)."""
+    """Everything about ``game``: every seat's view, a spectator's, the whole state (its
+    :meth:`~unomas.game.Game.position`), and last the length of its history (so
+    ``snapshot(a)[:-1]`` compares positions alone)."""
     views = tuple(game.view(seat) for seat in [*range(game.players), None])
     log = game.log
     return (
         views,
-        tuple(tuple(h) for h in game.hands),
-        tuple(game.pile),
-        tuple(game.discard),
-        game.color,
-        game.direction,
-        game.current,
-        game.phase,
-        game.penalty,
-        game.challengeable,
-        game.accused,
-        game.accused_guilty,
-        game.drawn,
-        game.uno_pending,
-        tuple(game.scores),
-        game.shown,
-        game.winner,
-        game.round,
-        game.dealer,
+        game.position(),
         None if log is None else (len(log), tuple(len(r.moves) for r in log)),
     )

@@ -1,6 +1,8 @@
 """What one seat may know: the only way hidden state leaves the engine toward a player.
 
-A :class:`View` holds the seat's own hand, everyone's card counts, the public table (top
+A :class:`View` is one seat's redaction of the game's :class:`~unomas.position.Position`:
+its fields are the position's, less what the seat may not see, plus a few it derives
+(:data:`DERIVED`). It holds the seat's own hand, everyone's card counts, the public table (top
 card, colour, direction, discard pile, pending penalty, who may be caught, scores) and
 the seat's legal actions — never another hand or the draw pile's order. A spectator's
 view (seat ``None``) holds no hand at all.
@@ -13,19 +15,25 @@ functions that every observer of a seat (:func:`make_view`, the RL observations)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from unomas.actions import Action
 from unomas.cards import COLOR_LETTERS, Card, card_token
 
-if TYPE_CHECKING:
-    from unomas.game import Game, Phase
+if TYPE_CHECKING:  # the game imports this module, never the reverse
+    from unomas.game import Game
+    from unomas.position import Phase
     from unomas.rules import Rules
+
+DERIVED: Final = ("seat", "rules", "hand", "hand_sizes", "top", "pile_size", "shown_hand", "legal_actions")
+"""The fields of a :class:`View` that are not :class:`~unomas.position.Position` fields: who
+looks, the rules the position is read under, and what the seat's redaction derives from the
+position (its own hand, the counts, the top card, the hand shown to it, its actions)."""
 
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """One seat's knowledge of the game at one moment."""
+    """One seat's knowledge of the game at one moment: a redaction of its position."""
 
     seat: int | None
     rules: Rules

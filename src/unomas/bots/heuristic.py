@@ -157,9 +157,9 @@ class HeuristicBot(Bot):
         return draw
 
     def should_challenge(self, view: View) -> bool:
-        accused = (view.current - view.direction) % view.rules.players
+        accused = view.accused
         color = self.color_before_wild_draw_four
-        if color < 0:
+        if accused is None or color < 0:
             return False
         chance = guilt_probability(self.unseen(view), color, view.hand_sizes[accused])
         return chance > self.challenge_at

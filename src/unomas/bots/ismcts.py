@@ -28,10 +28,10 @@ from collections.abc import Sequence
 from unomas.actions import Action, Kind
 from unomas.bots.base import Bot
 from unomas.bots.heuristic import HeuristicBot
-from unomas.bots.search import Node, search
+from unomas.bots.search import Node, search, turn_candidates
 from unomas.errors import SettingsError
 from unomas.events import Event
-from unomas.game import Phase
+from unomas.position import Phase
 from unomas.rules import Rules
 from unomas.view import View
 
@@ -73,11 +73,7 @@ class IsmctsBot(Bot):
         call = next((a for a in view.legal_actions if a.kind is Kind.UNO or a.kind is Kind.CATCH), None)
         if view.phase is Phase.COLOR or call is not None:
             return self.helper.act(view)
-        candidates = [a for a in view.legal_actions if a.kind is not Kind.UNO and a.kind is not Kind.CATCH]
-        calling = {(a.card, a.color, a.target) for a in candidates if a.uno}
-        candidates = [
-            a for a in candidates if a.uno or a.kind is not Kind.PLAY or (a.card, a.color, a.target) not in calling
-        ]
+        candidates = turn_candidates(view.legal_actions)
         if len(candidates) == 1:
             return candidates[0]
         root = self.search(view)

@@ -9,10 +9,12 @@ import math
 import random
 import time
 from collections import Counter
+from collections.abc import Sequence
 
 from unomas.actions import Action, Kind
 from unomas.cards import COLOR_OF, DECK, RANK_OF, SKIP, WILD, WILD_DRAW_FOUR, Card
-from unomas.game import Game, Phase
+from unomas.game import Game, plays_on
+from unomas.position import Phase, Position
 from unomas.view import View
 
 ROLLOUT_LIMIT = 2_000
@@ -39,7 +41,30 @@ class WorldSampler:
         self.unseen = list(unseen.elements())
         self.lacking = {seat: colors for seat, colors in (lacking or {}).items() if seat != view.seat and colors}
         self.color_before = color_before_wild_draw_four
-        self.accused = (view.current - view.direction) % view.rules.players if view.challengeable else -1
+        seen = view.seat
+        self.table = Game.from_position(
+            view.rules,
+            Position(
+                round=view.round,
+                ply=view.ply,
+                dealer=view.dealer,
+                hands=tuple([view.hand if seat == seen else () for seat in range(len(view.hand_sizes))]),
+                pile=(),
+                discard=view.discard,
+                color=view.color,
+                direction=view.direction,
+                current=view.current,
+                phase=view.phase,
+                penalty=view.penalty,
+                challengeable=view.challengeable,
+                accused=view.accused,
+                drawn=view.drawn,
+                uno_pending=view.uno_pending,
+                scores=view.scores,
+            ),
+            check=False,
+        )
+        """The table as the view shows it, the hidden cards left out: each sample deals them."""
 
     def sample(self, rng: random.Random) -> Game:
         """One world: the unseen cards dealt at random to the other hands and the pile."""
@@ -56,35 +81,14 @@ class WorldSampler:
             if seat != self.seat and seat not in self.lacking:
                 hands[seat] = pool[start : start + size]
                 start += size
-        accused = self.accused
-        guilty = (
-            accused >= 0 and self.color_before >= 0 and any(COLOR_OF[c] == self.color_before for c in hands[accused])
-        )
-        drawn = view.drawn if view.drawn is not None else -1
+        accused = view.accused
+        color_before = self.color_before
+        guilty = accused is not None and color_before >= 0 and any(COLOR_OF[c] == color_before for c in hands[accused])
+        drawn = view.drawn
         pile = pool[start:]
         if view.phase is Phase.DRAWN and view.current != self.seat:
             drawn = _give_playable(hands[view.current], pile, view)
-        return Game.from_position(
-            view.rules,
-            hands=hands,
-            pile=pile,
-            discard=view.discard,
-            color=view.color if view.color is not None else -1,
-            current=view.current,
-            phase=view.phase,
-            direction=view.direction,
-            penalty=view.penalty,
-            challengeable=view.challengeable,
-            accused=accused,
-            accused_guilty=guilty,
-            drawn=drawn,
-            uno_pending=view.uno_pending if view.uno_pending is not None else -1,
-            scores=view.scores,
-            round=view.round,
-            ply=view.ply,
-            rng=rng,
-            check=False,
-        )
+        return self.table.redealt(hands, pile, drawn=drawn, accused_guilty=guilty, rng=rng)
 
 
 def sample_world(
@@ -109,16 +113,13 @@ def sample_world(
 def _give_playable(hand: list[Card], pile: list[Card], view: View) -> Card:
     """The card a player deciding about a drawn card holds: one of its sampled cards that
     plays on the top (swapped in from the pile if it has none)."""
-    top_rank = RANK_OF[view.top]
-
-    def playable(card: Card) -> bool:
-        return card >= WILD or COLOR_OF[card] == view.color or RANK_OF[card] == top_rank
-
+    top = view.top
+    color = -1 if view.color is None else view.color
     for card in hand:
-        if playable(card):
+        if plays_on(card, top, color):
             return card
     for index, card in enumerate(pile):
-        if playable(card):
+        if plays_on(card, top, color):
             pile[index], hand[0] = hand[0], card
             return card
     return hand[0]  # nothing in reach plays: a world as close as the cards allow
@@ -202,9 +203,14 @@ def rollout_action(game: Game, player: int, rng: random.Random) -> Action:
 
 
 def search_actions(game: Game, player: int) -> list[Action]:
-    """The turn actions the search considers: the legal ones less out-of-turn calls, and
-    a play that may call UNO only with the call."""
-    actions = [a for a in game.legal_actions(player) if a.kind is not Kind.UNO and a.kind is not Kind.CATCH]
+    """The turn actions the search considers for ``player`` (see :func:`turn_candidates`)."""
+    return turn_candidates(game.legal_actions(player))
+
+
+def turn_candidates(legal: Sequence[Action]) -> list[Action]:
+    """The turn actions worth weighing among ``legal``: less out-of-turn calls (UNO,
+    catches), and a play that may call UNO only with the call."""
+    actions = [a for a in legal if a.kind is not Kind.UNO and a.kind is not Kind.CATCH]
     calling = {(a.card, a.color, a.target) for a in actions if a.uno}
     return [a for a in actions if a.uno or a.kind is not Kind.PLAY or (a.card, a.color, a.target) not in calling]
 

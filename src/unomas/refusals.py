@@ -1,0 +1,129 @@
+"""Why something is refused: a stable reason code for every refusal, and its English template.
+
+Every refusal of the engine (an illegal action, a bad setting, a card or move written
+wrongly, a position that does not hold together) has a code such as ``move.not_your_turn``
+and params such as ``{"current": 2}``; its English message is the code's template filled
+with the params: ``"it is player {current}'s turn"`` gives ``"it is player 2's turn"``.
+
+The templates use only ``{name}`` placeholders and the params are plain JSON values (a
+value the message shows as Python writes it is given already written so, ``"'x'"``), so a
+front end translates a refusal by looking its template up as a gettext msgid and filling
+the translation with the same params. The errors carry both: ``reason_code`` and the params
+in :attr:`UnoError.params <unomas.errors.UnoError.params>`. This module imports nothing of
+the game, so that the translation layer can read the table alone.
+
+>>> text("move.not_your_turn", {"current": 2})
+"it is player 2's turn"
+>>> from unomas.errors import SettingsError
+>>> error = refused(SettingsError, "setup.players_range", value=11)
+>>> error.code, error.params, str(error)
+('setup.invalid', {'reason_code': 'setup.players_range', 'value': 11}, 'players must be 2 to 10, not 11')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final, TypeVar
+
+from unomas.errors import UnoError
+
+__all__ = ["TEMPLATES", "refused", "text"]
+
+TEMPLATES: Final[dict[str, str]] = {
+    # An action refused by the game (IllegalAction, code move.illegal).
+    "move.not_an_action": "not an action: {action}",
+    "move.unknown_kind": "unknown action kind {kind}",
+    "move.no_such_seat": "there is no seat {player} (seats are 0 to {last})",
+    "move.bad_card": "card must be a whole number from 0 to {last}, not {value}",
+    "move.bad_color": "colour must be a whole number from 0 to {last}, not {value}",
+    "move.bad_target": "target must be a whole number from 0 to {last}, not {value}",
+    "move.bad_uno": "uno must be true or false, not {value}",
+    "move.match_over": "the match is over",
+    "move.round_over": "the round is over; the next round must be dealt first",
+    "move.needs_card": "a play needs a card",
+    "move.not_legal": "not a legal action now",
+    "move.takes_no_card": "a {kind} takes no card and no UNO call",
+    "move.takes_no_color": "a {kind} takes no colour",
+    "move.takes_no_target": "a {kind} takes no target",
+    "move.catch_needs_target": "a catch needs a target seat, not {target}",
+    "move.catch_self": "a player cannot catch themselves",
+    "move.not_catchable": "player {target} cannot be caught now",
+    "move.uno_takes_no_color": "an UNO call takes no colour",
+    "move.no_uno": "player {player} has no UNO to call",
+    "move.color_not_open": "only the dealer chooses a colour, and only for a starting Wild",
+    "move.color_missing": "a colour must be R, Y, G or B",
+    "move.not_your_turn": "it is player {current}'s turn",
+    "move.color_first": "the dealer must first choose the colour of the starting Wild",
+    "move.play_or_pass": "after drawing a playable card, play it or pass",
+    "move.pass_not_allowed": "passing is only allowed after drawing a playable card",
+    "move.must_play_drawn": "a playable drawn card must be played (force_play_drawn)",
+    "move.challenge_off": "challenging is off (challenge_wild_draw_four)",
+    "move.nothing_to_challenge": "there is no Wild Draw Four to challenge",
+    "move.no_such_card": "player {player} holds no {card}",
+    "move.jump_in_not_identical": "it is player {current}'s turn; a jump-in needs a card identical to {top}",
+    "move.only_drawn_card": "after drawing, only the drawn card ({drawn}) may be played",
+    "move.does_not_match": "{card} does not match the top card {top} (colour in play {color})",
+    "move.no_action_finish": "the last card may not be an action or wild card (no_action_finish)",
+    "move.stack_wrong_color": "facing a W+4, only a +2 of the chosen colour {color} answers it",
+    "move.stack_not_allowed": "facing a {facing}, {card} may answer it only with {switch}",
+    "move.penalty_pending": "facing a {facing} penalty of {penalty}, {card} cannot be played (draw it)",
+    "move.needs_color": "{card} needs a colour (R, Y, G or B)",
+    "move.card_takes_no_color": "{card} takes no colour",
+    "move.needs_target": "{card} needs a target: another player's seat (seven_zero)",
+    "move.card_takes_no_target": "{card} takes no target",
+    "move.uno_not_allowed": "UNO can be called with a play only when it leaves exactly one card",
+    # A round dealt out of time (IllegalAction, code move.illegal).
+    "round.match_over": "the match is over: no more rounds are dealt",
+    "round.in_play": "a new round can only be dealt once the round in play is over",
+    # A setting refused (SettingsError, code setup.invalid).
+    "setup.not_boolean": "{name} must be true or false, not {value}",
+    "setup.not_integer": "{name} must be a whole number, not {value}",
+    "setup.players_range": "players must be 2 to 10, not {value}",
+    "setup.hand_size_range": "hand_size must be at least 1, not {value}",
+    "setup.too_many_cards": "players × hand_size must be at most 99, not {players} × {hand_size} = {total}",
+    "setup.target_score_range": "target_score must be 0 or more, not {value}",
+    "setup.unknown_preset": "unknown preset {name} (presets are {known})",
+    "setup.not_an_object": "settings must be an object, not {type}",
+    "setup.unknown_setting": "unknown setting {name} (settings are {known})",
+    "setup.missing_setting": "setting {name} is missing",
+    "setup.not_an_assignment": "expected NAME=VALUE, not {text}",
+    # A card, colour, move or position written wrongly (NotationError, code notation.invalid).
+    "notation.not_a_card": "not a card: {token} (cards are R0…B9, RS, RR, R+2, W, W+4)",
+    "notation.not_a_color": "not a colour: {letter} (colours are R, Y, G, B)",
+    "notation.move_not_object": "a move must be an object, not {type}",
+    "notation.unknown_move": "unknown move {move} (moves are {known})",
+    "notation.misplaced_field": "field {field} does not belong to a {kind} move",
+    "notation.missing_field": "a {kind} move needs a '{field}'",
+    "notation.not_a_seat": "move field '{field}' must be a seat number, not {value}",
+    "notation.not_a_flag": "move field '{field}' must be true or false, not {value}",
+    "notation.action_text": "not an action: {text} (actions read like '1 play R3 uno', '0 draw' or '2 catch @1')",
+    "notation.position_not_object": "a position must be an object, not {type}",
+    "notation.position_unknown_field": "unknown position field {field}",
+    "notation.position_missing_field": "position field {field} is missing",
+    "notation.position_bad_field": "position field {field} has the wrong form: {value}",
+    # A position that does not hold together under its rules (PositionError, code position.invalid).
+    "position.hand_count": "{hands} hands for {players} players",
+    "position.score_count": "{scores} scores for {players} players",
+    "position.not_full_deck": "the hands, the pile and the discard pile are not exactly the 108 cards",
+    "position.no_such_seat": "{field} must be a seat from 0 to {last}, not {value}",
+    "position.bad_direction": "direction must be 1 or -1, not {value}",
+    "position.color_phase": (
+        "the colour in play is None while the dealer chooses it and only then, not {color} in phase {phase}"
+    ),
+    "position.drawn_phase": "a drawn card belongs to the hand of the seat on turn in phase drawn, and only there",
+    "position.accused_missing": "a challengeable penalty needs the seat it accuses",
+}
+"""Every reason code, with its English template (a gettext msgid)."""
+
+_E = TypeVar("_E", bound=UnoError)
+
+
+def text(code: str, params: Mapping[str, Any]) -> str:
+    """The English message of reason ``code`` with ``params``."""
+    return TEMPLATES[code].format_map(params)
+
+
+def refused(kind: type[_E], code: str, /, **params: Any) -> _E:
+    """An error of ``kind`` for reason ``code``: the filled template as its message, the
+    code as ``reason_code`` and the params beside it."""
+    return kind(text(code, params), reason_code=code, **params)
