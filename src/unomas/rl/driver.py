@@ -34,7 +34,8 @@ from unomas.cards import POINTS, Card, card_token, color_letter
 from unomas.conductor import Conductor, Player
 from unomas.errors import IllegalAction, SettingsError
 from unomas.events import Event, MatchEnded, Played, Reshuffled, RoundEnded, StartingCard
-from unomas.game import Deal, Game, Phase, RandomSource
+from unomas.game import Deal, Game, RandomSource
+from unomas.position import Position
 from unomas.rl.actions import ActionTable, action_table
 from unomas.rl.writer import ObservationWriter, discard_counts
 from unomas.rules import Rules
@@ -151,8 +152,10 @@ class Driver:
         self._decide()
 
     def copy(self) -> Driver:
-        """An independent copy (the game copied, the rules and the table shared; every seat external)."""
-        return self.on(self.game.copy())
+        """A copy (the game copied, shuffling with the same source; the rules and the table
+        shared; every seat external)."""
+        game = self.game
+        return self.on(game.copy(rng=game.rng))
 
     def on(self, game: Game) -> Driver:
         """This driver's decision on ``game``: a copy of its game, or a position its actor
@@ -164,9 +167,11 @@ class Driver:
         return self.copy()
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickling (OpenSpiel serializes states): the driver in plain values, which pickle
-        in either build (the compiled engine's objects do not), rebuilt by :func:`_unpickle`."""
-        return _unpickle, (self._state(), _plain_game(self.game), [_plain_event(event) for event in self.events])
+        """Pickling (OpenSpiel serializes states): the driver in values that pickle in either
+        build (the compiled engine's games and events do not), rebuilt by :func:`_unpickle`."""
+        game = self.game
+        start = [_plain_event(event) for event in game.round_start_events]
+        return _unpickle, (self._state(), game.position(), game.rng, start, [_plain_event(e) for e in self.events])
 
     def _state(self) -> tuple[Any, ...]:
         """What this driver is besides its game and events (see :func:`_rebuild`)."""
@@ -378,7 +383,8 @@ class Driver:
             f"  direction {'clockwise' if game.direction > 0 else 'counter-clockwise'}"
             f"  penalty {game.penalty}  pile {len(game.pile)}  scores {list(game.scores)}",
         ]
-        for seat, hand in enumerate(game.hands):
+        for seat in range(self.players):
+            hand = own_hand(game, seat)
             marks = ("*" if seat == game.current else " ") + (">" if seat == self.actor and not self.done else " ")
             lines.append(f"{marks} player_{seat}: {' '.join(card_token(c) for c in sorted(hand))}")
         if self.done:
@@ -399,86 +405,18 @@ def _rebuild(state: tuple[Any, ...], game: Game, events: list[Event]) -> Driver:
     return driver
 
 
-def _unpickle(state: tuple[Any, ...], game: tuple[Any, ...], events: list[tuple[Any, list[Any]]]) -> Driver:
-    """A pickled driver (:meth:`Driver.__reduce__`) rebuilt."""
-    return _rebuild(state, _game_from(*game), [_event_from(*event) for event in events])
-
-
-def _plain_game(game: Game) -> tuple[Any, ...]:
-    """The position of ``game`` in plain values, as :func:`_game_from` takes them (its history left behind)."""
-    return (
-        game.rules,
-        [hand[:] for hand in game.hands],
-        game.pile[::-1],
-        game.discard[:],
-        game.color,
-        game.current,
-        game.phase,
-        game.direction,
-        game.penalty,
-        game.challengeable,
-        game.accused,
-        game.accused_guilty,
-        game.drawn,
-        game.uno_pending,
-        game.scores[:],
-        game.round,
-        game.ply,
-        game.rng,
-        game.shown,
-        game.winner,
-        [_plain_event(event) for event in game.round_start_events],
-    )
-
-
-def _game_from(
-    rules: Rules,
-    hands: list[list[Card]],
-    pile: list[Card],
-    discard: list[Card],
-    color: int,
-    current: int,
-    phase: Phase,
-    direction: int,
-    penalty: int,
-    challengeable: bool,
-    accused: int,
-    accused_guilty: bool,
-    drawn: Card,
-    uno_pending: int,
-    scores: list[int],
-    round: int,
-    ply: int,
+def _unpickle(
+    state: tuple[Any, ...],
+    position: Position,
     rng: RandomSource,
-    shown: tuple[int, int, tuple[Card, ...]] | None,
-    winner: int,
     start: list[tuple[Any, list[Any]]],
-) -> Game:
-    """The game :func:`_plain_game` described."""
-    game = Game.from_position(
-        rules,
-        hands=hands,
-        pile=pile,
-        discard=discard,
-        color=color,
-        current=current,
-        phase=phase,
-        direction=direction,
-        penalty=penalty,
-        challengeable=challengeable,
-        accused=accused,
-        accused_guilty=accused_guilty,
-        drawn=drawn,
-        uno_pending=uno_pending,
-        scores=scores,
-        round=round,
-        ply=ply,
-        rng=rng,
-    )
-    game.shown = shown
-    game.winner = winner
+    events: list[tuple[Any, list[Any]]],
+) -> Driver:
+    """A pickled driver (:meth:`Driver.__reduce__`) rebuilt: its game in ``position``,
+    shuffling with ``rng``, the round's deal events ``start``, the last step's ``events``."""
+    game = Game.from_position(state[0], position, rng=rng)
     game.round_start_events = [_event_from(*event) for event in start]
-    return game
+    return _rebuild(state, game, [_event_from(*event) for event in events])
 
 
 def _plain_event(event: Event) -> tuple[Any, list[Any]]:
