@@ -21,7 +21,10 @@ COMPILED = [
     "bots/search",
     "runs/selfplay",
     "rl/actions",
-    "rl/core",
+    "rl/writer",
+    "rl/driver",
+    "rl/agents",
+    "rl/batch_core",
 ]
 
 
@@ -31,7 +34,7 @@ def engine_extensions() -> list[Extension]:
     from mypyc.build import mypycify
 
     # Modules outside the list are only read for their types, errors silenced: a build has
-    # none of the optional libraries that unomas.rl (around rl/core) imports.
+    # none of the optional libraries that unomas.rl (around its compiled modules) imports.
     paths = [f"src/unomas/{name}.py" for name in COMPILED]
     extensions: list[Extension] = mypycify([*paths, "--follow-imports=silent"], opt_level="3")
     for extension in extensions:

@@ -4,7 +4,9 @@ actions, no hidden information in observations, Gymnasium's checker, determinism
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -19,10 +21,15 @@ from pettingzoo.test.seed_test import seed_test
 
 import unomas.rl as rl
 from unomas.actions import Action, Kind
+from unomas.bots import PlayFirstBot, RandomBot
 from unomas.cards import parse_card
-from unomas.errors import IllegalAction, SettingsError
+from unomas.errors import BotError, IllegalAction, SettingsError
+from unomas.events import Dealt, Drew, Event
 from unomas.game import Game
-from unomas.rl.env import UnoEnv
+from unomas.rl.env import Driver, Episode, UnoEnv, observe
+from unomas.rl.observation import ObservationLayout
+from unomas.rules import Rules
+from unomas.view import View
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
@@ -221,9 +228,7 @@ def test_observation_holds_no_hidden_information(settings: dict[str, Any]) -> No
                     moved = with_hidden_cards_moved(real, seat, rng)
                     assert moved.view(seat) == real.view(seat)
                     before = env.observe(agent)
-                    driver.game = moved
-                    after = env.observe(agent)
-                    driver.game = real
+                    after = observe(driver.on(moved), seat, env.layout)
                     assert np.array_equal(before["observation"], after["observation"])
                     assert np.array_equal(before["action_mask"], after["action_mask"])
                     compared += 1
@@ -364,6 +369,39 @@ def test_render(capsys: pytest.CaptureFixture[str]) -> None:
     human.close()
 
 
+def test_a_pickled_driver_plays_on_as_the_original() -> None:
+    """OpenSpiel serializes states by pickling them: a driver must pickle in either build
+    (the compiled engine's objects do not) and play on exactly as the one it copies."""
+    rng = random.Random(2)
+    cases: list[tuple[Rules, Episode]] = [(Rules.preset("all", players=3), "round"), (Rules(players=2), "match")]
+    for rules, episode in cases:
+        driver = Driver(rules, episode=episode, max_steps=5000)
+        writer = ObservationLayout(rules).writer
+        driver.reset(9)
+        for _ in range(6):
+            for _ in range(rng.randrange(300)):
+                if driver.done:
+                    break
+                driver.step(rng.choice(driver.legal_ids()))
+            copy = pickle.loads(pickle.dumps(driver))
+            assert copy.game.position() == driver.game.position()
+            assert copy.game.round_start_events == driver.game.round_start_events
+            for _ in range(50):
+                assert copy.events == driver.events
+                assert (copy.actor, copy.out_of_turn, copy.done, copy.steps) == (
+                    driver.actor,
+                    driver.out_of_turn,
+                    driver.done,
+                    driver.steps,
+                )
+                if driver.done:
+                    break
+                assert copy.legal_ids() == driver.legal_ids()
+                assert copy.observe(driver.actor, writer) == driver.observe(driver.actor, writer)
+                action = rng.choice(driver.legal_ids())
+                assert copy.step(action) == driver.step(action)
+
+
 # ---------------------------------------------------------------------------- Gymnasium
 
 
@@ -432,6 +470,72 @@ def test_single_agent_illegal_actions_and_settings() -> None:
     shown.reset(seed=0)
     assert "player_1" in str(shown.render())
     assert rl.single_agent(players=2).render() is None
+
+
+def test_a_crashing_opponent_raises_a_bot_error_naming_its_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    def crash(self: PlayFirstBot, view: View) -> Action:
+        raise RuntimeError("out of cheese")
+
+    monkeypatch.setattr(PlayFirstBot, "act", crash)
+    env = rl.single_agent(opponents=["random", "playfirst", "random"], players=4, seat=0, target_score=0)
+    rng = random.Random(0)
+    with pytest.raises(BotError) as caught:  # the playfirst bot plays seat 2: its first turn comes soon
+        for seed in range(20):
+            observation, _ = env.reset(seed=seed)
+            for _ in range(500):
+                ids = np.flatnonzero(observation["action_mask"]).tolist()
+                observation, _, terminated, truncated, _ = env.step(rng.choice(ids))
+                if terminated or truncated:
+                    break
+    error = caught.value
+    assert (error.code, error.seat, error.bot) == ("bot.failed", 2, "playfirst")
+    assert "RuntimeError: out of cheese" in error.reason
+
+
+def test_an_opponents_illegal_answer_raises_a_bot_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def cheat(self: RandomBot, view: View) -> Action:
+        assert view.seat is not None
+        return Action.play(view.seat, next(card for card in range(50) if card not in view.hand))
+
+    monkeypatch.setattr(RandomBot, "act", cheat)
+    env = rl.single_agent(opponents="random", players=2, seat=0, target_score=0)
+    rng = random.Random(0)
+    with pytest.raises(BotError) as caught:
+        for seed in range(20):
+            observation, _ = env.reset(seed=seed)
+            for _ in range(500):
+                ids = np.flatnonzero(observation["action_mask"]).tolist()
+                observation, _, terminated, truncated, _ = env.step(rng.choice(ids))
+                if terminated or truncated:
+                    break
+    assert (caught.value.seat, caught.value.bot) == (1, "random")
+    assert caught.value.reason.startswith("illegal action")
+
+
+def test_opponents_hear_every_change_redacted_for_their_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    heard: list[tuple[int, Event]] = []
+
+    def listen(self: RandomBot, events: Sequence[Event]) -> None:
+        heard.extend((self.seat, event) for event in events)
+
+    monkeypatch.setattr(RandomBot, "observe", listen)
+    env = rl.single_agent(opponents="random", players=3, seat=1, episode="match", target_score=200)
+    observation, _ = env.reset(seed=4)
+    rng = random.Random(4)
+    while True:
+        ids = np.flatnonzero(observation["action_mask"]).tolist()
+        observation, _, terminated, truncated, _ = env.step(rng.choice(ids))
+        if terminated or truncated:
+            break
+    deals = [(seat, event) for seat, event in heard if isinstance(event, Dealt)]
+    assert len(deals) == 2 * (env.driver.game.round + 1)  # every round's deal, told to both bots
+    for seat, deal in deals:
+        assert deal.pile is None
+        assert [hand is not None for hand in deal.hands] == [other == seat for other in range(3)]
+    for seat, event in heard:
+        if isinstance(event, Drew) and event.player != seat:
+            assert event.cards is None
+    assert any(isinstance(event, Drew) and event.cards is not None for _, event in heard)
 
 
 def test_importing_unomas_loads_no_rl_library() -> None:

@@ -366,17 +366,37 @@ class Conductor:
             player = self.players[seat]
             if player is None or not self.playing[seat]:
                 return None
-            action = player.decide(self, seat, out_of_turn)
-            if action is None:
-                self._window.pop(0)
-                continue
-            if not player.trusted:
-                if not isinstance(action, Action) or action.player != seat:
-                    raise BotError(seat, player.name, f"answered {action!r}, not an action of its own seat")
-                problem = self.game.problem(action)
-                if problem is not None:
-                    raise BotError(seat, player.name, f"illegal action: {action}: {problem}")
-            return action
+            action = self._answer(player, seat, out_of_turn)
+            if action is not None:
+                return action
+
+    def ask(self) -> Action | None:
+        """Ask the player of the decision now, once: its action, checked as :meth:`propose`
+        checks it and not applied, or None if it let its out-of-turn chance go (the window
+        has moved on). For a front door that counts every decision, a player's ``none``
+        included (an RL environment's step); the decision must be a player's."""
+        decision = self.decision()
+        if decision is None:
+            raise IllegalAction("no round is in play: nobody decides", code="round.over")
+        seat, out_of_turn = decision
+        player = self.players[seat]
+        if player is None or not self.playing[seat]:
+            raise IllegalAction(f"seat {seat} has no player to decide", code="seat.no_player")
+        return self._answer(player, seat, out_of_turn)
+
+    def _answer(self, player: Player, seat: int, out_of_turn: bool) -> Action | None:
+        """``player``'s answer for ``seat``, checked unless it is trusted (None: the chance let go)."""
+        action = player.decide(self, seat, out_of_turn)
+        if action is None:
+            self._window.pop(0)
+            return None
+        if not player.trusted:
+            if not isinstance(action, Action) or action.player != seat:
+                raise BotError(seat, player.name, f"answered {action!r}, not an action of its own seat")
+            problem = self.game.problem(action)
+            if problem is not None:
+                raise BotError(seat, player.name, f"illegal action: {action}: {problem}")
+        return action
 
     def step(self) -> Action | None:
         """Let the players move once: the action applied, or None (see :meth:`propose`)."""

@@ -31,7 +31,8 @@ import numpy.typing as npt
 
 from unomas.errors import IllegalAction
 from unomas.rl.actions import ActionTable
-from unomas.rl.core import Batch, Episode, Reward
+from unomas.rl.batch_core import Batch
+from unomas.rl.driver import Episode, Reward
 from unomas.rl.env import DEFAULT_MAX_STEPS
 from unomas.rl.observation import ObservationLayout
 from unomas.rules import Rules

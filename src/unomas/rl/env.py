@@ -49,7 +49,8 @@ from pettingzoo import AECEnv
 from unomas.errors import IllegalAction, SettingsError
 from unomas.game import Game
 from unomas.rl.actions import ActionTable
-from unomas.rl.core import AgentBook, Driver, Episode, Reward
+from unomas.rl.agents import AgentBook
+from unomas.rl.driver import Driver, Episode, Reward
 from unomas.rl.observation import ObservationLayout
 from unomas.rules import Rules
 

@@ -3,7 +3,7 @@
 :func:`encode` reads a :class:`~unomas.view.View` and nothing else, so it cannot carry
 hidden information: other hands and the draw pile's order never reach it. The
 environments write the same vector without building a View each step
-(:meth:`unomas.rl.core.Driver.observation`, through the same writer; the tests hold the
+(:meth:`unomas.rl.driver.Driver.observation`, through the same writer; the tests hold the
 two equal). Seats are
 written relative to the observing seat (offset ``k`` is seat ``(seat + k) % n``: offset 0
 is the observer, offset 1 the next seat clockwise), as in the action table. Counts are
@@ -55,7 +55,7 @@ import numpy as np
 import numpy.typing as npt
 
 from unomas.cards import COPIES, DECK_SIZE, KINDS, POINTS
-from unomas.rl.core import ObservationWriter, discard_counts, slice_sizes
+from unomas.rl.writer import ObservationWriter, discard_counts, slice_sizes
 from unomas.rules import SWITCHES, Rules
 from unomas.view import View
 

@@ -272,11 +272,7 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
         state: UnoState = self.get_game().new_initial_state()
         state._dealing = None
         state._color_before = self._color_before
-        copy = driver.copy()
-        copy.game = world
-        if copy.out_of_turn:  # who else may still act in this window depends on the hands
-            copy.queue = [seat for seat in world.out_of_turn_seats() if seat > copy.actor]
-        state._driver = copy
+        state._driver = driver.on(world)  # who else may still act in this window depends on the hands
         return state
 
     @property

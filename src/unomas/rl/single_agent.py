@@ -2,11 +2,14 @@
 
 The learner plays seat ``seat``; every other seat is a bot made from a spec of
 :func:`unomas.bots.make_bot` (``"heuristic"``, ``"random"``, ``"ismcts:iterations=200"``…),
-asked exactly as the conductor asks any bot: ``act`` with its own view on its
-turn, ``react`` with its own view in an out-of-turn window, and ``observe`` with the events
-of every step redacted for its seat. Observations, actions, masks, windows and rewards are
-those of the AEC environment (:mod:`unomas.rl.env`): ``step`` returns once the learner
-must decide again or the episode is over, with the learner's rewards in between added up.
+a :class:`~unomas.conductor.BotPlayer` of the episode's conductor, asked as every match asks
+its bots: ``act`` with its own view on its turn, ``react`` with its own view in an
+out-of-turn window, and ``observe`` with the events of every change redacted for its seat.
+A bot that crashes or answers an illegal action raises :class:`~unomas.errors.BotError`
+naming its seat. Observations, actions, masks, windows and rewards are those of the AEC
+environment (:mod:`unomas.rl.env`), every decision a step (a bot's ``none`` too):
+``step`` returns once the learner must decide again or the episode is over, with the
+learner's rewards in between added up.
 
 The action mask is ``observation["action_mask"]``, also ``info["action_mask"]`` and
 :meth:`SingleAgentEnv.action_masks` (for libraries that ask for it). An action the mask
@@ -30,9 +33,10 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from unomas.bots import Bot, make_bot
+from unomas.bots import make_bot
+from unomas.conductor import BotPlayer, Player
 from unomas.errors import IllegalAction, SettingsError
-from unomas.events import redact
+from unomas.game import Game
 from unomas.rl.env import DEFAULT_MAX_STEPS, Driver, Episode, Observation, Reward, _spaces, mask, observe, render_table
 from unomas.rl.observation import ObservationLayout
 from unomas.rules import Rules
@@ -79,7 +83,6 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         self.driver = Driver(rules, episode=episode, reward=reward, max_steps=max_steps)
         self.layout = ObservationLayout(rules)
         self.observation_space, self.action_space = _spaces(self.layout, self.driver.table)
-        self.bots: dict[int, Bot] = {}
         self._lost = False
 
     def reset(
@@ -89,7 +92,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         while True:
             game_seed = int(self.np_random.integers(2**63))
             self._start(game_seed)
-            self._advance()
+            self.driver.let_players_decide()
             if not self.driver.done:
                 break
         self._lost = False
@@ -98,42 +101,13 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         return self._observation(), self._info()
 
     def _start(self, game_seed: int) -> None:
-        for bot in self.bots.values():
-            bot.close()
-        self.bots = {}
-        seats = [s for s in range(self.rules.players) if s != self.seat]
-        for seat, spec in zip(seats, self.specs, strict=True):
-            bot = make_bot(spec)
-            bot.start(seat, self.rules, random.Random(f"{game_seed}/seat {seat}"))
-            self.bots[seat] = bot
-        self.driver.reset(game_seed)
-        self._tell()
-
-    def _tell(self) -> None:
-        events = self.driver.events
-        if events:
-            for seat, bot in self.bots.items():
-                bot.observe([redact(event, seat) for event in events])
-
-    def _advance(self) -> float:
-        """Let the bots decide until the learner must; the learner's rewards meanwhile."""
-        driver = self.driver
-        table = driver.table
-        total = 0.0
-        while not driver.done and driver.actor != self.seat:
-            seat = driver.actor
-            bot = self.bots[seat]
-            view = driver.game.view(seat)
-            if driver.out_of_turn:
-                answer = bot.react(view)
-                action_id = table.none if answer is None else table.id(answer)
-            else:
-                action_id = table.id(bot.act(view))
-            rewards = driver.step(action_id)
-            self._tell()
-            if rewards is not None:
-                total += rewards[self.seat]
-        return total
+        """A new episode dealt from ``game_seed``, with new bots (the last ones closed)."""
+        bots = iter(self.specs)
+        players: list[Player | None] = [
+            None if seat == self.seat else BotPlayer(make_bot(next(bots))) for seat in range(self.rules.players)
+        ]
+        rngs = [random.Random(f"{game_seed}/seat {seat}") for seat in range(self.rules.players)]
+        self.driver.start(Game(self.rules, seed=game_seed, history=False), players, rngs)
 
     def step(self, action: np.int64 | int) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         driver = self.driver
@@ -147,9 +121,8 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
             driver.done = True
             return self._observation(), self.illegal_reward, True, False, self._info()
         rewards = driver.step(action_id)
-        self._tell()
         reward = rewards[self.seat] if rewards is not None else 0.0
-        reward += self._advance()
+        reward += driver.let_players_decide()[self.seat]
         if self.render_mode == "human":
             self.render()
         terminated = driver.done and not driver.truncated
@@ -173,9 +146,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         return render_table(self.driver, self.render_mode)
 
     def close(self) -> None:
-        for bot in self.bots.values():
-            bot.close()
-        self.bots = {}
+        self.driver.close()
 
 
 def single_agent(
