@@ -102,6 +102,11 @@ class View:
         }
 
 
+def hand_sizes(game: Game) -> list[int]:
+    """How many cards each seat holds: public, unlike the cards themselves."""
+    return [len(hand) for hand in game.hands]
+
+
 def own_hand(game: Game, seat: int | None) -> list[Card]:
     """The cards ``seat`` holds: the game's own list (read it, never change it), or a new
     empty list for a spectator (``None``) or a seat that does not exist."""
@@ -140,7 +145,7 @@ def make_view(game: Game, seat: int | None) -> View:
         phase=game.phase,
         current=game.current,
         hand=tuple(own_hand(game, seat)),
-        hand_sizes=tuple(len(h) for h in game.hands),
+        hand_sizes=tuple(hand_sizes(game)),
         top=game.discard[-1],
         color=None if game.color < 0 else game.color,
         direction=game.direction,

@@ -39,7 +39,7 @@ from unomas.position import Position
 from unomas.rl.actions import ActionTable, action_table
 from unomas.rl.writer import ObservationWriter, discard_counts
 from unomas.rules import Rules
-from unomas.view import drawn_card, own_hand, shown_hand
+from unomas.view import drawn_card, hand_sizes, own_hand, shown_hand
 
 __all__ = ["Driver", "Episode", "Reward"]
 
@@ -282,7 +282,7 @@ class Driver:
             shown_seat,
             shown_cards,
             len(game.pile),
-            [len(hand) for hand in game.hands],
+            hand_sizes(game),
             game.uno_pending,
             game.dealer,
             game.scores,
