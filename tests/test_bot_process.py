@@ -339,7 +339,7 @@ def test_a_protocol_2_bot_plays_many_matches_in_one_process() -> None:
     for seed in range(3):
         bot = make_bot(spec)
         assert isinstance(bot, ProcessBot)
-        table = Conductor.for_bots(Rules(players=2, target_score=0), [bot, make_bot("random")], seed=seed)
+        table = Conductor.for_bots(Rules(players=2, target_score=0), [bot, make_bot("playfirst")], seed=seed)
         connection = bot.connection
         assert connection is not None and connection.protocol == "unomas-bot/2"
         processes.add(connection.process.pid)
@@ -362,17 +362,19 @@ def test_a_protocol_2_bot_hears_each_new_match(tmp_path: Path) -> None:
             kind = message["type"]
             if kind in ("hello", "match"):
                 answer = {{"type": "ready", "protocol": "unomas-bot/2"}}
-            elif kind in ("act", "react"):
-                answer = {{"type": "action", "action": message["view"]["legal_actions"][0] if kind == "act" else None}}
+            elif kind == "act":
+                legal = message["view"]["legal_actions"]
+                answer = {{"type": "action", "action": next((a for a in legal if a["a"] == "play"), legal[-1])}}
+            elif kind == "react":
+                answer = {{"type": "action", "action": None}}
             else:
                 continue
             print(json.dumps(answer), flush=True)
     """
     spec = "cmd:" + script(tmp_path, textwrap.dedent(body), raw=True)
     for seed in (1, 2):
-        Conductor.for_bots(
-            Rules(players=3, target_score=0), [make_bot("random"), make_bot(spec), make_bot("random")], seed=seed
-        ).play()
+        bots = [make_bot("playfirst"), make_bot(spec), make_bot("playfirst")]
+        Conductor.for_bots(Rules(players=3, target_score=0), bots, seed=seed).play()
     process.close_idle()
     kinds = [json.loads(line)["type"] for line in log.read_text().splitlines()]
     assert kinds[0] == "hello" and kinds.count("hello") == 1
