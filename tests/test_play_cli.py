@@ -61,11 +61,11 @@ def test_plain_mode_plays_the_stacked_match_in_spanish() -> None:
     assert session.game.winner == 0 and session.game.scores == [21, 0]
     text = "\n".join(out)
     assert "No se entiende: 'zz'." in text and "No hay carta 9." in text
-    assert "Elige color: r = Rojo (R), y = Amarillo (Y), g = Verde (G), b = Azul (B)" in text
+    assert "Elige color: r = Rojo (0), y = Amarillo (0), g = Verde (0), b = Azul (1)" in text
     assert "Ana pilla a Beto sin cantar UNO: Beto roba 2 por no cantar UNO." in text
     assert "Ana juega Comodín (W), amarillo: ¡Ana canta UNO!\n" in text + "\n"
     assert "Beto desafía" not in text and "Ana desafía a Beto: el Comodín roba cuatro era un farol." in text
-    assert "Tu mano (* se puede jugar): 1:B5 2:W*" in text
+    assert "Tu mano (*: jugable; (nueva): desde tu último turno): 1:B5 2:*W" in text
     assert "¡Ana gana la partida!" in text
 
 
@@ -324,7 +324,7 @@ def test_plain_mode_takes_a_wild_s_colour_with_the_card_or_as_the_answer_to_its_
     out = plain_transcript(answers)
     assert "Beto plays Wild (W), Red." in out
     if len(answers) == 2:
-        assert "Choose a colour: r = Red (R), y = Yellow (Y), g = Green (G), b = Blue (B) " in out
+        assert "Choose a colour: r = Red (1), y = Yellow (0), g = Green (0), b = Blue (1) " in out
         assert "Not understood" not in out
 
 
@@ -399,3 +399,19 @@ def test_replay_of_a_directory_or_an_empty_file_is_one_line_and_exit_1(tmp_path:
     for path, line in cases.items():
         result = runner.invoke(app, ["replay", str(path), *(["--watch"] if watch else [])])
         assert (result.exit_code, result.output) == (1, line + "\n"), path
+
+
+def test_plain_mode_marks_new_cards_sorts_on_s_and_remembers_it(data_folder: Path) -> None:
+    _session, out = run_plain("en", ["d", "s"])
+    hands = [line for line in out if line.startswith("Your hand")]
+    assert hands[0] == "Your hand (*: playable; (new): since your last turn): 1:*G7 2:B5 3:*W"
+    assert hands[1].endswith("1:Y1(new) 2:*G7 3:B5 4:*W")
+    assert hands[2].endswith("1:*G7 2:*W 3:B5 4:Y1(new)")  # s: in the order the cards came
+    assert Setup.load().sort_hand is False
+    _session, out = run_plain("en", ["s", "s"])
+    assert Setup.load().sort_hand is True
+
+
+def test_the_colour_picker_counts_the_cards_of_each_colour() -> None:
+    out = plain_transcript(["3"])
+    assert "Choose a colour: r = Red (1), y = Yellow (0), g = Green (0), b = Blue (1) " in out

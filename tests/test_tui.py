@@ -378,3 +378,34 @@ def test_the_rules_in_force_show_while_playing_and_question_mark_lists_every_key
     for rule in text.rules_lines(rules, t):
         assert rule in helped
     assert ("[x] Cortar" if lang == "es" else "[x] Jump in") in helped
+
+
+async def draw_sort_and_pick(lang: str) -> list[str]:
+    game = stacked_game()
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], pace=0, window=60, game=game, save=False)
+    app = UnomasApp(translator(lang), session=session)
+    shown: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key in ("d", "s", "s", "4", "enter"):
+            await pilot.pause()
+            await pilot.press(key)
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            hand = screen._hand(screen.view())
+            underlined = [hand.plain[s.start : s.end] for s in hand.spans if "underline" in str(s.style)]
+            shown.append(f"{hand.plain} | new: {' '.join(underlined)} | {screen_text(app)}")
+        await pilot.press("q")
+    return shown
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_hand_is_sorted_new_cards_are_underlined_and_the_picker_counts_colours(lang: str) -> None:
+    after_draw, unsorted, resorted, _chosen, picking = asyncio.run(draw_sort_and_pick(lang))
+    assert after_draw.startswith("1: Y1 2:*G7 3: B5 4:*W | new:  Y1 |")
+    assert unsorted.startswith("1:*G7 2:*W 3: B5 4: Y1 | new:  Y1 |")
+    assert resorted.startswith("1: Y1 2:*G7 3: B5 4:*W |")
+    if lang == "en":
+        assert "Choose a colour: r = Red (0), y = Yellow (1), g = Green (1), b = Blue (1)" in picking
+    else:
+        assert "Elige color: r = Rojo (0), y = Amarillo (1), g = Verde (1), b = Azul (1)" in picking

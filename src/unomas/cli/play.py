@@ -89,6 +89,8 @@ def play(
             session = start(setup, rules)
         except SettingsError as error:
             raise typer.BadParameter(str(error)) from None
+    if session is not None:
+        session.sort_hand = setup.sort_hand
     if plain:
         assert session is not None
         line_mode.run(session, t, input, lambda line: print(line, flush=True))

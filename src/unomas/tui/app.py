@@ -38,11 +38,14 @@ CARD_STYLES = ("bold white on red", "bold black on yellow", "bold white on green
 WILD_STYLE = "bold white on grey23"
 
 
-def card_text(token: str, color: int, *, marked: bool, selected: bool) -> Text:
-    """One card of the hand: its token in its colour, ``*`` when playable, reversed when selected."""
+def card_text(token: str, color: int, *, marked: bool, selected: bool, new: bool = False) -> Text:
+    """One card of the hand: its token in its colour, ``*`` when playable, underlined when
+    drawn since the person's last play, reversed when selected."""
     style = CARD_STYLES[color] if color >= 0 else WILD_STYLE
     if not marked:
         style = "dim " + style
+    if new:
+        style = "underline " + style
     if selected:
         style = "reverse " + style
     return Text(f"{'*' if marked else ' '}{token}", style=style)
@@ -107,7 +110,7 @@ class GameScreen(Screen[None]):
         Binding("end", "move(1000)", show=False, priority=True),
         Binding("enter", "play", show=False),
         *[Binding(str(d), f"digit({d})", show=False) for d in range(10)],
-        *[Binding(k, f"key('{k}')", show=False) for k in "dpxucjrygbn"],
+        *[Binding(k, f"key('{k}')", show=False) for k in "dpxucjrygbns"],
         Binding("space", "go_on", show=False),
         Binding("question_mark", "help", show=False),
         Binding("q", "quit_game", show=False),
@@ -206,7 +209,7 @@ class GameScreen(Screen[None]):
         if self.message:
             return self.message
         if self.picking is not None and self.picking[0] == "color":
-            return text.color_prompt(self.t)
+            return text.color_prompt(self.t, view.hand)
         if self.picking is not None:
             return text.target_prompt(view, self.names, self.t)
         line = text.prompt(view, self.names, self.t)
@@ -217,14 +220,19 @@ class GameScreen(Screen[None]):
     def _hand(self, view: View) -> Text:
         """The hand on one line; a hand wider than the screen shows the part around the
         chosen card, with the number of cards hidden on each side."""
-        cards = text.hand_cards(view)
+        cards = self._cards(view)
         self.selected = max(0, min(self.selected, len(cards) - 1))
         marked = text.playable(view)
+        new = text.new_marks(cards, self.session.new_cards()) if self.session is not None else [False] * len(cards)
         pieces: list[Text] = []
         for index, card in enumerate(cards):
             piece = Text(f"{(index + 1) % 10}:" if index < 10 else "", style="dim")
             shown = card_text(
-                text.card_label(card), COLOR_OF[card], marked=card in marked, selected=index == self.selected
+                text.card_label(card),
+                COLOR_OF[card],
+                marked=card in marked,
+                selected=index == self.selected,
+                new=new[index],
             )
             shown.stylize(Style.on(click=f"screen.pick({index})"))
             piece.append_text(shown)
@@ -241,6 +249,10 @@ class GameScreen(Screen[None]):
         if last < len(pieces):
             out.append(f" {len(pieces) - last}▶", style="bold")
         return out
+
+    def _cards(self, view: View) -> list[int]:
+        """The hand in the order shown (sorted unless the person turned sorting off)."""
+        return text.hand_cards(view, sort=self.session is None or self.session.sort_hand)
 
     def _keys(self, view: View) -> Text:
         if self.watched is not None:
@@ -332,7 +344,7 @@ class GameScreen(Screen[None]):
         if view.phase >= Phase.ROUND_OVER:
             self.action_go_on()
             return
-        cards = text.hand_cards(view)
+        cards = self._cards(view)
         if not cards or self.picking is not None:
             return
         self._play(cards[min(self.selected, len(cards) - 1)])
@@ -355,6 +367,11 @@ class GameScreen(Screen[None]):
         if self.watched is not None:
             if key == "n":
                 self.action_move(1)
+            return
+        if key == "s" and self.session is not None:
+            self.session.sort_hand = not self.session.sort_hand
+            Setup.remember_sorting(self.session.sort_hand)
+            self.refresh_all()
             return
         if key in "rygb":
             color = COLOR_LETTERS.index(key.upper())
@@ -555,7 +572,7 @@ class SetupScreen(Screen[None]):
         settings: dict[str, int | bool] = {"target_score": int(target_text)}
         for name in SWITCHES:
             settings[name] = self.query_one(f"#rule-{name}", Checkbox).value
-        setup = Setup(players, bots, self.preset, settings, self.setup.name)
+        setup = Setup(players, bots, self.preset, settings, self.setup.name, self.setup.sort_hand)
         setup.rules()
         return setup
 
@@ -601,6 +618,7 @@ class UnomasApp(App[None]):
     def _start(self, setup: Setup) -> None:
         assert self.make_session is not None
         self.session = self.make_session(setup)
+        self.session.sort_hand = setup.sort_hand
         self.switch_screen(GameScreen(self.t, self.session))
 
     def on_unmount(self) -> None:

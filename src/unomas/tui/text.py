@@ -6,10 +6,11 @@ colour its letter.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from unomas.actions import Kind
-from unomas.cards import COLOR_LETTERS, POINTS, Card, card_token
+from unomas.cards import COLOR_LETTERS, COLOR_OF, POINTS, Card, card_token
 from unomas.errors import UnoError
 from unomas.events import RoundEnded
 from unomas.game import Phase
@@ -66,9 +67,22 @@ def prompt(view: View, names: Sequence[str], t: Translations) -> str:
     return t.gettext("Your turn: play a card or draw.")
 
 
-def hand_cards(view: View) -> list[Card]:
-    """The person's hand in display order (by colour, then rank; wilds last)."""
-    return sorted(view.hand)
+def hand_cards(view: View, *, sort: bool = True) -> list[Card]:
+    """The person's hand in display order: by colour, then rank, wilds last (``sort``), or
+    in the order the cards came."""
+    return sorted(view.hand) if sort else list(view.hand)
+
+
+def new_marks(cards: Sequence[Card], new: Counter[Card]) -> list[bool]:
+    """For each card of the hand as shown, whether it is one of the ``new`` cards (the
+    last copies of a card count as the new ones)."""
+    left = Counter(new)
+    marks = [False] * len(cards)
+    for index in range(len(cards) - 1, -1, -1):
+        if left[cards[index]] > 0:
+            left[cards[index]] -= 1
+            marks[index] = True
+    return marks
 
 
 def playable(view: View) -> set[Card]:
@@ -104,9 +118,12 @@ def offers(view: View, names: Sequence[str], t: Translations) -> list[tuple[str,
     return keys
 
 
-def color_prompt(t: Translations) -> str:
+def color_prompt(t: Translations, hand: Sequence[Card] = ()) -> str:
+    """The colour picker, with how many cards of each colour ``hand`` holds."""
+    held = Counter(COLOR_OF[card] for card in hand)
+    names = (t.gettext("Red"), t.gettext("Yellow"), t.gettext("Green"), t.gettext("Blue"))
     return t.gettext("Choose a colour: {choices}").format(
-        choices=", ".join(f"{letter.lower()} = {color_name(c, t)}" for c, letter in enumerate(COLOR_LETTERS))
+        choices=", ".join(f"{letter.lower()} = {names[c]} ({held[c]})" for c, letter in enumerate(COLOR_LETTERS))
     )
 
 
@@ -224,6 +241,7 @@ def key_help(t: Translations, *, plain: bool) -> list[tuple[str, str]]:
         ("c", t.gettext("catch a player who forgot UNO")),
         ("j", t.gettext("jump in with an identical card")),
         ("⏎" if plain else "space", t.gettext("let an out-of-turn chance go")),
+        ("s", t.gettext("sort the hand by colour and rank, or not")),
         ("?", t.gettext("this help")),
         ("q", t.gettext("quit (the match is saved)")),
     ]
