@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.widgets import Checkbox
+from textual.widgets import Checkbox, Input, Label
 
 from tui_fixtures import Crashing, Scripted, stacked_game
 from unomas import record
@@ -409,3 +409,37 @@ def test_the_hand_is_sorted_new_cards_are_underlined_and_the_picker_counts_colou
         assert "Choose a colour: r = Red (0), y = Yellow (1), g = Green (1), b = Blue (1)" in picking
     else:
         assert "Elige color: r = Rojo (0), y = Amarillo (1), g = Verde (1), b = Azul (1)" in picking
+
+
+async def setup_keys() -> tuple[str, str, str, str, bool, list[str]]:
+    app = UnomasApp(translator("en"), setup=Setup(players=2, bots=["random"]), make_session=lambda _setup: None)  # type: ignore[arg-type,return-value]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.focused is not None and app.focused.id == "play"
+        await pilot.press("tab")
+        after_tab = str(app.focused.id if app.focused is not None else None)
+        shown = screen_text(app)
+        marks = [str(app.screen.query_one(f"#rule-{name}").render()) for name in SWITCHES]
+        app.screen.query_one("#target", Input).value = "-5"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        refused = str(app.screen.query_one("#error", Label).render())
+        app.screen.query_one("#target", Input).value = "x"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        not_number = str(app.screen.query_one("#error", Label).render())
+        await pilot.press("escape")
+        await pilot.pause()
+        running = app.is_running
+    return after_tab, shown, refused, not_number, running, marks
+
+
+def test_the_setup_screen_tabs_to_a_field_marks_switches_and_leaves_on_esc() -> None:
+    after_tab, shown, refused, not_number, running, marks = asyncio.run(setup_keys())
+    assert after_tab == "players"
+    assert "Esc: quit" in shown
+    official = Rules.preset("official")
+    assert [mark[1] for mark in marks] == ["✓" if getattr(official, name) else "✗" for name in SWITCHES]
+    assert refused == "The target score must be 0 or more."
+    assert not_number == "The target score must be a whole number."
+    assert not running

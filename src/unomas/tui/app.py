@@ -482,6 +482,16 @@ class HelpScreen(Panel):
         self.dismiss()
 
 
+class Switch(Checkbox):
+    """A house rule's checkbox that says on or off by its mark (✓ or ✗), not by colour alone."""
+
+    BUTTON_INNER = "✗"
+
+    def watch_value(self) -> None:
+        self.BUTTON_INNER = "✓" if self.value else "✗"
+        super().watch_value()
+
+
 class SetupScreen(Screen[None]):
     """Players, each bot and its level, target score, every house rule; presets."""
 
@@ -495,8 +505,12 @@ class SetupScreen(Screen[None]):
     .group { width: 100%; text-style: bold; padding: 1 0 0 0; }
     .help { width: 100%; color: $text-muted; padding: 0 0 0 4; }
     #buttons { height: 3; }
+    #buttons Label { padding: 1 1 0 1; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "start", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "start", show=False),
+        Binding("escape", "leave", show=False),
+    ]
 
     def __init__(self, t: Translations, setup: Setup, start: Callable[[Setup], None]) -> None:
         super().__init__()
@@ -509,7 +523,9 @@ class SetupScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         t = self.t
         rules = self.setup.rules()
-        with VerticalScroll(id="form"):
+        form = VerticalScroll(id="form")
+        form.can_focus = False  # Tab goes from Play straight to the first field
+        with form:
             yield Label(t.gettext("New match (Tab moves, Space toggles, Enter on Play starts)"), classes="group")
             with Horizontal(classes="row"):
                 yield Label(t.gettext("Players"))
@@ -533,10 +549,11 @@ class SetupScreen(Screen[None]):
             for group in switch_groups(t):
                 yield Label(group.title, classes="group")
                 for switch in group.switches:
-                    yield Checkbox(switch.title, getattr(rules, switch.name), id=f"rule-{switch.name}")
+                    yield Switch(switch.title, getattr(rules, switch.name), id=f"rule-{switch.name}")
                     yield Label(switch.explanation, classes="help")
         with Horizontal(id="buttons"):
             yield Button(t.gettext("Play"), id="play", variant="primary")
+            yield Label(t.gettext("Esc: quit"), id="leave")
             yield Label("", id="error")
 
     def on_mount(self) -> None:
@@ -567,9 +584,13 @@ class SetupScreen(Screen[None]):
         assert isinstance(players, int)
         bots = [str(self.query_one(f"#bot-{seat}", Select).value) for seat in range(1, players)]
         target_text = self.query_one("#target", Input).value.strip()
-        if not target_text.isdigit():
-            raise SettingsError(f"target_score must be a whole number, not {target_text!r}", code="setup.target_score")
-        settings: dict[str, int | bool] = {"target_score": int(target_text)}
+        try:
+            target = int(target_text)
+        except ValueError:
+            raise SettingsError(
+                f"target_score must be a whole number, not {target_text!r}", code="setup.target_score"
+            ) from None
+        settings: dict[str, int | bool] = {"target_score": target}
         for name in SWITCHES:
             settings[name] = self.query_one(f"#rule-{name}", Checkbox).value
         setup = Setup(players, bots, self.preset, settings, self.setup.name, self.setup.sort_hand)
@@ -584,6 +605,10 @@ class SetupScreen(Screen[None]):
             return
         setup.save()
         self.start(setup)
+
+    def action_leave(self) -> None:
+        """Esc: leave without playing (nothing is saved)."""
+        self.app.exit()
 
 
 class UnomasApp(App[None]):

@@ -177,6 +177,8 @@ def error_line(error: UnoError, t: Translations) -> str:
         return t.gettext("{file}: not a match of a person against bots.").format(**params)
     if code == "setup.target_score":
         return t.gettext("The target score must be a whole number.")
+    if params.get("reason_code") == "setup.target_score_range":
+        return t.gettext("The target score must be 0 or more.")
     return error.message
 
 
