@@ -111,7 +111,19 @@ def test_a_failing_bot_ends_the_line_mode_with_one_line(data_folder: Path) -> No
 @pytest.mark.parametrize(
     ("error", "english", "spanish"),
     [
-        (StaleAction(3, 4), "The game has moved on: look again.", "La partida ha seguido: vuelve a mirar."),
+        (
+            StaleAction(3, 4),
+            "Too late: the game moved on before your move arrived.",
+            "Demasiado tarde: la partida siguió antes de que llegara tu jugada.",
+        ),
+        (
+            SettingsError(
+                "players must be 2 to 10, not 0", code="setup.invalid", reason_code="setup.players_range", value=0
+            ),
+            "A match has 2 to 10 players, not 0.",
+            "Una partida tiene de 2 a 10 jugadores, no 0.",
+        ),
+        (SettingsError("3 players need 2 bots, not 1"), "3 players need 2 bots, not 1", "3 players need 2 bots, not 1"),
         (
             IllegalAction("p0 draw: not now", reason="not now"),
             "That is not allowed now.",
@@ -178,17 +190,76 @@ def test_play_command_in_plain_mode_saves_the_record(data_folder: Path) -> None:
     assert len(list((data_folder / "records").glob("*.json"))) == 1
 
 
-def test_play_command_refuses_bad_options() -> None:
-    result = runner.invoke(app, ["play", "--plain", "--lang", "fr"])
-    assert result.exit_code == 2 and "unknown language 'fr'" in result.output
-    result = runner.invoke(app, ["play", "--plain", "--players", "11"])
-    assert result.exit_code == 2 and "players must be 2 to 10" in result.output
-    result = runner.invoke(app, ["play", "--plain", "--set", "jump_in=maybe"])
-    assert result.exit_code == 2 and "jump_in must be true or false" in result.output
-    result = runner.invoke(app, ["play", "--plain", "--bots", "nobody", "--players", "2"])
-    assert result.exit_code == 2 and "unknown bot 'nobody'" in result.output
+@pytest.mark.parametrize(
+    ("flags", "english", "spanish"),
+    [
+        (["--players", "11"], "A match has 2 to 10 players, not 11.", "Una partida tiene de 2 a 10 jugadores, no 11."),
+        (
+            ["--bots", "nobody", "--players", "2"],
+            "--bots: 'nobody' is not a bot (the levels are random, playfirst, heuristic, ismcts, or cmd:COMMAND"
+            " for a program).",
+            "--bots: 'nobody' no es un bot (los niveles son random, playfirst, heuristic, ismcts, o cmd:ORDEN"
+            " para un programa).",
+        ),
+        (
+            ["--bots", "ismcts:iterations=x"],
+            "--bots: 'ismcts:iterations=x' is not a bot (the levels are random, playfirst, heuristic, ismcts,"
+            " or cmd:COMMAND for a program).",
+            "--bots: 'ismcts:iterations=x' no es un bot (los niveles son random, playfirst, heuristic, ismcts,"
+            " o cmd:ORDEN para un programa).",
+        ),
+        (
+            ["--set", "jump_in=maybe"],
+            "jump_in must be true or false, not 'maybe'.",
+            "jump_in debe ser true o false, no 'maybe'.",
+        ),
+        (
+            ["--set", "target_score=-5"],
+            "The target score must be 0 or more.",
+            "Los puntos para ganar deben ser 0 o más.",
+        ),
+        (
+            ["--set", "nope"],
+            "A setting is written NAME=VALUE, not 'nope'.",
+            "Un ajuste se escribe NOMBRE=VALOR, no 'nope'.",
+        ),
+        (
+            ["--pace", "-1"],
+            "--pace is a number of seconds, 0 or more, not -1.0.",
+            "--pace es un número de segundos, 0 o más, no -1.0.",
+        ),
+        (["--lang", "fr"], "--lang: Unknown language: fr. (es, en)", "--lang: Unknown language: fr. (es, en)"),
+    ],
+)
+def test_bad_play_flags_are_one_line_in_the_user_s_language_and_exit_2(
+    flags: list[str], english: str, spanish: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANGUAGE", "en")
+    for lang, words in (("en", english), ("es", spanish)):
+        given = flags if "--lang" in flags else [*flags, "--lang", lang]
+        result = runner.invoke(app, ["play", "--plain", *given])
+        assert result.exit_code == 2 and result.stderr == words + "\n" and result.stdout == ""
+
+
+def test_the_other_commands_bad_options_are_one_line_and_exit_2() -> None:
+    for args in (["simulate", "--players", "11"], ["play", "--nope"], ["play", "--players", "x"], ["replay"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
+        assert "╭" not in result.stderr and "takes a" not in result.stderr
+    result = runner.invoke(app, ["simulate", "--players", "11"])
+    assert "players must be 2 to 10, not 11" in result.stderr
     result = runner.invoke(app, ["play", "--resume", "--lang", "en"])
-    assert result.exit_code == 1 and "There is no unfinished match to resume." in result.output
+    assert result.exit_code == 1 and result.stderr == "There is no unfinished match to resume.\n"
+
+
+@pytest.mark.parametrize("command", ["play", "replay", "simulate", "tournament"])
+def test_help_names_values_by_metavar_not_by_python_type(command: str) -> None:
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "120"})
+    assert result.exit_code == 0
+    for python in ("<bool>", "<list[str]>", "<list[Path]>", "{files}", "{FILE}"):
+        assert python not in result.output
+    if command == "replay":
+        assert "replay [OPTIONS] FILE..." in result.output
 
 
 def test_play_command_flags_choose_the_rules(data_folder: Path) -> None:
