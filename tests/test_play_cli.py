@@ -19,6 +19,7 @@ import unomas
 from tui_fixtures import Crashing, Scripted, stacked_game
 from unomas import record
 from unomas.actions import Kind
+from unomas.cards import parse_card
 from unomas.cli.app import app
 from unomas.errors import IllegalAction, RecordError, SettingsError, StaleAction, UnoError
 from unomas.i18n import translator
@@ -486,3 +487,32 @@ def test_plain_mode_marks_new_cards_sorts_on_s_and_remembers_it(data_folder: Pat
 def test_the_colour_picker_counts_the_cards_of_each_colour() -> None:
     out = plain_transcript(["3"])
     assert "Choose a colour: r = Red (1), y = Yellow (0), g = Green (0), b = Blue (1) " in out
+
+
+@pytest.mark.parametrize(
+    ("hand", "settings", "english", "spanish"),
+    [
+        (["R2", "R3"], {}, "You must draw 2.", "Tienes que robar 2."),
+        (["R+2", "R3"], {}, "You must draw 2.", "Tienes que robar 2."),
+        (
+            ["R+2", "R3"],
+            {"stack_draw_two": True},
+            "You must draw 2: draw, or answer with a card.",
+            "Tienes que robar 2: roba, o responde con una carta de robo.",
+        ),
+    ],
+)
+def test_a_penalty_offers_an_answer_only_when_the_engine_has_one(
+    hand: list[str], settings: dict[str, bool], english: str, spanish: str
+) -> None:
+    game = make_game([hand, ["R+2", "G5"]], ["R9"], **settings)
+    game.apply(next(a for a in game.legal_actions(1) if a.kind is Kind.PLAY and a.card == parse_card("R+2")))
+    view = game.view(0)
+    assert text.prompt(view, ["Ana", "Beto"], translator("en")) == english
+    assert text.prompt(view, ["Ana", "Beto"], translator("es")) == spanish
+
+
+def test_a_wild_draw_four_s_penalty_offers_the_challenge() -> None:
+    game = make_game([["R2", "R3"], ["W+4", "G5"]], ["R9"])
+    game.apply(next(a for a in game.legal_actions(1) if a.kind is Kind.PLAY and a.color == 1))
+    assert text.prompt(game.view(0), ["Ana", "Beto"], translator("en")) == "You must draw 4: draw, or challenge."

@@ -443,3 +443,46 @@ def test_the_setup_screen_tabs_to_a_field_marks_switches_and_leaves_on_esc() -> 
     assert refused == "The target score must be 0 or more."
     assert not_number == "The target score must be a whole number."
     assert not running
+
+
+def finished_record(tmp_path: Path, *, person: bool) -> Path:
+    """The stacked match played out and saved, with or without a person in the record."""
+    game = stacked_game()
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+    while not session.game.is_over:
+        if session.delay() is not None:
+            session.step()
+        elif session.waiting_for_person():
+            session.act(session.actions()[-1])
+    data = record.to_json(session.game, names=session.names, **({"person": 0} if person else {}))
+    path = tmp_path / "match.json"
+    path.write_text(record.dumps(data), encoding="utf-8")
+    return path
+
+
+async def watch_to_the_end(path: Path) -> tuple[str, str, list[str], list[str]]:
+    watched = Watch(json.loads(path.read_text(encoding="utf-8")))
+    app = UnomasApp(translator("en"), watch=watched)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for _ in range(len(watched.steps) - 1):
+            await pilot.press("space")
+        await pilot.pause()
+        at_end = screen_text(app)
+        said_at_end = list(app.screen.query_one(Narration).said)
+        for _ in range(3):
+            await pilot.press("space")
+        await pilot.pause()
+        after = screen_text(app)
+        said = list(app.screen.query_one(Narration).said)
+        await pilot.press("q")
+    return at_end, after, said_at_end, said
+
+
+@pytest.mark.parametrize("person", [True, False])
+def test_watching_a_record_to_its_end_says_the_last_line_once_and_you_only_for_a_person(
+    tmp_path: Path, person: bool
+) -> None:
+    at_end, after, said_at_end, said = asyncio.run(watch_to_the_end(finished_record(tmp_path, person=person)))
+    assert after == at_end and said == said_at_end
+    assert ("(you)" in at_end) is person

@@ -196,7 +196,8 @@ class GameScreen(Screen[None]):
         view = self.view()
         t = self.t
         self.query_one("#status", Static).update(Text(text.status_line(view, t)))
-        seats = [text.seat_line(view, s, self.names, t) for s in range(len(view.hand_sizes))]
+        person = self.watched is None or self.watched.person == view.seat
+        seats = [text.seat_line(view, s, self.names, t, person=person) for s in range(len(view.hand_sizes))]
         per_line = 2 if len(seats) <= 6 else 3
         rows = [" │ ".join(seats[i : i + per_line]) for i in range(0, len(seats), per_line)]
         self.query_one("#players", Static).update(Text("\n".join(rows)))
@@ -322,7 +323,10 @@ class GameScreen(Screen[None]):
     def action_move(self, step: int) -> None:
         """←/→: the card cursor (Home/End: the ends of the hand); watching, a step back or on."""
         if self.watched is not None:
-            self.watched.go(self.watched.position + step)
+            was = self.watched.position
+            self.watched.go(was + step)
+            if self.watched.position == was:
+                return  # at an end of the record: nothing changes, nothing is said again
             self._show_watched()
         else:
             self.selected = max(0, self.selected + step)

@@ -350,7 +350,9 @@ class Watch:
         self.rules = final.rules
         self.names: list[str] = data.get("names") or [NAMES[s % len(NAMES)] for s in range(final.players)]
         person = data.get("person")
-        self.seat = seat if seat is not None else person if isinstance(person, int) else 0
+        self.person: int | None = person if isinstance(person, int) else None
+        """The seat of the record's person (None: a record of bots alone)."""
+        self.seat = seat if seat is not None else self.person if self.person is not None else 0
         table = Conductor(self._game_at(0), [None] * final.players)
         for number, log in enumerate(self.logs):
             if number:

@@ -36,11 +36,12 @@ def status_line(view: View, t: Translations) -> str:
     )
 
 
-def seat_line(view: View, seat: int, names: Sequence[str], t: Translations) -> str:
-    """One player: name, cards, score, and marks for the turn and a missed UNO."""
+def seat_line(view: View, seat: int, names: Sequence[str], t: Translations, *, person: bool = True) -> str:
+    """One player: name, cards, score, and marks for the turn and a missed UNO; the seat
+    of the view is "(you)" when a person sits there (``person``; not in a bots' record)."""
     text = t.ngettext("{name}: {n} card, {score} pts", "{name}: {n} cards, {score} pts", view.hand_sizes[seat])
     line = text.format(name=names[seat], n=view.hand_sizes[seat], score=view.scores[seat])
-    if seat == view.seat:
+    if seat == view.seat and person:
         line = t.gettext("{line} (you)").format(line=line)
     if seat == view.current and view.phase < Phase.ROUND_OVER:
         line = "▶ " + line
@@ -63,7 +64,12 @@ def prompt(view: View, names: Sequence[str], t: Translations) -> str:
         assert view.drawn is not None
         return t.gettext("You drew {card}: play it or keep it.").format(card=card_name(view.drawn, t))
     if view.phase == Phase.PENALTY:
-        return t.gettext("You must draw {n}: draw, or answer.").format(n=view.penalty)
+        kinds = {a.kind for a in view.legal_actions}
+        if Kind.PLAY in kinds:
+            return t.gettext("You must draw {n}: draw, or answer with a card.").format(n=view.penalty)
+        if Kind.CHALLENGE in kinds:
+            return t.gettext("You must draw {n}: draw, or challenge.").format(n=view.penalty)
+        return t.gettext("You must draw {n}.").format(n=view.penalty)
     return t.gettext("Your turn: play a card or draw.")
 
 
