@@ -64,7 +64,7 @@ def test_plain_mode_plays_the_stacked_match_in_spanish() -> None:
     assert "No se entiende: 'zz'." in text and "No hay carta 9." in text
     assert "Elige color: r = Rojo (0), y = Amarillo (0), g = Verde (0), b = Azul (1)" in text
     assert "Ana pilla a Beto sin cantar UNO: Beto roba 2 por no cantar UNO." in text
-    assert "Ana juega Comodín (W), amarillo: ¡Ana canta UNO!\n" in text + "\n"
+    assert "Ana juega Comodín (W) y elige amarillo: ¡Ana canta UNO!\n" in text + "\n"
     assert "Beto desafía" not in text and "Ana desafía a Beto: el Comodín roba cuatro era un farol." in text
     assert "Tu mano (*: jugable; (nueva): desde tu último turno): 1:B5 2:*W" in text
     assert "¡Ana gana la partida!" in text
@@ -314,7 +314,7 @@ async def watch_keys(path: Path) -> tuple[str, str]:
 def test_replay_watch_steps_through_a_record_on_the_game_screen(tmp_path: Path) -> None:
     screen, position = asyncio.run(watch_keys(finished_record(tmp_path)))
     assert position == "3"
-    assert "Beto plays Green 2 (G2)." in screen and "Ana plays Wild (W), Blue." in screen
+    assert "Beto plays Green 2 (G2)." in screen and "Ana plays Wild (W) and chooses Blue." in screen
     assert "→/space: next" in screen
 
 
@@ -394,7 +394,7 @@ def plain_transcript(answers: list[str], **settings: object) -> str:
 @pytest.mark.parametrize("answers", [["3", "r"], ["3r"], ["3 r"], ["3", "r u"]])
 def test_plain_mode_takes_a_wild_s_colour_with_the_card_or_as_the_answer_to_its_question(answers: list[str]) -> None:
     out = plain_transcript(answers)
-    assert "Beto plays Wild (W), Red." in out
+    assert "Beto plays Wild (W) and chooses Red." in out
     if len(answers) == 2:
         assert "Choose a colour: r = Red (1), y = Yellow (0), g = Green (0), b = Blue (1) " in out
         assert "Not understood" not in out
@@ -516,3 +516,29 @@ def test_a_wild_draw_four_s_penalty_offers_the_challenge() -> None:
     game = make_game([["R2", "R3"], ["W+4", "G5"]], ["R9"])
     game.apply(next(a for a in game.legal_actions(1) if a.kind is Kind.PLAY and a.color == 1))
     assert text.prompt(game.view(0), ["Ana", "Beto"], translator("en")) == "You must draw 4: draw, or challenge."
+
+
+def test_the_spanish_words_of_the_terminal_read_naturally() -> None:
+    from unomas.bots.levels import LEVELS
+    from unomas.i18n import bot_label
+    from unomas.i18n.switches import switch_groups
+
+    groups = {group.title: [switch.title for switch in group.switches] for group in switch_groups("es")}
+    assert groups["Cartas de robo"][1:4] == [
+        "Roba dos sobre Roba dos",
+        "Comodín roba cuatro sobre otro",
+        "Roba dos sobre Comodín roba cuatro, y al revés",
+    ]
+    assert "Jugadas" in groups and translator("es").gettext("Play") == "Jugar"
+    labels = [bot_label(level.spec, "es") for level in LEVELS]
+    assert labels == [
+        "aleatorio (1, el más fácil)",
+        "primera que sirva (2)",
+        "heurístico (3)",
+        "Montecarlo 300 (4)",
+        "Montecarlo 1500 (5, el más fuerte)",
+    ]
+    assert translator("es").gettext("You drew {card}: play it or keep it.") == "Has robado {card}: juégala o quédatela."
+    out_text = "\n".join(run_plain("es", ["1", "c", "2 y u"])[1])
+    assert "Ana juega Comodín (W) y elige amarillo: ¡Ana canta UNO!" in out_text
+    assert "échala" not in out_text

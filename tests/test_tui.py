@@ -308,7 +308,7 @@ def test_watching_at_60_columns_left_goes_back_and_right_steps(tmp_path: Path) -
     path.write_text(record.dumps(record.to_json(session.game, names=session.names, person=0)), encoding="utf-8")
     positions, shown = asyncio.run(watch_back_and_forth(path))
     assert positions == [1, 2, 3, 2]
-    assert "Beto plays Green 2 (G2)." in shown and "Ana plays Wild (W), Blue." in shown
+    assert "Beto plays Green 2 (G2)." in shown and "Ana plays Wild (W) and chooses Blue." in shown
     assert "Beto plays Green 3" not in shown  # the step gone back over is no longer told
 
 
