@@ -402,9 +402,9 @@ async def draw_sort_and_pick(lang: str) -> list[str]:
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_the_hand_is_sorted_new_cards_are_underlined_and_the_picker_counts_colours(lang: str) -> None:
     after_draw, unsorted, resorted, _chosen, picking = asyncio.run(draw_sort_and_pick(lang))
-    assert after_draw.startswith("1: Y1 2:*G7 3: B5 4:*W | new:  Y1 |")
-    assert unsorted.startswith("1:*G7 2:*W 3: B5 4: Y1 | new:  Y1 |")
-    assert resorted.startswith("1: Y1 2:*G7 3: B5 4:*W |")
+    assert after_draw.startswith("1: Y1• 2:*G7 3: B5 4:*W | new:  Y1• |")
+    assert unsorted.startswith("1:*G7 2:*W 3: B5 4: Y1• | new:  Y1• |")
+    assert resorted.startswith("1: Y1• 2:*G7 3: B5 4:*W |")
     if lang == "en":
         assert "Choose a colour: r = Red (0), y = Yellow (1), g = Green (1), b = Blue (1)" in picking
     else:
@@ -460,12 +460,15 @@ def finished_record(tmp_path: Path, *, person: bool) -> Path:
     return path
 
 
-async def watch_to_the_end(path: Path) -> tuple[str, str, list[str], list[str]]:
+async def watch_to_the_end(path: Path) -> tuple[str, str, str, list[str], list[str]]:
     watched = Watch(json.loads(path.read_text(encoding="utf-8")))
     app = UnomasApp(translator("en"), watch=watched)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        for _ in range(len(watched.steps) - 1):
+        await pilot.press("space")
+        await pilot.pause()
+        early = screen_text(app)
+        for _ in range(len(watched.steps) - 2):
             await pilot.press("space")
         await pilot.pause()
         at_end = screen_text(app)
@@ -476,13 +479,15 @@ async def watch_to_the_end(path: Path) -> tuple[str, str, list[str], list[str]]:
         after = screen_text(app)
         said = list(app.screen.query_one(Narration).said)
         await pilot.press("q")
-    return at_end, after, said_at_end, said
+    return early, at_end, after, said_at_end, said
 
 
 @pytest.mark.parametrize("person", [True, False])
 def test_watching_a_record_to_its_end_says_the_last_line_once_and_you_only_for_a_person(
     tmp_path: Path, person: bool
 ) -> None:
-    at_end, after, said_at_end, said = asyncio.run(watch_to_the_end(finished_record(tmp_path, person=person)))
+    early, at_end, after, said_at_end, said = asyncio.run(watch_to_the_end(finished_record(tmp_path, person=person)))
     assert after == at_end and said == said_at_end
     assert ("(you)" in at_end) is person
+    assert ("Your turn: play a card or draw." in early) is person
+    assert ("Ana's turn." in early) is not person

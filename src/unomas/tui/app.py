@@ -39,8 +39,8 @@ WILD_STYLE = "bold white on grey23"
 
 
 def card_text(token: str, color: int, *, marked: bool, selected: bool, new: bool = False) -> Text:
-    """One card of the hand: its token in its colour, ``*`` when playable, underlined when
-    drawn since the person's last play, reversed when selected."""
+    """One card of the hand: its token in its colour, ``*`` when playable, ``•`` and
+    underlined when got since the person's last turn, reversed when selected."""
     style = CARD_STYLES[color] if color >= 0 else WILD_STYLE
     if not marked:
         style = "dim " + style
@@ -48,7 +48,11 @@ def card_text(token: str, color: int, *, marked: bool, selected: bool, new: bool
         style = "underline " + style
     if selected:
         style = "reverse " + style
-    return Text(f"{'*' if marked else ' '}{token}", style=style)
+    return Text(f"{'*' if marked else ' '}{token}{NEW_MARK if new else ''}", style=style)
+
+
+NEW_MARK = "•"
+"""After a card got since the person's last turn (the line mode writes ``(new)``)."""
 
 
 class Narration(RichLog):
@@ -99,7 +103,7 @@ class GameScreen(Screen[None]):
     #rules { height: auto; max-height: 2; color: $text-muted; }
     #log { height: 1fr; border: round $primary; }
     #prompt { height: auto; max-height: 2; text-style: bold; }
-    #hand { height: 1; }
+    #hand { height: 1; link-style: none; link-style-hover: bold; }
     #keys { height: auto; max-height: 2; background: $boost; }
     """
 
@@ -213,7 +217,7 @@ class GameScreen(Screen[None]):
             return text.color_prompt(self.t, view.hand)
         if self.picking is not None:
             return text.target_prompt(view, self.names, self.t)
-        line = text.prompt(view, self.names, self.t)
+        line = text.prompt(view, self.names, self.t, person=self.watched is None or self.watched.person == view.seat)
         if self.uno_armed:
             line += " " + self.t.gettext("(UNO with your play)")
         return line

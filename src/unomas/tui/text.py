@@ -50,13 +50,14 @@ def seat_line(view: View, seat: int, names: Sequence[str], t: Translations, *, p
     return line
 
 
-def prompt(view: View, names: Sequence[str], t: Translations) -> str:
-    """What the game waits for, said to the person at ``view.seat``."""
+def prompt(view: View, names: Sequence[str], t: Translations, *, person: bool = True) -> str:
+    """What the game waits for, said to the person at ``view.seat`` (``person``: one sits
+    there; in a bots' record watched, every turn is a player's turn)."""
     if view.phase == Phase.MATCH_OVER:
         return t.gettext("The match is over.")
     if view.phase == Phase.ROUND_OVER:
         return t.gettext("The round is over.")
-    if view.current != view.seat:
+    if view.current != view.seat or not person:
         return t.gettext("{player}'s turn.").format(player=names[view.current])
     if view.phase == Phase.COLOR:
         return t.gettext("Choose the starting colour.")
@@ -268,6 +269,7 @@ def key_help(t: Translations, *, plain: bool) -> list[tuple[str, str]]:
             ("← →", t.gettext("choose a card (Home, End: the first, the last)")),
             ("1…9 0", t.gettext("choose card 1 to 10")),
             ("⏎", t.gettext("play the chosen card (or click it)")),
+            ("*  •", t.gettext("a playable card; a card got since your last turn")),
         ]
     keys += [
         ("d", t.gettext("draw")),
