@@ -112,7 +112,7 @@ def test_the_switches_for_a_browser_say_which_the_official_rules_have_on() -> No
         switches = [switch for group in switches_json(lang) for switch in group["switches"]]
         assert {s["name"]: s["official"] for s in switches} == {name: getattr(official, name) for name in SWITCHES}
     spanish, english = switches_json("es"), switches_json("en")
-    assert [g["title"] for g in spanish] == ["Cartas de robar", "Jugar", "Robar del mazo"]
+    assert [g["title"] for g in spanish] == ["Cartas de robo", "Jugadas", "Robar del mazo"]
     assert spanish[0]["switches"][0]["title"] == "Desafiar el Comodín roba cuatro"
     assert english[0]["switches"][0] == {
         "name": "challenge_wild_draw_four",
@@ -260,7 +260,7 @@ def test_every_event_type_has_a_sentence_in_both_languages() -> None:
         assert es_text and en_text and es_text != en_text
         assert "{" not in es_text + en_text
     assert len(set(spanish)) == len(SAMPLES)
-    assert spanish[3] == "Ana juega Comodín roba cuatro (W+4), verde."
+    assert spanish[3] == "Ana juega Comodín roba cuatro (W+4) y elige verde."
     assert spanish[6] == "Ana roba 2 cartas (7 rojo (R7), Comodín roba cuatro (W+4))."
     assert english[7] == "Ana draws 4 and loses the turn."
     assert spanish[19] == "Beto desafía a Ana: el Comodín roba cuatro era un farol. Ana enseña 7 rojo (R7)."

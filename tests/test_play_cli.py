@@ -19,6 +19,7 @@ import unomas
 from tui_fixtures import Crashing, Scripted, stacked_game
 from unomas import record
 from unomas.actions import Kind
+from unomas.cards import parse_card
 from unomas.cli.app import app
 from unomas.errors import IllegalAction, RecordError, SettingsError, StaleAction, UnoError
 from unomas.i18n import translator
@@ -61,11 +62,11 @@ def test_plain_mode_plays_the_stacked_match_in_spanish() -> None:
     assert session.game.winner == 0 and session.game.scores == [21, 0]
     text = "\n".join(out)
     assert "No se entiende: 'zz'." in text and "No hay carta 9." in text
-    assert "Elige color: r = Rojo (R), y = Amarillo (Y), g = Verde (G), b = Azul (B)" in text
+    assert "Elige color: r = Rojo (0), y = Amarillo (0), g = Verde (0), b = Azul (1)" in text
     assert "Ana pilla a Beto sin cantar UNO: Beto roba 2 por no cantar UNO." in text
-    assert "Ana juega Comodín (W), amarillo: ¡Ana canta UNO!\n" in text + "\n"
+    assert "Ana juega Comodín (W) y elige amarillo: ¡Ana canta UNO!\n" in text + "\n"
     assert "Beto desafía" not in text and "Ana desafía a Beto: el Comodín roba cuatro era un farol." in text
-    assert "Tu mano (* se puede jugar): 1:B5 2:W*" in text
+    assert "Tu mano (*: jugable; (nueva): desde tu último turno): 1:B5 2:*W" in text
     assert "¡Ana gana la partida!" in text
 
 
@@ -111,7 +112,19 @@ def test_a_failing_bot_ends_the_line_mode_with_one_line(data_folder: Path) -> No
 @pytest.mark.parametrize(
     ("error", "english", "spanish"),
     [
-        (StaleAction(3, 4), "The game has moved on: look again.", "La partida ha seguido: vuelve a mirar."),
+        (
+            StaleAction(3, 4),
+            "Too late: the game moved on before your move arrived.",
+            "Demasiado tarde: la partida siguió antes de que llegara tu jugada.",
+        ),
+        (
+            SettingsError(
+                "players must be 2 to 10, not 0", code="setup.invalid", reason_code="setup.players_range", value=0
+            ),
+            "A match has 2 to 10 players, not 0.",
+            "Una partida tiene de 2 a 10 jugadores, no 0.",
+        ),
+        (SettingsError("3 players need 2 bots, not 1"), "3 players need 2 bots, not 1", "3 players need 2 bots, not 1"),
         (
             IllegalAction("p0 draw: not now", reason="not now"),
             "That is not allowed now.",
@@ -178,17 +191,76 @@ def test_play_command_in_plain_mode_saves_the_record(data_folder: Path) -> None:
     assert len(list((data_folder / "records").glob("*.json"))) == 1
 
 
-def test_play_command_refuses_bad_options() -> None:
-    result = runner.invoke(app, ["play", "--plain", "--lang", "fr"])
-    assert result.exit_code == 2 and "unknown language 'fr'" in result.output
-    result = runner.invoke(app, ["play", "--plain", "--players", "11"])
-    assert result.exit_code == 2 and "players must be 2 to 10" in result.output
-    result = runner.invoke(app, ["play", "--plain", "--set", "jump_in=maybe"])
-    assert result.exit_code == 2 and "jump_in must be true or false" in result.output
-    result = runner.invoke(app, ["play", "--plain", "--bots", "nobody", "--players", "2"])
-    assert result.exit_code == 2 and "unknown bot 'nobody'" in result.output
+@pytest.mark.parametrize(
+    ("flags", "english", "spanish"),
+    [
+        (["--players", "11"], "A match has 2 to 10 players, not 11.", "Una partida tiene de 2 a 10 jugadores, no 11."),
+        (
+            ["--bots", "nobody", "--players", "2"],
+            "--bots: 'nobody' is not a bot (the levels are random, playfirst, heuristic, ismcts, or cmd:COMMAND"
+            " for a program).",
+            "--bots: 'nobody' no es un bot (los niveles son random, playfirst, heuristic, ismcts, o cmd:ORDEN"
+            " para un programa).",
+        ),
+        (
+            ["--bots", "ismcts:iterations=x"],
+            "--bots: 'ismcts:iterations=x' is not a bot (the levels are random, playfirst, heuristic, ismcts,"
+            " or cmd:COMMAND for a program).",
+            "--bots: 'ismcts:iterations=x' no es un bot (los niveles son random, playfirst, heuristic, ismcts,"
+            " o cmd:ORDEN para un programa).",
+        ),
+        (
+            ["--set", "jump_in=maybe"],
+            "jump_in must be true or false, not 'maybe'.",
+            "jump_in debe ser true o false, no 'maybe'.",
+        ),
+        (
+            ["--set", "target_score=-5"],
+            "The target score must be 0 or more.",
+            "Los puntos para ganar deben ser 0 o más.",
+        ),
+        (
+            ["--set", "nope"],
+            "A setting is written NAME=VALUE, not 'nope'.",
+            "Un ajuste se escribe NOMBRE=VALOR, no 'nope'.",
+        ),
+        (
+            ["--pace", "-1"],
+            "--pace is a number of seconds, 0 or more, not -1.0.",
+            "--pace es un número de segundos, 0 o más, no -1.0.",
+        ),
+        (["--lang", "fr"], "--lang: Unknown language: fr. (es, en)", "--lang: Unknown language: fr. (es, en)"),
+    ],
+)
+def test_bad_play_flags_are_one_line_in_the_user_s_language_and_exit_2(
+    flags: list[str], english: str, spanish: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANGUAGE", "en")
+    for lang, words in (("en", english), ("es", spanish)):
+        given = flags if "--lang" in flags else [*flags, "--lang", lang]
+        result = runner.invoke(app, ["play", "--plain", *given])
+        assert result.exit_code == 2 and result.stderr == words + "\n" and result.stdout == ""
+
+
+def test_the_other_commands_bad_options_are_one_line_and_exit_2() -> None:
+    for args in (["simulate", "--players", "11"], ["play", "--nope"], ["play", "--players", "x"], ["replay"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
+        assert "╭" not in result.stderr and "takes a" not in result.stderr
+    result = runner.invoke(app, ["simulate", "--players", "11"])
+    assert "players must be 2 to 10, not 11" in result.stderr
     result = runner.invoke(app, ["play", "--resume", "--lang", "en"])
-    assert result.exit_code == 1 and "There is no unfinished match to resume." in result.output
+    assert result.exit_code == 1 and result.stderr == "There is no unfinished match to resume.\n"
+
+
+@pytest.mark.parametrize("command", ["play", "replay", "simulate", "tournament"])
+def test_help_names_values_by_metavar_not_by_python_type(command: str) -> None:
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "120"})
+    assert result.exit_code == 0
+    for python in ("<bool>", "<list[str]>", "<list[Path]>", "{files}", "{FILE}"):
+        assert python not in result.output
+    if command == "replay":
+        assert "replay [OPTIONS] FILE..." in result.output
 
 
 def test_play_command_flags_choose_the_rules(data_folder: Path) -> None:
@@ -242,7 +314,7 @@ async def watch_keys(path: Path) -> tuple[str, str]:
 def test_replay_watch_steps_through_a_record_on_the_game_screen(tmp_path: Path) -> None:
     screen, position = asyncio.run(watch_keys(finished_record(tmp_path)))
     assert position == "3"
-    assert "Beto plays Green 2 (G2)." in screen and "Ana plays Wild (W), Blue." in screen
+    assert "Beto plays Green 2 (G2)." in screen and "Ana plays Wild (W) and chooses Blue." in screen
     assert "→/space: next" in screen
 
 
@@ -322,9 +394,9 @@ def plain_transcript(answers: list[str], **settings: object) -> str:
 @pytest.mark.parametrize("answers", [["3", "r"], ["3r"], ["3 r"], ["3", "r u"]])
 def test_plain_mode_takes_a_wild_s_colour_with_the_card_or_as_the_answer_to_its_question(answers: list[str]) -> None:
     out = plain_transcript(answers)
-    assert "Beto plays Wild (W), Red." in out
+    assert "Beto plays Wild (W) and chooses Red." in out
     if len(answers) == 2:
-        assert "Choose a colour: r = Red (R), y = Yellow (Y), g = Green (G), b = Blue (B) " in out
+        assert "Choose a colour: r = Red (1), y = Yellow (0), g = Green (0), b = Blue (1) " in out
         assert "Not understood" not in out
 
 
@@ -399,3 +471,74 @@ def test_replay_of_a_directory_or_an_empty_file_is_one_line_and_exit_1(tmp_path:
     for path, line in cases.items():
         result = runner.invoke(app, ["replay", str(path), *(["--watch"] if watch else [])])
         assert (result.exit_code, result.output) == (1, line + "\n"), path
+
+
+def test_plain_mode_marks_new_cards_sorts_on_s_and_remembers_it(data_folder: Path) -> None:
+    _session, out = run_plain("en", ["d", "s"])
+    hands = [line for line in out if line.startswith("Your hand")]
+    assert hands[0] == "Your hand (*: playable; (new): since your last turn): 1:*G7 2:B5 3:*W"
+    assert hands[1].endswith("1:Y1(new) 2:*G7 3:B5 4:*W")
+    assert hands[2].endswith("1:*G7 2:*W 3:B5 4:Y1(new)")  # s: in the order the cards came
+    assert Setup.load().sort_hand is False
+    _session, out = run_plain("en", ["s", "s"])
+    assert Setup.load().sort_hand is True
+
+
+def test_the_colour_picker_counts_the_cards_of_each_colour() -> None:
+    out = plain_transcript(["3"])
+    assert "Choose a colour: r = Red (1), y = Yellow (0), g = Green (0), b = Blue (1) " in out
+
+
+@pytest.mark.parametrize(
+    ("hand", "settings", "english", "spanish"),
+    [
+        (["R2", "R3"], {}, "You must draw 2.", "Tienes que robar 2."),
+        (["R+2", "R3"], {}, "You must draw 2.", "Tienes que robar 2."),
+        (
+            ["R+2", "R3"],
+            {"stack_draw_two": True},
+            "You must draw 2: draw, or answer with a card.",
+            "Tienes que robar 2: roba, o responde con una carta de robo.",
+        ),
+    ],
+)
+def test_a_penalty_offers_an_answer_only_when_the_engine_has_one(
+    hand: list[str], settings: dict[str, bool], english: str, spanish: str
+) -> None:
+    game = make_game([hand, ["R+2", "G5"]], ["R9"], **settings)
+    game.apply(next(a for a in game.legal_actions(1) if a.kind is Kind.PLAY and a.card == parse_card("R+2")))
+    view = game.view(0)
+    assert text.prompt(view, ["Ana", "Beto"], translator("en")) == english
+    assert text.prompt(view, ["Ana", "Beto"], translator("es")) == spanish
+
+
+def test_a_wild_draw_four_s_penalty_offers_the_challenge() -> None:
+    game = make_game([["R2", "R3"], ["W+4", "G5"]], ["R9"])
+    game.apply(next(a for a in game.legal_actions(1) if a.kind is Kind.PLAY and a.color == 1))
+    assert text.prompt(game.view(0), ["Ana", "Beto"], translator("en")) == "You must draw 4: draw, or challenge."
+
+
+def test_the_spanish_words_of_the_terminal_read_naturally() -> None:
+    from unomas.bots.levels import LEVELS
+    from unomas.i18n import bot_label
+    from unomas.i18n.switches import switch_groups
+
+    groups = {group.title: [switch.title for switch in group.switches] for group in switch_groups("es")}
+    assert groups["Cartas de robo"][1:4] == [
+        "Roba dos sobre Roba dos",
+        "Comodín roba cuatro sobre otro",
+        "Roba dos sobre Comodín roba cuatro, y al revés",
+    ]
+    assert "Jugadas" in groups and translator("es").gettext("Play") == "Jugar"
+    labels = [bot_label(level.spec, "es") for level in LEVELS]
+    assert labels == [
+        "aleatorio (1, el más fácil)",
+        "primera que sirva (2)",
+        "heurístico (3)",
+        "Montecarlo 300 (4)",
+        "Montecarlo 1500 (5, el más fuerte)",
+    ]
+    assert translator("es").gettext("You drew {card}: play it or keep it.") == "Has robado {card}: juégala o quédatela."
+    out_text = "\n".join(run_plain("es", ["1", "c", "2 y u"])[1])
+    assert "Ana juega Comodín (W) y elige amarillo: ¡Ana canta UNO!" in out_text
+    assert "échala" not in out_text

@@ -583,7 +583,7 @@ def test_the_i18n_endpoint_serves_both_languages_and_refuses_others() -> None:
         }
         assert {bot["spec"]: bot["label"] for bot in words["bots"]} == {
             "heuristic": "heurístico (3)",
-            "playfirst": "playfirst (2)",
+            "playfirst": "primera que sirva (2)",
             "random": "aleatorio (1, el más fácil)",
         }
         status, words = get(address, "/api/i18n/en")

@@ -249,3 +249,35 @@ def test_watch_steps_through_every_round_of_a_longer_match() -> None:
         assert number == 0 or watch.view().phase >= Phase.ROUND_OVER
     watch.go(len(watch.steps) - 1)
     assert watch.game.is_over and watch.game.scores == table.game.scores
+
+
+def uno_calls(spec: str, matches: int) -> tuple[int, int]:
+    """In single rounds of four ``spec`` bots: the plays that left one card, and the UNO calls."""
+    from unomas.bots import make_bot
+    from unomas.conductor import BotPlayer, Conductor
+    from unomas.events import Played, UnoCalled
+
+    left_one = calls = 0
+    for seed in range(matches):
+        table = Conductor.seeded(
+            Rules(players=4, target_score=0), [BotPlayer(make_bot(spec)) for _ in range(4)], seed=seed
+        )
+
+        def heard(_action: object, caused: list[object], table: Conductor = table) -> None:
+            nonlocal left_one, calls
+            sizes = table.game.view(None).hand_sizes
+            left_one += sum(isinstance(e, Played) and sizes[e.player] == 1 for e in caused)
+            calls += sum(isinstance(e, UnoCalled) for e in caused)
+
+        table.listen(None, heard)  # type: ignore[arg-type]
+        table.play()
+        table.close()
+    return left_one, calls
+
+
+def test_the_random_level_forgets_uno_now_and_then_and_the_heuristic_never() -> None:
+    """As the README's bot table says, so that a person gets to catch someone."""
+    left_one, calls = uno_calls("random", 20)
+    assert 0.1 < 1 - calls / left_one < 0.6
+    left_one, calls = uno_calls("heuristic", 10)
+    assert left_one > 0 and calls == left_one

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.widgets import Checkbox
+from textual.widgets import Checkbox, Input, Label
 
 from tui_fixtures import Crashing, Scripted, stacked_game
 from unomas import record
@@ -308,7 +308,7 @@ def test_watching_at_60_columns_left_goes_back_and_right_steps(tmp_path: Path) -
     path.write_text(record.dumps(record.to_json(session.game, names=session.names, person=0)), encoding="utf-8")
     positions, shown = asyncio.run(watch_back_and_forth(path))
     assert positions == [1, 2, 3, 2]
-    assert "Beto plays Green 2 (G2)." in shown and "Ana plays Wild (W), Blue." in shown
+    assert "Beto plays Green 2 (G2)." in shown and "Ana plays Wild (W) and chooses Blue." in shown
     assert "Beto plays Green 3" not in shown  # the step gone back over is no longer told
 
 
@@ -378,3 +378,116 @@ def test_the_rules_in_force_show_while_playing_and_question_mark_lists_every_key
     for rule in text.rules_lines(rules, t):
         assert rule in helped
     assert ("[x] Cortar" if lang == "es" else "[x] Jump in") in helped
+
+
+async def draw_sort_and_pick(lang: str) -> list[str]:
+    game = stacked_game()
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], pace=0, window=60, game=game, save=False)
+    app = UnomasApp(translator(lang), session=session)
+    shown: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key in ("d", "s", "s", "4", "enter"):
+            await pilot.pause()
+            await pilot.press(key)
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            hand = screen._hand(screen.view())
+            underlined = [hand.plain[s.start : s.end] for s in hand.spans if "underline" in str(s.style)]
+            shown.append(f"{hand.plain} | new: {' '.join(underlined)} | {screen_text(app)}")
+        await pilot.press("q")
+    return shown
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_hand_is_sorted_new_cards_are_underlined_and_the_picker_counts_colours(lang: str) -> None:
+    after_draw, unsorted, resorted, _chosen, picking = asyncio.run(draw_sort_and_pick(lang))
+    assert after_draw.startswith("1: Y1• 2:*G7 3: B5 4:*W | new:  Y1• |")
+    assert unsorted.startswith("1:*G7 2:*W 3: B5 4: Y1• | new:  Y1• |")
+    assert resorted.startswith("1: Y1• 2:*G7 3: B5 4:*W |")
+    if lang == "en":
+        assert "Choose a colour: r = Red (0), y = Yellow (1), g = Green (1), b = Blue (1)" in picking
+    else:
+        assert "Elige color: r = Rojo (0), y = Amarillo (1), g = Verde (1), b = Azul (1)" in picking
+
+
+async def setup_keys() -> tuple[str, str, str, str, bool, list[str]]:
+    app = UnomasApp(translator("en"), setup=Setup(players=2, bots=["random"]), make_session=lambda _setup: None)  # type: ignore[arg-type,return-value]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.focused is not None and app.focused.id == "play"
+        await pilot.press("tab")
+        after_tab = str(app.focused.id if app.focused is not None else None)
+        shown = screen_text(app)
+        marks = [str(app.screen.query_one(f"#rule-{name}").render()) for name in SWITCHES]
+        app.screen.query_one("#target", Input).value = "-5"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        refused = str(app.screen.query_one("#error", Label).render())
+        app.screen.query_one("#target", Input).value = "x"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        not_number = str(app.screen.query_one("#error", Label).render())
+        await pilot.press("escape")
+        await pilot.pause()
+        running = app.is_running
+    return after_tab, shown, refused, not_number, running, marks
+
+
+def test_the_setup_screen_tabs_to_a_field_marks_switches_and_leaves_on_esc() -> None:
+    after_tab, shown, refused, not_number, running, marks = asyncio.run(setup_keys())
+    assert after_tab == "players"
+    assert "Esc: quit" in shown
+    official = Rules.preset("official")
+    assert [mark[1] for mark in marks] == ["✓" if getattr(official, name) else "✗" for name in SWITCHES]
+    assert refused == "The target score must be 0 or more."
+    assert not_number == "The target score must be a whole number."
+    assert not running
+
+
+def finished_record(tmp_path: Path, *, person: bool) -> Path:
+    """The stacked match played out and saved, with or without a person in the record."""
+    game = stacked_game()
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+    while not session.game.is_over:
+        if session.delay() is not None:
+            session.step()
+        elif session.waiting_for_person():
+            session.act(session.actions()[-1])
+    data = record.to_json(session.game, names=session.names, **({"person": 0} if person else {}))
+    path = tmp_path / "match.json"
+    path.write_text(record.dumps(data), encoding="utf-8")
+    return path
+
+
+async def watch_to_the_end(path: Path) -> tuple[str, str, str, list[str], list[str]]:
+    watched = Watch(json.loads(path.read_text(encoding="utf-8")))
+    app = UnomasApp(translator("en"), watch=watched)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("space")
+        await pilot.pause()
+        early = screen_text(app)
+        for _ in range(len(watched.steps) - 2):
+            await pilot.press("space")
+        await pilot.pause()
+        at_end = screen_text(app)
+        said_at_end = list(app.screen.query_one(Narration).said)
+        for _ in range(3):
+            await pilot.press("space")
+        await pilot.pause()
+        after = screen_text(app)
+        said = list(app.screen.query_one(Narration).said)
+        await pilot.press("q")
+    return early, at_end, after, said_at_end, said
+
+
+@pytest.mark.parametrize("person", [True, False])
+def test_watching_a_record_to_its_end_says_the_last_line_once_and_you_only_for_a_person(
+    tmp_path: Path, person: bool
+) -> None:
+    early, at_end, after, said_at_end, said = asyncio.run(watch_to_the_end(finished_record(tmp_path, person=person)))
+    assert after == at_end and said == said_at_end
+    assert ("(you)" in at_end) is person
+    assert ("Your turn: play a card or draw." in early) is person
+    assert ("Ana's turn." in early) is not person

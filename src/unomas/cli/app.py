@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
+from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich import box
@@ -15,6 +17,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
+from typer._click.exceptions import ClickException, UsageError
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from unomas import __version__, record
 from unomas.errors import RecordError, SettingsError
@@ -25,10 +29,54 @@ from unomas.runs.selfplay import POLICIES, check_policy
 from unomas.runs.simulation import Totals, run_simulation
 from unomas.runs.tournament import TournamentInterrupted, TournamentResult, run_tournament
 
+
+class Command(TyperCommand):
+    """A command whose help names values by their metavar, never by a Python type: a flag
+    shows none (not ``<bool>``), an argument its metavar (``FILE...``, not ``{files}...``)."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params: list[Any] = super().get_params(ctx)
+        for param in params:
+            if isinstance(param, TyperOption) and param.type_descriptor.annotation is bool:
+                param.metavar = ""
+            elif isinstance(param, TyperArgument) and param.metavar is not None:
+                shown = param.metavar + ("..." if param.nargs != 1 else "")
+                param.display_type_rich = lambda ctx: None  # type: ignore[method-assign]
+                param.get_usage_pieces = lambda ctx, shown=shown: [shown]  # type: ignore[method-assign,misc]
+        return params
+
+
+class Group(TyperGroup):
+    """The ``unomas`` command: a mistake on the command line is one line on standard error
+    (and exit status 2), not a box of usage text."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        try:
+            result = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except ClickException as error:
+            hint = f" ({error.ctx.command_path} --help)" if isinstance(error, UsageError) and error.ctx else ""
+            typer.echo(f"{error.format_message()}{hint}", err=True)
+            sys.exit(error.exit_code)
+        except typer.Abort:
+            sys.exit(INTERRUPTED)
+        sys.exit(result if isinstance(result, int) else 0)
+
+
 app = typer.Typer(
     help="UNO with every house rule: simulate matches, run tournaments between bots, replay and check records.",
     no_args_is_help=True,
     add_completion=False,
+    cls=Group,
 )
 out = Console(soft_wrap=True)
 err = Console(stderr=True)
@@ -68,14 +116,14 @@ def backend_from_options(name: str, jobs: int | None, address: str | None) -> Ba
         raise typer.BadParameter(str(error), param_hint="--backend") from None
 
 
-@app.command(name="simulate")
+@app.command(name="simulate", cls=Command)
 def simulate_command(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Matches to play.")] = 100,
     players: Annotated[Optional[int], typer.Option(help="Seats, 2 to 10 (default 4).")] = None,  # noqa: UP045
     rules_preset: Annotated[str, typer.Option("--rules", help=f"Preset: {' or '.join(PRESETS)}.")] = "official",
     settings: Annotated[
         Optional[list[str]],  # noqa: UP045
-        typer.Option("--set", help="A setting of the rules, NAME=VALUE (repeatable)."),
+        typer.Option("--set", metavar="NAME=VALUE", help="A setting of the rules (repeatable)."),
     ] = None,
     seed: Annotated[Optional[str], typer.Option(help="Seed: the same seed gives the same records.")] = None,  # noqa: UP045
     policy: Annotated[
@@ -145,7 +193,7 @@ def simulate_command(
         raise typer.Exit(code=INTERRUPTED)
 
 
-@app.command(name="tournament")
+@app.command(name="tournament", cls=Command)
 def tournament_command(
     bots: Annotated[
         Optional[str],  # noqa: UP045
@@ -169,7 +217,7 @@ def tournament_command(
     ] = None,
     settings: Annotated[
         Optional[list[str]],  # noqa: UP045
-        typer.Option("--set", help="A setting of the rules, NAME=VALUE (repeatable)."),
+        typer.Option("--set", metavar="NAME=VALUE", help="A setting of the rules (repeatable)."),
     ] = None,
     jobs: JobsOption = None,
     backend: BackendOption = "local",
@@ -328,28 +376,40 @@ def _figure(value: float | None, digits: int = 1) -> str:
     return "–" if value is None else f"{value:,.{digits}f}"
 
 
-@app.command(name="play")
+@app.command(name="play", cls=Command)
 def play_command(
-    players: Annotated[Optional[int], typer.Option(help="Seats, 2 to 10 (skips the setup screen).")] = None,  # noqa: UP045
+    players: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(metavar="N", help="Seats, 2 to 10 (skips the setup screen)."),
+    ] = None,
     bots: Annotated[
         Optional[str],  # noqa: UP045
-        typer.Option(help="Bot specs for the other seats, comma separated; the last one repeats."),
+        typer.Option(metavar="BOTS", help="Bot specs for the other seats, comma separated; the last one repeats."),
     ] = None,
     rules_preset: Annotated[
         Optional[str],  # noqa: UP045
-        typer.Option("--rules", help=f"Preset the flags start from: {' or '.join(PRESETS)} (default {PRESETS[0]})."),
+        typer.Option(
+            "--rules",
+            metavar="PRESET",
+            help=f"Preset the flags start from: {' or '.join(PRESETS)} (default {PRESETS[0]}).",
+        ),
     ] = None,
     settings: Annotated[
         Optional[list[str]],  # noqa: UP045
-        typer.Option("--set", help="A setting of the rules, NAME=VALUE (repeatable)."),
+        typer.Option("--set", metavar="NAME=VALUE", help="A setting of the rules (repeatable)."),
     ] = None,
-    lang: Annotated[Optional[str], typer.Option(help="es or en (default: from the locale).")] = None,  # noqa: UP045
+    lang: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(metavar="LANG", help="es or en (default: from the locale)."),
+    ] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Line mode, for screen readers and pipes.")] = False,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the last unfinished match.")] = False,
-    pace: Annotated[float, typer.Option(min=0, help="Seconds between bot actions.")] = 0.8,
-    window: Annotated[float, typer.Option(min=0, help="Seconds an out-of-turn chance stays open for you.")] = 2.5,
-    name: Annotated[Optional[str], typer.Option(help="Your name at the table.")] = None,  # noqa: UP045
-    seed: Annotated[Optional[str], typer.Option(help="Seed of the shuffles and the bots.")] = None,  # noqa: UP045
+    pace: Annotated[float, typer.Option(metavar="SECONDS", help="Seconds between bot actions.")] = 0.8,
+    window: Annotated[
+        float, typer.Option(metavar="SECONDS", help="Seconds an out-of-turn chance stays open for you.")
+    ] = 2.5,
+    name: Annotated[Optional[str], typer.Option(metavar="NAME", help="Your name at the table.")] = None,  # noqa: UP045
+    seed: Annotated[Optional[str], typer.Option(metavar="SEED", help="Seed of the shuffles and the bots.")] = None,  # noqa: UP045
 ) -> None:
     """Play a match against bots in the terminal (the record is saved as you play)."""
     from unomas.cli.play import play
@@ -369,14 +429,17 @@ def play_command(
     )
 
 
-@app.command(name="replay")
+@app.command(name="replay", cls=Command)
 def replay_command(
-    files: Annotated[list[Path], typer.Argument(help="Record files: JSON, or JSON Lines of records.")],
+    files: Annotated[list[Path], typer.Argument(metavar="FILE", help="Record files: JSON, or JSON Lines of records.")],
     verify: Annotated[
         bool, typer.Option("--verify", help="Also check the revealed seed: its commitment and every deal.")
     ] = False,
     watch: Annotated[bool, typer.Option("--watch", help="Step through the (first) record on the game screen.")] = False,
-    lang: Annotated[Optional[str], typer.Option(help="es or en, for --watch (default: from the locale).")] = None,  # noqa: UP045
+    lang: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(metavar="LANG", help="es or en, for --watch (default: from the locale)."),
+    ] = None,
 ) -> None:
     """Replay and check records; exit non-zero if any is invalid (or is no record at all)."""
     from unomas.cli.play import fail, unreadable, watch_record
@@ -411,7 +474,7 @@ def replay_command(
         raise typer.Exit(code=1)
 
 
-@app.command(name="serve")
+@app.command(name="serve", cls=Command)
 def serve_command(
     host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every interface).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,

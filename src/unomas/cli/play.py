@@ -8,8 +8,10 @@ from typing import Any
 import typer
 
 from unomas import record
+from unomas.bots import make_bot
+from unomas.bots.levels import LEVELS
 from unomas.errors import RecordError, SettingsError, UnoError
-from unomas.i18n import Translations, default_language, translator
+from unomas.i18n import Translations, default_language, error_text, translator
 from unomas.rules import Rules
 from unomas.tui import plain as line_mode
 from unomas.tui import text
@@ -17,10 +19,12 @@ from unomas.tui.session import NAMES, Session, Setup, Watch, last_unfinished, re
 
 
 def _translations(lang: str | None) -> Translations:
+    """The catalog of ``--lang`` (or the locale's); an unknown language is a one-line error."""
     try:
         return translator(lang or default_language())
-    except SettingsError as error:
-        raise typer.BadParameter(str(error), param_hint="--lang") from None
+    except SettingsError:
+        words = error_text("lang.unknown", {"lang": lang}, default_language())
+        raise fail(f"--lang: {words} (es, en)", code=2) from None
 
 
 def fail(line: str, code: int = 1) -> typer.Exit:
@@ -47,6 +51,11 @@ def play(
     start from ``--rules``, the official preset by default, never from the last setup
     screen), or the last unfinished match (``--resume``, which takes none of those flags)."""
     t = _translations(lang)
+    for flag, seconds in (("--pace", pace), ("--window", window)):
+        if seconds < 0:
+            raise fail(
+                t.gettext("{flag} is a number of seconds, 0 or more, not {value}.").format(flag=flag, value=seconds), 2
+            )
     if resume_last:
         given = {"--players": players, "--bots": bots, "--rules": preset, "--set": settings, "--name": name}
         given |= {"--seed": seed}
@@ -65,11 +74,13 @@ def play(
         setup.players = players
     if bots is not None:
         setup.bots = [spec.strip() for spec in bots.split(",") if spec.strip()]
+        for spec in setup.bots:
+            _check_bot(spec, t)
     try:
         setup = setup.fitted()
         rules = setup.rules().with_settings(settings or [])
     except SettingsError as error:
-        raise typer.BadParameter(str(error)) from None
+        raise fail(text.error_line(error, t), code=2) from None
 
     def start(chosen: Setup, chosen_rules: Rules | None = None) -> Session:
         names = [chosen.name, *NAMES[1 : chosen.players]]
@@ -88,7 +99,9 @@ def play(
         try:
             session = start(setup, rules)
         except SettingsError as error:
-            raise typer.BadParameter(str(error)) from None
+            raise fail(text.error_line(error, t), code=2) from None
+    if session is not None:
+        session.sort_hand = setup.sort_hand
     if plain:
         assert session is not None
         line_mode.run(session, t, input, lambda line: print(line, flush=True))
@@ -99,6 +112,16 @@ def play(
     app.run()
     if app.session is not None and app.session.path is not None and not app.session.game.is_over:
         typer.echo(text.saved_line(t))
+
+
+def _check_bot(spec: str, t: Translations) -> None:
+    """Refuse, in one line, a ``--bots`` spec that names no bot (or a bot's bad option)."""
+    try:
+        make_bot(spec).close()
+    except SettingsError:
+        levels = ", ".join(dict.fromkeys(level.spec.split(":")[0] for level in LEVELS))
+        message = t.gettext("--bots: {spec} is not a bot (the levels are {levels}, or cmd:COMMAND for a program).")
+        raise fail(message.format(spec=repr(spec), levels=levels), code=2) from None
 
 
 def unreadable(path: Path) -> str | None:

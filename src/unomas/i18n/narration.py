@@ -40,7 +40,7 @@ from unomas.events import (
     StartingCardReturned,
     UnoCalled,
 )
-from unomas.i18n import Translations, _t, card_name, color_name
+from unomas.i18n import Translations, _in_card_color, _t, card_name, color_name
 
 
 def narrate(events: Sequence[Event], names: Sequence[str], lang: str | Translations) -> list[str]:
@@ -83,10 +83,17 @@ def _starting(e: StartingCard, n: Sequence[str], t: Translations) -> str:
 
 
 def _played(e: Played, n: Sequence[str], t: Translations) -> str:
-    card = card_name(e.card, t, chosen=e.color)
+    card, player = card_name(e.card, t), n[e.player]
+    if e.color is not None:  # a wild card: the colour is the player's choice, said as one
+        color = _in_card_color(e.color, t)
+        if e.jump_in:
+            text = t.gettext("{player} jumps in with {card} and chooses {color}.")
+        else:
+            text = t.gettext("{player} plays {card} and chooses {color}.")
+        return text.format(player=player, card=card, color=color)
     if e.jump_in:
-        return t.gettext("{player} jumps in with {card}.").format(player=n[e.player], card=card)
-    return t.gettext("{player} plays {card}.").format(player=n[e.player], card=card)
+        return t.gettext("{player} jumps in with {card}.").format(player=player, card=card)
+    return t.gettext("{player} plays {card}.").format(player=player, card=card)
 
 
 def _drew(e: Drew, n: Sequence[str], t: Translations) -> str:

@@ -38,14 +38,21 @@ CARD_STYLES = ("bold white on red", "bold black on yellow", "bold white on green
 WILD_STYLE = "bold white on grey23"
 
 
-def card_text(token: str, color: int, *, marked: bool, selected: bool) -> Text:
-    """One card of the hand: its token in its colour, ``*`` when playable, reversed when selected."""
+def card_text(token: str, color: int, *, marked: bool, selected: bool, new: bool = False) -> Text:
+    """One card of the hand: its token in its colour, ``*`` when playable, ``•`` and
+    underlined when got since the person's last turn, reversed when selected."""
     style = CARD_STYLES[color] if color >= 0 else WILD_STYLE
     if not marked:
         style = "dim " + style
+    if new:
+        style = "underline " + style
     if selected:
         style = "reverse " + style
-    return Text(f"{'*' if marked else ' '}{token}", style=style)
+    return Text(f"{'*' if marked else ' '}{token}{NEW_MARK if new else ''}", style=style)
+
+
+NEW_MARK = "•"
+"""After a card got since the person's last turn (the line mode writes ``(new)``)."""
 
 
 class Narration(RichLog):
@@ -96,7 +103,7 @@ class GameScreen(Screen[None]):
     #rules { height: auto; max-height: 2; color: $text-muted; }
     #log { height: 1fr; border: round $primary; }
     #prompt { height: auto; max-height: 2; text-style: bold; }
-    #hand { height: 1; }
+    #hand { height: 1; link-style: none; link-style-hover: bold; }
     #keys { height: auto; max-height: 2; background: $boost; }
     """
 
@@ -107,7 +114,7 @@ class GameScreen(Screen[None]):
         Binding("end", "move(1000)", show=False, priority=True),
         Binding("enter", "play", show=False),
         *[Binding(str(d), f"digit({d})", show=False) for d in range(10)],
-        *[Binding(k, f"key('{k}')", show=False) for k in "dpxucjrygbn"],
+        *[Binding(k, f"key('{k}')", show=False) for k in "dpxucjrygbns"],
         Binding("space", "go_on", show=False),
         Binding("question_mark", "help", show=False),
         Binding("q", "quit_game", show=False),
@@ -193,7 +200,8 @@ class GameScreen(Screen[None]):
         view = self.view()
         t = self.t
         self.query_one("#status", Static).update(Text(text.status_line(view, t)))
-        seats = [text.seat_line(view, s, self.names, t) for s in range(len(view.hand_sizes))]
+        person = self.watched is None or self.watched.person == view.seat
+        seats = [text.seat_line(view, s, self.names, t, person=person) for s in range(len(view.hand_sizes))]
         per_line = 2 if len(seats) <= 6 else 3
         rows = [" │ ".join(seats[i : i + per_line]) for i in range(0, len(seats), per_line)]
         self.query_one("#players", Static).update(Text("\n".join(rows)))
@@ -206,10 +214,10 @@ class GameScreen(Screen[None]):
         if self.message:
             return self.message
         if self.picking is not None and self.picking[0] == "color":
-            return text.color_prompt(self.t)
+            return text.color_prompt(self.t, view.hand)
         if self.picking is not None:
             return text.target_prompt(view, self.names, self.t)
-        line = text.prompt(view, self.names, self.t)
+        line = text.prompt(view, self.names, self.t, person=self.watched is None or self.watched.person == view.seat)
         if self.uno_armed:
             line += " " + self.t.gettext("(UNO with your play)")
         return line
@@ -217,14 +225,19 @@ class GameScreen(Screen[None]):
     def _hand(self, view: View) -> Text:
         """The hand on one line; a hand wider than the screen shows the part around the
         chosen card, with the number of cards hidden on each side."""
-        cards = text.hand_cards(view)
+        cards = self._cards(view)
         self.selected = max(0, min(self.selected, len(cards) - 1))
         marked = text.playable(view)
+        new = text.new_marks(cards, self.session.new_cards()) if self.session is not None else [False] * len(cards)
         pieces: list[Text] = []
         for index, card in enumerate(cards):
             piece = Text(f"{(index + 1) % 10}:" if index < 10 else "", style="dim")
             shown = card_text(
-                text.card_label(card), COLOR_OF[card], marked=card in marked, selected=index == self.selected
+                text.card_label(card),
+                COLOR_OF[card],
+                marked=card in marked,
+                selected=index == self.selected,
+                new=new[index],
             )
             shown.stylize(Style.on(click=f"screen.pick({index})"))
             piece.append_text(shown)
@@ -241,6 +254,10 @@ class GameScreen(Screen[None]):
         if last < len(pieces):
             out.append(f" {len(pieces) - last}▶", style="bold")
         return out
+
+    def _cards(self, view: View) -> list[int]:
+        """The hand in the order shown (sorted unless the person turned sorting off)."""
+        return text.hand_cards(view, sort=self.session is None or self.session.sort_hand)
 
     def _keys(self, view: View) -> Text:
         if self.watched is not None:
@@ -310,7 +327,10 @@ class GameScreen(Screen[None]):
     def action_move(self, step: int) -> None:
         """←/→: the card cursor (Home/End: the ends of the hand); watching, a step back or on."""
         if self.watched is not None:
-            self.watched.go(self.watched.position + step)
+            was = self.watched.position
+            self.watched.go(was + step)
+            if self.watched.position == was:
+                return  # at an end of the record: nothing changes, nothing is said again
             self._show_watched()
         else:
             self.selected = max(0, self.selected + step)
@@ -332,7 +352,7 @@ class GameScreen(Screen[None]):
         if view.phase >= Phase.ROUND_OVER:
             self.action_go_on()
             return
-        cards = text.hand_cards(view)
+        cards = self._cards(view)
         if not cards or self.picking is not None:
             return
         self._play(cards[min(self.selected, len(cards) - 1)])
@@ -355,6 +375,11 @@ class GameScreen(Screen[None]):
         if self.watched is not None:
             if key == "n":
                 self.action_move(1)
+            return
+        if key == "s" and self.session is not None:
+            self.session.sort_hand = not self.session.sort_hand
+            Setup.remember_sorting(self.session.sort_hand)
+            self.refresh_all()
             return
         if key in "rygb":
             color = COLOR_LETTERS.index(key.upper())
@@ -465,6 +490,16 @@ class HelpScreen(Panel):
         self.dismiss()
 
 
+class Switch(Checkbox):
+    """A house rule's checkbox that says on or off by its mark (✓ or ✗), not by colour alone."""
+
+    BUTTON_INNER = "✗"
+
+    def watch_value(self) -> None:
+        self.BUTTON_INNER = "✓" if self.value else "✗"
+        super().watch_value()
+
+
 class SetupScreen(Screen[None]):
     """Players, each bot and its level, target score, every house rule; presets."""
 
@@ -478,8 +513,12 @@ class SetupScreen(Screen[None]):
     .group { width: 100%; text-style: bold; padding: 1 0 0 0; }
     .help { width: 100%; color: $text-muted; padding: 0 0 0 4; }
     #buttons { height: 3; }
+    #buttons Label { padding: 1 1 0 1; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "start", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "start", show=False),
+        Binding("escape", "leave", show=False),
+    ]
 
     def __init__(self, t: Translations, setup: Setup, start: Callable[[Setup], None]) -> None:
         super().__init__()
@@ -492,7 +531,9 @@ class SetupScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         t = self.t
         rules = self.setup.rules()
-        with VerticalScroll(id="form"):
+        form = VerticalScroll(id="form")
+        form.can_focus = False  # Tab goes from Play straight to the first field
+        with form:
             yield Label(t.gettext("New match (Tab moves, Space toggles, Enter on Play starts)"), classes="group")
             with Horizontal(classes="row"):
                 yield Label(t.gettext("Players"))
@@ -516,10 +557,11 @@ class SetupScreen(Screen[None]):
             for group in switch_groups(t):
                 yield Label(group.title, classes="group")
                 for switch in group.switches:
-                    yield Checkbox(switch.title, getattr(rules, switch.name), id=f"rule-{switch.name}")
+                    yield Switch(switch.title, getattr(rules, switch.name), id=f"rule-{switch.name}")
                     yield Label(switch.explanation, classes="help")
         with Horizontal(id="buttons"):
             yield Button(t.gettext("Play"), id="play", variant="primary")
+            yield Label(t.gettext("Esc: quit"), id="leave")
             yield Label("", id="error")
 
     def on_mount(self) -> None:
@@ -550,12 +592,16 @@ class SetupScreen(Screen[None]):
         assert isinstance(players, int)
         bots = [str(self.query_one(f"#bot-{seat}", Select).value) for seat in range(1, players)]
         target_text = self.query_one("#target", Input).value.strip()
-        if not target_text.isdigit():
-            raise SettingsError(f"target_score must be a whole number, not {target_text!r}", code="setup.target_score")
-        settings: dict[str, int | bool] = {"target_score": int(target_text)}
+        try:
+            target = int(target_text)
+        except ValueError:
+            raise SettingsError(
+                f"target_score must be a whole number, not {target_text!r}", code="setup.target_score"
+            ) from None
+        settings: dict[str, int | bool] = {"target_score": target}
         for name in SWITCHES:
             settings[name] = self.query_one(f"#rule-{name}", Checkbox).value
-        setup = Setup(players, bots, self.preset, settings, self.setup.name)
+        setup = Setup(players, bots, self.preset, settings, self.setup.name, self.setup.sort_hand)
         setup.rules()
         return setup
 
@@ -567,6 +613,10 @@ class SetupScreen(Screen[None]):
             return
         setup.save()
         self.start(setup)
+
+    def action_leave(self) -> None:
+        """Esc: leave without playing (nothing is saved)."""
+        self.app.exit()
 
 
 class UnomasApp(App[None]):
@@ -601,6 +651,7 @@ class UnomasApp(App[None]):
     def _start(self, setup: Setup) -> None:
         assert self.make_session is not None
         self.session = self.make_session(setup)
+        self.session.sort_hand = setup.sort_hand
         self.switch_screen(GameScreen(self.t, self.session))
 
     def on_unmount(self) -> None:

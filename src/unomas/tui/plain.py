@@ -21,7 +21,7 @@ from unomas.events import Event, MatchEnded, RoundEnded
 from unomas.i18n import Translations
 from unomas.i18n.narration import describe
 from unomas.tui import text
-from unomas.tui.session import Session, choose_play
+from unomas.tui.session import Session, Setup, choose_play
 
 
 def run(session: Session, t: Translations, read: Callable[[str], str], write: Callable[[str], None]) -> None:
@@ -73,10 +73,14 @@ def state_lines(session: Session, t: Translations) -> list[str]:
     lines = [text.status_line(view, t)]
     lines += [text.seat_line(view, seat, session.names, t) for seat in range(len(view.hand_sizes))]
     marked = text.playable(view)
+    cards = text.hand_cards(view, sort=session.sort_hand)
+    new = text.new_marks(cards, session.new_cards())
+    fresh = t.gettext("(new)")
     hand = " ".join(
-        f"{n + 1}:{text.card_label(c)}{'*' if c in marked else ''}" for n, c in enumerate(text.hand_cards(view))
+        f"{n + 1}:{'*' if c in marked else ''}{text.card_label(c)}{fresh if new[n] else ''}"
+        for n, c in enumerate(cards)
     )
-    lines.append(t.gettext("Your hand (* playable): {hand}").format(hand=hand or "—"))
+    lines.append(t.gettext("Your hand (*: playable; (new): since your last turn): {hand}").format(hand=hand or "—"))
     lines.append(text.prompt(view, session.names, t))
     return lines
 
@@ -105,6 +109,10 @@ def _ask(session: Session, t: Translations, read: Callable[[str], str], write: C
     if answer == "?":
         for line in help_lines(session, t):
             write(line)
+        return True
+    if answer == "s":
+        session.sort_hand = not session.sort_hand
+        Setup.remember_sorting(session.sort_hand)
         return True
     if not answer:  # lets a chance go; on the turn, the question comes again
         if session.chance_open():
@@ -179,7 +187,7 @@ def parse_answer(answer: str, session: Session, t: Translations) -> Action | Pen
             if action.kind is Kind.COLOR and action.color == starting:
                 return action
     pieces = _pieces(answer, t) if answer else []
-    cards = text.hand_cards(view)
+    cards = text.hand_cards(view, sort=session.sort_hand)
     if pieces and pieces[0] == "j":
         jump = next((a for a in view.legal_actions if a.kind is Kind.PLAY), None)
         if jump is not None and jump.card is not None:
@@ -211,7 +219,7 @@ def _play(
     view = session.view()
     choice = choose_play(view.legal_actions, card, color=color, target=target, uno=uno)
     if choice == "color":
-        return Pending(card, color, target, uno, text.color_prompt(t))
+        return Pending(card, color, target, uno, text.color_prompt(t, view.hand))
     if choice == "target":
         return Pending(card, color, target, uno, text.target_prompt(view, session.names, t))
     if not isinstance(choice, Action):

@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -82,6 +83,8 @@ class Setup:
     settings: dict[str, Any] = field(default_factory=dict)
     """House-rule switches (and target_score) on top of the preset."""
     name: str = NAMES[0]
+    sort_hand: bool = True
+    """Show the hand sorted by colour and rank (else in the order the cards came)."""
 
     def rules(self) -> Rules:
         """The rules this setup plays; bad values raise SettingsError."""
@@ -91,7 +94,7 @@ class Setup:
         """This setup with one bot per other seat (the last bot repeats, or the list is cut)."""
         bots = list(self.bots) or ["heuristic"]
         bots = (bots + [bots[-1]] * self.players)[: self.players - 1]
-        return Setup(self.players, bots, self.preset, dict(self.settings), self.name)
+        return Setup(self.players, bots, self.preset, dict(self.settings), self.name, self.sort_hand)
 
     @classmethod
     def load(cls) -> Setup:
@@ -106,6 +109,13 @@ class Setup:
         except (OSError, ValueError, TypeError):
             return cls()
         return setup
+
+    @classmethod
+    def remember_sorting(cls, sort_hand: bool) -> None:
+        """Keep the hand's order (sorted or not) in the remembered setup, the rest as it was."""
+        setup = cls.load()
+        setup.sort_hand = sort_hand
+        setup.save()
 
     def save(self) -> None:
         path = data_dir() / "setup.json"
@@ -163,6 +173,11 @@ class Session:
             self.conductor = Conductor(game, players)
         self.game = self.conductor.game
         self.rules = self.game.rules
+        self.sort_hand = True
+        """Whether the front ends show the hand sorted (they toggle it, the setup keeps it)."""
+        self._before: Counter[Card] = Counter(self.view().hand)
+        """The person's hand just before their last action (or the deal): what is not in
+        it now came since."""
         self.listen(lambda _action, _events: self._save())
         self._save()
 
@@ -185,6 +200,10 @@ class Session:
     def listen(self, listener: Listener) -> Callable[[], None]:
         """Tell ``listener`` every change as the person may see it; returns how to stop."""
         return self.conductor.listen(self.person, listener)
+
+    def new_cards(self) -> Counter[Card]:
+        """The cards the person got since their last action (drawn, or a swapped hand)."""
+        return Counter(self.view().hand) - self._before
 
     def waiting_for_person(self) -> bool:
         """Whether the game waits for the person's turn action (or starting colour)."""
@@ -214,11 +233,16 @@ class Session:
         """The person's action; an illegal one raises IllegalAction and changes nothing."""
         if action.player != self.person:
             raise SettingsError(f"seat {self.person} cannot act for seat {action.player}")
-        return self.conductor.act(action)
+        before = Counter(self.view().hand)
+        events = self.conductor.act(action)
+        self._before = before
+        return events
 
     def next_round(self) -> list[Event]:
         """Deal the next round once the person has seen the last one's summary."""
-        return self.conductor.deal()
+        events = self.conductor.deal()
+        self._before = Counter(self.view().hand)
+        return events
 
     def close(self) -> None:
         self.conductor.close()
@@ -326,7 +350,9 @@ class Watch:
         self.rules = final.rules
         self.names: list[str] = data.get("names") or [NAMES[s % len(NAMES)] for s in range(final.players)]
         person = data.get("person")
-        self.seat = seat if seat is not None else person if isinstance(person, int) else 0
+        self.person: int | None = person if isinstance(person, int) else None
+        """The seat of the record's person (None: a record of bots alone)."""
+        self.seat = seat if seat is not None else self.person if self.person is not None else 0
         table = Conductor(self._game_at(0), [None] * final.players)
         for number, log in enumerate(self.logs):
             if number:

@@ -6,14 +6,15 @@ colour its letter.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from unomas.actions import Kind
-from unomas.cards import COLOR_LETTERS, POINTS, Card, card_token
+from unomas.cards import COLOR_LETTERS, COLOR_OF, POINTS, Card, card_token
 from unomas.errors import UnoError
 from unomas.events import RoundEnded
 from unomas.game import Phase
-from unomas.i18n import Translations, card_name, color_name
+from unomas.i18n import Translations, card_name, color_name, error_text
 from unomas.i18n.switches import switch_groups
 from unomas.rules import PRESETS, SWITCHES, Rules
 from unomas.view import View
@@ -35,11 +36,12 @@ def status_line(view: View, t: Translations) -> str:
     )
 
 
-def seat_line(view: View, seat: int, names: Sequence[str], t: Translations) -> str:
-    """One player: name, cards, score, and marks for the turn and a missed UNO."""
+def seat_line(view: View, seat: int, names: Sequence[str], t: Translations, *, person: bool = True) -> str:
+    """One player: name, cards, score, and marks for the turn and a missed UNO; the seat
+    of the view is "(you)" when a person sits there (``person``; not in a bots' record)."""
     text = t.ngettext("{name}: {n} card, {score} pts", "{name}: {n} cards, {score} pts", view.hand_sizes[seat])
     line = text.format(name=names[seat], n=view.hand_sizes[seat], score=view.scores[seat])
-    if seat == view.seat:
+    if seat == view.seat and person:
         line = t.gettext("{line} (you)").format(line=line)
     if seat == view.current and view.phase < Phase.ROUND_OVER:
         line = "▶ " + line
@@ -48,13 +50,14 @@ def seat_line(view: View, seat: int, names: Sequence[str], t: Translations) -> s
     return line
 
 
-def prompt(view: View, names: Sequence[str], t: Translations) -> str:
-    """What the game waits for, said to the person at ``view.seat``."""
+def prompt(view: View, names: Sequence[str], t: Translations, *, person: bool = True) -> str:
+    """What the game waits for, said to the person at ``view.seat`` (``person``: one sits
+    there; in a bots' record watched, every turn is a player's turn)."""
     if view.phase == Phase.MATCH_OVER:
         return t.gettext("The match is over.")
     if view.phase == Phase.ROUND_OVER:
         return t.gettext("The round is over.")
-    if view.current != view.seat:
+    if view.current != view.seat or not person:
         return t.gettext("{player}'s turn.").format(player=names[view.current])
     if view.phase == Phase.COLOR:
         return t.gettext("Choose the starting colour.")
@@ -62,13 +65,31 @@ def prompt(view: View, names: Sequence[str], t: Translations) -> str:
         assert view.drawn is not None
         return t.gettext("You drew {card}: play it or keep it.").format(card=card_name(view.drawn, t))
     if view.phase == Phase.PENALTY:
-        return t.gettext("You must draw {n}: draw, or answer.").format(n=view.penalty)
+        kinds = {a.kind for a in view.legal_actions}
+        if Kind.PLAY in kinds:
+            return t.gettext("You must draw {n}: draw, or answer with a card.").format(n=view.penalty)
+        if Kind.CHALLENGE in kinds:
+            return t.gettext("You must draw {n}: draw, or challenge.").format(n=view.penalty)
+        return t.gettext("You must draw {n}.").format(n=view.penalty)
     return t.gettext("Your turn: play a card or draw.")
 
 
-def hand_cards(view: View) -> list[Card]:
-    """The person's hand in display order (by colour, then rank; wilds last)."""
-    return sorted(view.hand)
+def hand_cards(view: View, *, sort: bool = True) -> list[Card]:
+    """The person's hand in display order: by colour, then rank, wilds last (``sort``), or
+    in the order the cards came."""
+    return sorted(view.hand) if sort else list(view.hand)
+
+
+def new_marks(cards: Sequence[Card], new: Counter[Card]) -> list[bool]:
+    """For each card of the hand as shown, whether it is one of the ``new`` cards (the
+    last copies of a card count as the new ones)."""
+    left = Counter(new)
+    marks = [False] * len(cards)
+    for index in range(len(cards) - 1, -1, -1):
+        if left[cards[index]] > 0:
+            left[cards[index]] -= 1
+            marks[index] = True
+    return marks
 
 
 def playable(view: View) -> set[Card]:
@@ -104,9 +125,12 @@ def offers(view: View, names: Sequence[str], t: Translations) -> list[tuple[str,
     return keys
 
 
-def color_prompt(t: Translations) -> str:
+def color_prompt(t: Translations, hand: Sequence[Card] = ()) -> str:
+    """The colour picker, with how many cards of each colour ``hand`` holds."""
+    held = Counter(COLOR_OF[card] for card in hand)
+    names = (t.gettext("Red"), t.gettext("Yellow"), t.gettext("Green"), t.gettext("Blue"))
     return t.gettext("Choose a colour: {choices}").format(
-        choices=", ".join(f"{letter.lower()} = {color_name(c, t)}" for c, letter in enumerate(COLOR_LETTERS))
+        choices=", ".join(f"{letter.lower()} = {names[c]} ({held[c]})" for c, letter in enumerate(COLOR_LETTERS))
     )
 
 
@@ -145,22 +169,53 @@ def preset_label(preset: str, t: Translations) -> str:
 
 
 def error_line(error: UnoError, t: Translations) -> str:
-    """An error as the terminal shows it: the sentence of its code in the reader's
-    language, with its parameters (the English message for a code without one)."""
-    code, params = error.code, error.params
-    if code == "move.stale":
-        return t.gettext("The game has moved on: look again.")
-    if code in ("move.illegal", "move.not_offered"):
-        return t.gettext("That is not allowed now.")
-    if code == "bot.failed":
-        return t.gettext("The bot at seat {seat} ({bot}) failed: the match is saved.").format(**params)
-    if code == "resume.finished":
-        return t.gettext("{file}: that match is over.").format(**params)
-    if code == "resume.no_person":
-        return t.gettext("{file}: not a match of a person against bots.").format(**params)
-    if code == "setup.target_score":
-        return t.gettext("The target score must be a whole number.")
-    return error.message
+    """An error as the terminal shows it, in one line in the reader's language: the words
+    of its precise reason (``reason_code``) or of its code, with its params; the words of
+    :func:`unomas.i18n.error_text` for the codes the terminal does not word itself; the
+    English message for an error with no words in either."""
+    params = error.params
+    reason = params.get("reason_code")
+    words = _terminal_words(t)
+    template = (words.get(reason) if isinstance(reason, str) else None) or words.get(error.code)
+    if template is not None:
+        try:
+            return template.format(**params)
+        except (KeyError, IndexError):
+            return error.message
+    if error.code.startswith("setup."):  # the shared words of a bad setting speak of a room
+        return error.message
+    return error_text(error.code, params, language(t), error.message)
+
+
+def language(t: Translations) -> str:
+    """The language of ``t`` (``en`` when it does not say)."""
+    return str(t.info().get("language", "en"))
+
+
+def _terminal_words(t: Translations) -> dict[str, str]:
+    """The words of the errors a terminal player meets that :func:`unomas.i18n.error_text`
+    does not word (or words for a room of the browser game), by code or reason code. A
+    refused move has the terminal's own words: the shared ones carry the engine's English
+    reason, which a person who only picks offered actions never needs."""
+    return {
+        "move.illegal": t.gettext("That is not allowed now."),
+        "move.not_offered": t.gettext("That is not allowed now."),
+        "bot.failed": t.gettext("The bot at seat {seat} ({bot}) failed: the match is saved."),
+        "resume.finished": t.gettext("{file}: that match is over."),
+        "resume.no_person": t.gettext("{file}: not a match of a person against bots."),
+        "setup.target_score": t.gettext("The target score must be a whole number."),
+        "setup.target_score_range": t.gettext("The target score must be 0 or more."),
+        "setup.players_range": t.gettext("A match has 2 to 10 players, not {value}."),
+        "setup.hand_size_range": t.gettext("The hand size must be 1 or more, not {value}."),
+        "setup.too_many_cards": t.gettext(
+            "{players} players with {hand_size} cards each need {total} cards; there are at most 99 to deal."
+        ),
+        "setup.not_boolean": t.gettext("{name} must be true or false, not {value}."),
+        "setup.not_integer": t.gettext("{name} must be a whole number, not {value}."),
+        "setup.unknown_setting": t.gettext("There is no setting {name} (the settings are {known})."),
+        "setup.not_an_assignment": t.gettext("A setting is written NAME=VALUE, not {text}."),
+        "setup.unknown_preset": t.gettext("There is no preset {name} (the presets are {known})."),
+    }
 
 
 def rules_line(rules: Rules, t: Translations) -> str:
@@ -214,6 +269,7 @@ def key_help(t: Translations, *, plain: bool) -> list[tuple[str, str]]:
             ("← →", t.gettext("choose a card (Home, End: the first, the last)")),
             ("1…9 0", t.gettext("choose card 1 to 10")),
             ("⏎", t.gettext("play the chosen card (or click it)")),
+            ("*  •", t.gettext("a playable card; a card got since your last turn")),
         ]
     keys += [
         ("d", t.gettext("draw")),
@@ -224,6 +280,7 @@ def key_help(t: Translations, *, plain: bool) -> list[tuple[str, str]]:
         ("c", t.gettext("catch a player who forgot UNO")),
         ("j", t.gettext("jump in with an identical card")),
         ("⏎" if plain else "space", t.gettext("let an out-of-turn chance go")),
+        ("s", t.gettext("sort the hand by colour and rank, or not")),
         ("?", t.gettext("this help")),
         ("q", t.gettext("quit (the match is saved)")),
     ]
