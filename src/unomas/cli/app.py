@@ -205,6 +205,7 @@ def tournament_command(
         Optional[list[str]],  # noqa: UP045
         typer.Option(
             "--bot",
+            metavar="SPEC",
             help="One bot spec (repeatable), after those of --bots; a cmd: command may hold commas.",
             show_default=False,
         ),
