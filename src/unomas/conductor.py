@@ -125,7 +125,9 @@ class BotPlayer(Player):
         view = table.view(seat)
         started = time.perf_counter()
         try:
-            action = bot.react(view) if out_of_turn else bot.act(view)
+            # Called untyped: a bot may answer anything, and the answer is judged below (a
+            # compiled build would otherwise reject a wrong type as a crash of its own).
+            answer: object = getattr(bot, "react" if out_of_turn else "act")(view)
         except BotError:
             raise
         except Exception as error:
@@ -133,9 +135,13 @@ class BotPlayer(Player):
         finally:
             self.stats.decisions += 1
             self.stats.thinking += time.perf_counter() - started
-        if action is None and not out_of_turn:
-            raise BotError(seat, bot.name, "gave no action on its turn")
-        return action
+        if answer is None:
+            if not out_of_turn:
+                raise BotError(seat, bot.name, "gave no action on its turn")
+            return None
+        if not isinstance(answer, Action) or answer.player != seat:
+            raise BotError(seat, bot.name, f"answered {answer!r}, not an action of its own seat")
+        return answer
 
     def observe(self, events: list[Event]) -> None:
         self._guarded("failed to observe events", self.bot.observe, events)
