@@ -131,7 +131,9 @@ class BotPlayer(Player):
         except BotError:
             raise
         except Exception as error:
-            raise BotError(seat, bot.name, f"crashed: {type(error).__name__}: {error}") from error
+            failure = BotError(seat, bot.name, f"crashed: {type(error).__name__}: {error}")
+            failure.__cause__ = error  # set by hand: a compiled build drops "from" inside try/finally
+            raise failure from error
         finally:
             self.stats.decisions += 1
             self.stats.thinking += time.perf_counter() - started
