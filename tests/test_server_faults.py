@@ -82,7 +82,10 @@ async def host_on_turn(url: str, token: str) -> tuple[Any, dict[str, Any]]:
         message = json.loads(await asyncio.wait_for(socket.recv(), 10))
         if message["type"] == "update":
             view = message["view"]
-            if view["current"] == 0 and view["phase"] in ("turn", "penalty") and turn_moves(view):
+            if view["current"] == 0 and view["phase"] == "color":  # a starting Wild: the host chooses
+                choose = {"type": "act", "action": view["legal_actions"][0], "ply": view["ply"]}
+                await socket.send(json.dumps(choose))
+            elif view["current"] == 0 and view["phase"] in ("turn", "penalty") and turn_moves(view):
                 return socket, view
 
 
