@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 import unomas
-from tui_fixtures import Crashing, Scripted, stacked_game
+from tui_fixtures import Crashing, Scripted, exhausting_game, stacked_game
 from unomas import record
 from unomas.actions import Kind
 from unomas.cards import parse_card
@@ -242,25 +242,109 @@ def test_bad_play_flags_are_one_line_in_the_user_s_language_and_exit_2(
         assert result.exit_code == 2 and result.stderr == words + "\n" and result.stdout == ""
 
 
-def test_the_other_commands_bad_options_are_one_line_and_exit_2() -> None:
-    for args in (["simulate", "--players", "11"], ["play", "--nope"], ["play", "--players", "x"], ["replay"]):
-        result = runner.invoke(app, args)
-        assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
-        assert "╭" not in result.stderr and "takes a" not in result.stderr
-    result = runner.invoke(app, ["simulate", "--players", "11"])
-    assert "players must be 2 to 10, not 11" in result.stderr
+@pytest.mark.parametrize(
+    ("args", "english", "spanish"),
+    [
+        (
+            ["simulate", "--players", "11"],
+            "A match has 2 to 10 players, not 11.",
+            "Una partida tiene de 2 a 10 jugadores, no 11.",
+        ),
+        (
+            ["simulate", "--games", "x"],
+            "--games takes a whole number, not x. (unomas simulate --help)",
+            "--games lleva un número entero, no x. (unomas simulate --help)",
+        ),
+        (
+            ["simulate", "--games", "0"],
+            "--games must be 1 or more, not 0. (unomas simulate --help)",
+            "--games debe ser 1 o más, no 0. (unomas simulate --help)",
+        ),
+        (
+            ["simulate", "--policy", "clever"],
+            "--policy: there is no policy 'clever' (the policies are playfirst, random).",
+            "--policy: no existe la política 'clever' (las políticas son playfirst, random).",
+        ),
+        (
+            ["simulate", "--backend", "moon"],
+            "--backend: there is no backend moon (the backends are local, ray).",
+            "--backend: no existe el backend moon (los backends son local, ray).",
+        ),
+        (["simulate", "--address", "h:1"], "--address is for --backend ray.", "--address es para --backend ray."),
+        (
+            ["simulate", "--nope"],
+            "There is no option --nope. (unomas simulate --help)",
+            "No existe la opción --nope. (unomas simulate --help)",
+        ),
+        (
+            ["simulate", "more"],
+            "unomas simulate takes no arguments (given: more).",
+            "unomas simulate no lleva argumentos (se dio: more).",
+        ),
+        (["simulate", "--games"], "--games needs a value.", "--games necesita un valor."),
+        (["tournament"], "Give at least one bot: --bots or --bot.", "Da al menos un bot: --bots o --bot."),
+        (
+            ["tournament", "--bots", "random"],
+            "A tournament needs 2 seats or more: give two bots or more, or --players.",
+            "Un torneo necesita 2 asientos o más: da dos bots o más, o --players.",
+        ),
+        (
+            ["tournament", "--bots", "random,wizard"],
+            "--bots: 'wizard' is not a bot (the bots are random, playfirst, heuristic, ismcts, or cmd:COMMAND for a"
+            " program).",
+            "--bots: 'wizard' no es un bot (los bots son random, playfirst, heuristic, ismcts, o cmd:ORDEN para un"
+            " programa).",
+        ),
+        (
+            ["tournament", "--bots", "random,random,random", "--players", "2"],
+            "3 bots need 3 seats or more, not 2.",
+            "3 bots necesitan 3 asientos o más, no 2.",
+        ),
+        (
+            ["tournament", "--bots", "random,random", "--set", "target_score=-5"],
+            "The target score must be 0 or more.",
+            "Los puntos para ganar deben ser 0 o más.",
+        ),
+        (
+            ["serve", "--port", "0"],
+            "--port must be 1 or more, not 0. (unomas serve --help)",
+            "--port debe ser 1 o más, no 0. (unomas serve --help)",
+        ),
+        (["replay"], "FILE is missing. (unomas replay --help)", "Falta FILE. (unomas replay --help)"),
+        (
+            ["dance"],
+            "There is no command dance (the commands are simulate, tournament, play, replay, serve).",
+            "No existe la orden dance (las órdenes son simulate, tournament, play, replay, serve).",
+        ),
+        (["play", "--players", "x"], "--players takes a whole number, not x. (unomas play --help)", None),
+    ],
+)
+def test_every_command_s_bad_options_are_one_line_in_the_user_s_language_and_exit_2(
+    args: list[str], english: str, spanish: str | None
+) -> None:
+    for lang, words in (("en", english), ("es", spanish)):
+        if words is None:
+            continue
+        result = runner.invoke(app, args, env={"LANGUAGE": lang}, prog_name="unomas")
+        assert (result.exit_code, result.stderr, result.stdout) == (2, words + "\n", ""), lang
+
+
+def test_resuming_with_nothing_to_resume_is_one_line_and_exit_1() -> None:
     result = runner.invoke(app, ["play", "--resume", "--lang", "en"])
     assert result.exit_code == 1 and result.stderr == "There is no unfinished match to resume.\n"
 
 
-@pytest.mark.parametrize("command", ["play", "replay", "simulate", "tournament"])
-def test_help_names_values_by_metavar_not_by_python_type(command: str) -> None:
-    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "120"})
+@pytest.mark.parametrize("command", [[], ["play"], ["replay"], ["simulate"], ["tournament"], ["serve"]])
+def test_help_names_values_by_metavar_not_by_python_type(command: list[str]) -> None:
+    result = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "120"})
     assert result.exit_code == 0
-    for python in ("<bool>", "<list[str]>", "<list[Path]>", "{files}", "{FILE}"):
+    for python in ("<", "{files}", "{FILE}", "x>=", "_PRESET", "RULES"):
         assert python not in result.output
-    if command == "replay":
+    if command == ["replay"]:
         assert "replay [OPTIONS] FILE..." in result.output
+    if command == ["simulate"]:
+        for shown in ("--games    -n      N ", "--rules            PRESET ", "--records          FILE "):
+            assert shown in result.output
 
 
 def test_play_command_flags_choose_the_rules(data_folder: Path) -> None:
@@ -462,15 +546,21 @@ def test_replay_of_a_directory_or_an_empty_file_is_one_line_and_exit_1(tmp_path:
     empty.write_text("\n", encoding="utf-8")
     binary = tmp_path / "binary.json"
     binary.write_bytes(b"\xff\xfe\x00")
+    missing = tmp_path / "missing.json"
     cases = {
-        tmp_path: f"{tmp_path}: a directory, not a record file",
-        empty: f"{empty}: empty, no record in it",
-        tmp_path / "missing.json": f"{tmp_path / 'missing.json'}: No such file or directory",
-        binary: f"{binary}: not a text file (records are UTF-8 JSON)",
+        tmp_path: ("a directory, not a record file", "es una carpeta, no un archivo de registro"),
+        empty: ("empty, no record in it", "está vacío, no hay ningún registro"),
+        missing: ("no such file", "no existe el archivo"),
+        binary: (
+            "not a text file (records are UTF-8 JSON)",
+            "no es un archivo de texto (los registros son JSON en UTF-8)",
+        ),
     }
-    for path, line in cases.items():
-        result = runner.invoke(app, ["replay", str(path), *(["--watch"] if watch else [])])
-        assert (result.exit_code, result.output) == (1, line + "\n"), path
+    for path, (english, spanish) in cases.items():
+        for lang, words in (("en", english), ("es", spanish)):
+            args = ["replay", str(path), *(["--watch"] if watch else []), "--lang", lang]
+            result = runner.invoke(app, args)
+            assert (result.exit_code, result.output) == (1, f"{path}: {words}\n"), (path, lang)
 
 
 def test_plain_mode_marks_new_cards_sorts_on_s_and_remembers_it(data_folder: Path) -> None:
@@ -542,3 +632,36 @@ def test_the_spanish_words_of_the_terminal_read_naturally() -> None:
     out_text = "\n".join(run_plain("es", ["1", "c", "2 y u"])[1])
     assert "Ana juega Comodín (W) y elige amarillo: ¡Ana canta UNO!" in out_text
     assert "échala" not in out_text
+
+
+@pytest.mark.parametrize(
+    ("lang", "drew", "prompt", "offer"),
+    [
+        (
+            "en",
+            "Ana draws nothing: the draw pile and the discard pile are used up.",
+            "Your turn: play a card or draw. Nothing is left to draw: a draw takes no card and ends your turn.",
+            "d = draw (nothing left)",
+        ),
+        (
+            "es",
+            "Ana no roba nada: se han agotado el mazo y los descartes.",
+            "Tu turno: juega una carta o roba. No queda nada que robar: robar no te da ninguna carta y termina tu"
+            " turno.",
+            "d = robar (no queda nada)",
+        ),
+    ],
+)
+def test_plain_mode_says_when_nothing_is_left_to_draw_and_still_offers_the_draw(
+    lang: str, drew: str, prompt: str, offer: str
+) -> None:
+    game = exhausting_game()
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+    out: list[str] = []
+    answers = iter(["d"] * 6)
+    plain.run(session, translator(lang), lambda _prompt: next(answers, "q"), out.append)
+    assert out.count(prompt) == 3  # the last two draws, and the question that came then
+    offers = [line for line in out if line.startswith("N = ")]
+    assert len(offers) == 7 and all(offer in line for line in offers[-3:]) and offer not in offers[-4]
+    assert out.count(drew) == 2 and out.count(drew.replace("Ana", "Beto")) == 2
+    assert {a.kind for a in session.actions()} == {Kind.DRAW, Kind.PLAY}  # the engine's choices, both offered

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from textual.widgets import Checkbox, Input, Label
 
-from tui_fixtures import Crashing, Scripted, stacked_game
+from tui_fixtures import Crashing, Scripted, exhausting_game, stacked_game
 from unomas import record
 from unomas.actions import Kind
 from unomas.cards import parse_card
-from unomas.events import Caught, Challenged, Event, HandsSwapped, MatchEnded, Played, UnoCalled
+from unomas.events import Caught, Challenged, Drew, Event, HandsSwapped, MatchEnded, Played, UnoCalled
 from unomas.game import Deal, Game, Phase
 from unomas.i18n import translator
 from unomas.i18n.narration import describe
@@ -491,3 +491,39 @@ def test_watching_a_record_to_its_end_says_the_last_line_once_and_you_only_for_a
     assert ("(you)" in at_end) is person
     assert ("Your turn: play a card or draw." in early) is person
     assert ("Ana's turn." in early) is not person
+
+
+async def nothing_left_screen(size: tuple[int, int], lang: str) -> str:
+    """The game screen once nothing is left to draw and Ana has drawn nothing once."""
+    game = exhausting_game()
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], pace=0, window=0, game=game, save=False)
+    app = UnomasApp(translator(lang), session=session)
+    async with app.run_test(size=size) as pilot:
+        for _ in range(40):
+            await pilot.pause()
+            if session.waiting_for_person():
+                if text.nothing_to_draw(session.view()) and session.game.ply > 10:
+                    break
+                await pilot.press("d")
+        await pilot.pause()
+        shown = screen_text(app)
+        await pilot.press("q")
+    return shown
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(
+    ("lang", "said", "offered"),
+    [
+        ("en", "Nothing is left to draw: a draw takes no card and ends your turn.", "d draw (nothing left)"),
+        ("es", "No queda nada que robar: robar no te da ninguna carta y termina tu turno.", "d robar (no queda nada)"),
+    ],
+)
+def test_the_game_screen_says_when_nothing_is_left_to_draw_at_every_size(
+    size: tuple[int, int], lang: str, said: str, offered: str
+) -> None:
+    shown = asyncio.run(nothing_left_screen(size, lang))
+    flat = " ".join(shown.replace("│", " ").split())
+    assert said in flat and offered in flat
+    drew = describe([Drew(1, 0, None, "turn")], ["Ana", "Beto"], translator(lang))
+    assert drew in flat  # the narration's line, wrapped to the width, none of it hidden

@@ -98,6 +98,8 @@ def _played(e: Played, n: Sequence[str], t: Translations) -> str:
 
 def _drew(e: Drew, n: Sequence[str], t: Translations) -> str:
     player, amount = n[e.player], e.amount
+    if amount == 0:  # the draw pile and the discard pile are used up
+        return _drew_nothing(e.reason, t).format(player=player)
     if e.reason == "penalty":
         text = t.gettext("{player} draws {n} and loses the turn.")
     elif e.reason == "challenge":
@@ -111,6 +113,17 @@ def _drew(e: Drew, n: Sequence[str], t: Translations) -> str:
         sentence = t.gettext("{sentence} ({cards})").format(sentence=sentence.rstrip("."), cards=_cards(e.cards, t))
         sentence += "."
     return sentence
+
+
+def _drew_nothing(reason: str, t: Translations) -> str:
+    """The sentence of a draw that took no card: nothing was left to draw (RULES.md)."""
+    if reason == "penalty":
+        return t.gettext("{player} has nothing left to draw and loses the turn.")
+    if reason == "challenge":
+        return t.gettext("{player} has nothing left to draw for the challenge.")
+    if reason == "caught":
+        return t.gettext("{player} has nothing left to draw for not calling UNO.")
+    return t.gettext("{player} draws nothing: the draw pile and the discard pile are used up.")
 
 
 def _passed(e: Passed, n: Sequence[str], t: Translations) -> str:

@@ -50,9 +50,23 @@ def seat_line(view: View, seat: int, names: Sequence[str], t: Translations, *, p
     return line
 
 
+def nothing_to_draw(view: View) -> bool:
+    """Whether a draw would take no card: the draw pile is empty and the discard pile holds
+    only its top card (RULES.md: a draw then takes what is left, nothing, and counts as done)."""
+    return view.pile_size == 0 and len(view.discard) <= 1
+
+
 def prompt(view: View, names: Sequence[str], t: Translations, *, person: bool = True) -> str:
     """What the game waits for, said to the person at ``view.seat`` (``person``: one sits
-    there; in a bots' record watched, every turn is a player's turn)."""
+    there; in a bots' record watched, every turn is a player's turn); on their turn, that
+    a draw takes nothing when nothing is left to draw."""
+    line = _waiting_for(view, names, t, person=person)
+    if person and view.current == view.seat and view.phase in (Phase.TURN, Phase.PENALTY) and nothing_to_draw(view):
+        line += " " + t.gettext("Nothing is left to draw: a draw takes no card and ends your turn.")
+    return line
+
+
+def _waiting_for(view: View, names: Sequence[str], t: Translations, *, person: bool) -> str:
     if view.phase == Phase.MATCH_OVER:
         return t.gettext("The match is over.")
     if view.phase == Phase.ROUND_OVER:
@@ -109,7 +123,12 @@ def offers(view: View, names: Sequence[str], t: Translations) -> list[tuple[str,
     if Kind.COLOR in kinds:
         keys.append(("r/y/g/b", t.gettext("colour")))
     if Kind.DRAW in kinds:
-        label = t.gettext("draw {n}").format(n=view.penalty) if view.penalty else t.gettext("draw")
+        if nothing_to_draw(view):
+            label = t.gettext("draw (nothing left)")
+        elif view.penalty:
+            label = t.gettext("draw {n}").format(n=view.penalty)
+        else:
+            label = t.gettext("draw")
         keys.append(("d", label))
     if Kind.PASS in kinds:
         keys.append(("p", t.gettext("keep the card")))
