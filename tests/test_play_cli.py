@@ -25,7 +25,7 @@ from unomas.errors import IllegalAction, RecordError, SettingsError, StaleAction
 from unomas.i18n import translator
 from unomas.rules import Rules
 from unomas.runs.plot import PLOT_INSTALL
-from unomas.testing import make_game
+from unomas.testing import draw, make_game
 from unomas.tui import plain, text
 from unomas.tui.app import UnomasApp
 from unomas.tui.session import ResumeError, Session, Setup, Watch
@@ -345,6 +345,7 @@ def test_help_names_values_by_metavar_not_by_python_type(command: list[str]) -> 
     if command == ["simulate"]:
         for shown in ("--games    -n      N ", "--rules            PRESET ", "--records          FILE "):
             assert shown in result.output
+        assert "(a Ray cluster, unomas[ray])" in result.output  # not taken for markup
 
 
 def test_play_command_flags_choose_the_rules(data_folder: Path) -> None:
@@ -665,3 +666,25 @@ def test_plain_mode_says_when_nothing_is_left_to_draw_and_still_offers_the_draw(
     assert len(offers) == 7 and all(offer in line for line in offers[-3:]) and offer not in offers[-4]
     assert out.count(drew) == 2 and out.count(drew.replace("Ana", "Beto")) == 2
     assert {a.kind for a in session.actions()} == {Kind.DRAW, Kind.PLAY}  # the engine's choices, both offered
+
+
+@pytest.mark.parametrize(
+    ("force", "english", "spanish"),
+    [
+        (False, "You drew Red 7 (R7): play it or keep it.", "Has robado 7 rojo (R7): juégala o quédatela."),
+        (
+            True,
+            "You drew Red 7 (R7): play it (these rules do not let you keep it).",
+            "Has robado 7 rojo (R7): juégala (estas reglas no te dejan quedártela).",
+        ),
+    ],
+)
+def test_a_drawn_card_is_offered_to_keep_only_where_the_rules_allow_it(force: bool, english: str, spanish: str) -> None:
+    game = make_game([["G1", "G2"], ["Y3", "Y4"]], ["R9", "Y5", "R7"], target_score=0, force_play_drawn=force)
+    draw(game, 1)  # Beto draws Y5, which does not match
+    draw(game, 0)  # Ana draws R7, which does
+    view = game.view(0)
+    assert (Kind.PASS in {a.kind for a in view.legal_actions}) is not force
+    for lang, words in (("en", english), ("es", spanish)):
+        assert text.prompt(view, ["Ana", "Beto"], translator(lang)) == words
+        assert (dict(text.offers(view, ["Ana", "Beto"], translator(lang))).get("p") is None) is force

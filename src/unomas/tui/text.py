@@ -77,6 +77,9 @@ def _waiting_for(view: View, names: Sequence[str], t: Translations, *, person: b
         return t.gettext("Choose the starting colour.")
     if view.phase == Phase.DRAWN:
         assert view.drawn is not None
+        if not any(a.kind is Kind.PASS for a in view.legal_actions):  # force_play_drawn
+            words = t.gettext("You drew {card}: play it (these rules do not let you keep it).")
+            return words.format(card=card_name(view.drawn, t))
         return t.gettext("You drew {card}: play it or keep it.").format(card=card_name(view.drawn, t))
     if view.phase == Phase.PENALTY:
         kinds = {a.kind for a in view.legal_actions}
