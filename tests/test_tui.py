@@ -18,6 +18,7 @@ from unomas.game import Deal, Game, Phase
 from unomas.i18n import translator
 from unomas.i18n.narration import describe
 from unomas.rules import PRESETS, SWITCHES, Rules
+from unomas.testing import make_game
 from unomas.tui import text
 from unomas.tui.app import GameScreen, HelpScreen, Narration, SetupScreen, SummaryScreen, UnomasApp
 from unomas.tui.session import Session, Setup, Watch
@@ -527,3 +528,22 @@ def test_the_game_screen_says_when_nothing_is_left_to_draw_at_every_size(
     assert said in flat and offered in flat
     drew = describe([Drew(1, 0, None, "turn")], ["Ana", "Beto"], translator(lang))
     assert drew in flat  # the narration's line, wrapped to the width, none of it hidden
+
+
+async def draw_then_enter(force: bool) -> list[Event]:
+    game = make_game([["R1", "G2"], ["Y3", "Y4"]], ["B9", "Y5", "B7"], target_score=0, force_play_drawn=force)
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], pace=0, window=0, game=game, save=False)
+    app = UnomasApp(translator("en"), session=session)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        await pilot.press("d")  # Ana draws B7, which she may play: the cursor goes to it
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("q")
+    return [event for _action, events in session.history for event in events]
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_enter_after_drawing_a_playable_card_plays_it(force: bool) -> None:
+    seen = asyncio.run(draw_then_enter(force))
+    assert Played(0, parse_card("B7"), None, None, False, False) in seen

@@ -318,8 +318,16 @@ class GameScreen(Screen[None]):
         else:
             self.message = ""
             self.uno_armed = False
+            self._select_drawn()
         self.picking = None
         self.refresh_all()
+
+    def _select_drawn(self) -> None:
+        """Put the card cursor on a playable card just drawn, so that Enter plays it."""
+        view = self.view()
+        if view.drawn is not None and view.seat == view.current:
+            cards = self._cards(view)
+            self.selected = len(cards) - 1 - cards[::-1].index(view.drawn)
 
     def _find(self, kind: Kind) -> Action | None:
         return next((a for a in self.view().legal_actions if a.kind is kind), None)
