@@ -688,3 +688,13 @@ def test_a_drawn_card_is_offered_to_keep_only_where_the_rules_allow_it(force: bo
     for lang, words in (("en", english), ("es", spanish)):
         assert text.prompt(view, ["Ana", "Beto"], translator(lang)) == words
         assert (dict(text.offers(view, ["Ana", "Beto"], translator(lang))).get("p") is None) is force
+
+
+def test_plain_mode_says_a_key_the_rules_do_not_allow_now_is_not_allowed() -> None:
+    game = make_game([["R1", "G2"], ["Y3", "Y4"]], ["B9", "Y5", "B7"], target_score=0, force_play_drawn=True)
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+    out: list[str] = []
+    answers = iter(["d", "p", "x", "3"])
+    plain.run(session, translator("en"), lambda _prompt: next(answers, "q"), out.append)
+    assert out.count("That is not allowed now.") == 2 and "Not understood" not in "\n".join(out)
+    assert "Ana plays Blue 7 (B7)." in out
