@@ -317,6 +317,16 @@ def test_bad_play_flags_are_one_line_in_the_user_s_language_and_exit_2(
             "No existe la orden dance (las órdenes son simulate, tournament, play, replay, serve).",
         ),
         (["play", "--players", "x"], "--players takes a whole number, not x. (unomas play --help)", None),
+        (
+            ["play", "--players", "x", "--lang", "es"],
+            "--players lleva un número entero, no x. (unomas play --help)",
+            "--players lleva un número entero, no x. (unomas play --help)",
+        ),
+        (
+            ["play", "--lang=en", "--zzz"],
+            "There is no option --zzz. (unomas play --help)",
+            "There is no option --zzz. (unomas play --help)",
+        ),
     ],
 )
 def test_every_command_s_bad_options_are_one_line_in_the_user_s_language_and_exit_2(

@@ -547,3 +547,32 @@ async def draw_then_enter(force: bool) -> list[Event]:
 def test_enter_after_drawing_a_playable_card_plays_it(force: bool) -> None:
     seen = asyncio.run(draw_then_enter(force))
     assert Played(0, parse_card("B7"), None, None, False, False) in seen
+
+
+async def setup_screen(size: tuple[int, int], lang: str) -> str:
+    app = UnomasApp(translator(lang), setup=Setup(players=2, bots=["heuristic"]), make_session=lambda _setup: None)  # type: ignore[arg-type,return-value]
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        shown = screen_text(app)
+        await pilot.press("escape")
+    return shown
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(
+    ("lang", "heading", "seat"),
+    [
+        ("en", "New match (Tab moves, Space toggles, Enter on Play starts)", "Seat 1: bot"),
+        ("es", "Nueva partida (Tab avanza, Espacio marca, Intro en Jugar empieza)", "Asiento 1: bot"),
+    ],
+)
+def test_the_setup_screen_s_heading_and_drop_downs_are_whole_at_every_size(
+    size: tuple[int, int], lang: str, heading: str, seat: str
+) -> None:
+    shown = asyncio.run(setup_screen(size, lang))
+    lines = shown.splitlines()
+    assert heading in " ".join(" ".join(lines[:3]).split())  # wrapped where it must be, never cut
+    level = translator(lang).gettext("heuristic (3)")
+    drop_downs = [line for line in lines if "▼  ▎" in line]
+    assert len(drop_downs) == 2 and any(level in line for line in drop_downs)  # players, and the bot's level
+    assert any(line.startswith(seat) for line in lines)

@@ -63,11 +63,16 @@ class Refused(UsageError):
     """A mistake on the command line, already said in one line in the reader's language."""
 
 
-def _words() -> Translations:
-    """The catalog of the reader's language (the locale's), for the command line's errors."""
-    from unomas.i18n import default_language, translator
+def _words(args: Sequence[str] = ()) -> Translations:
+    """The catalog of the reader's language, for the command line's errors: the locale's,
+    or the one a ``--lang`` among ``args`` names."""
+    from itertools import pairwise
 
-    return translator(default_language())
+    from unomas.i18n import LANGUAGES, default_language, translator
+
+    given = [value for flag, value in pairwise(args) if flag == "--lang"]
+    given += [arg.removeprefix("--lang=") for arg in args if arg.startswith("--lang=")]
+    return translator(next((lang for lang in given if lang in LANGUAGES), default_language()))
 
 
 class Command(TyperCommand):
@@ -114,7 +119,7 @@ class Group(TyperGroup):
         try:
             result = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         except ClickException as error:
-            typer.echo(usage_line(error, _words()), err=True)
+            typer.echo(usage_line(error, _words(sys.argv[1:] if args is None else list(args))), err=True)
             sys.exit(error.exit_code)
         except typer.Abort:
             sys.exit(INTERRUPTED)
