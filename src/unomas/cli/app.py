@@ -712,7 +712,8 @@ def replay_command(
                 bad += 1
                 out.print(f"[red]INVALID[/] {name}: {_where(error)}")
                 continue
-            winner = "none yet" if game.winner < 0 else f"seat {game.winner}"
+            won = game.position().winner  # None until the match is over, in any version of Game
+            winner = "none yet" if won is None else f"seat {won}"
             scores = " ".join(str(s) for s in game.scores)
             dealt = "; every deal and reshuffle comes from the committed seed" if verify else ""
             out.print(f"[green]valid[/] {name}: scores {scores}; winner {winner}{dealt}")
