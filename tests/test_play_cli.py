@@ -708,3 +708,21 @@ def test_plain_mode_says_a_key_the_rules_do_not_allow_now_is_not_allowed() -> No
     plain.run(session, translator("en"), lambda _prompt: next(answers, "q"), out.append)
     assert out.count("That is not allowed now.") == 2 and "Not understood" not in "\n".join(out)
     assert "Ana plays Blue 7 (B7)." in out
+
+
+def test_what_an_action_caused_goes_on_after_its_colon_in_lower_case_but_names() -> None:
+    from unomas.events import DirectionChanged, HandsPassed, PenaltyPending, Played
+    from unomas.i18n.narration import describe
+
+    names = ["Ana", "Beto"]
+    reverse = [Played(1, parse_card("BR"), None, None, False, False), DirectionChanged(-1)]
+    zero = [Played(0, parse_card("Y0"), None, None, False, False), HandsPassed(1)]
+    draw_two = [Played(1, parse_card("R+2"), None, None, False, False), PenaltyPending(0, 2, False)]
+    assert describe(reverse, names, "es") == (
+        "Beto juega Cambio de sentido azul (BR): ahora se juega en sentido contrario a las agujas del reloj."
+    )
+    assert describe(reverse, names, "en") == "Beto plays Blue Reverse (BR): play goes counter-clockwise now."
+    assert describe(zero, names, "es") == (
+        "Ana juega 0 amarillo (Y0): todas las manos pasan al siguiente en el sentido de las agujas del reloj."
+    )
+    assert describe(draw_two, names, "en") == "Beto plays Red Draw Two (R+2): Ana must draw 2."

@@ -62,8 +62,17 @@ def describe(events: Sequence[Event], names: Sequence[str], lang: str | Translat
     t = _t(lang)
     line = sentences[0]
     if len(sentences) > 1:
-        line = t.gettext("{first}: {rest}").format(first=line, rest=t.gettext("; ").join(sentences[1:]))
+        rest = [_continued(sentence, names) for sentence in sentences[1:]]
+        line = t.gettext("{first}: {rest}").format(first=line, rest=t.gettext("; ").join(rest))
     return line if line.endswith(("!", "?")) else line + "."
+
+
+def _continued(sentence: str, names: Sequence[str]) -> str:
+    """A sentence said after a colon: its first letter in lower case, unless it starts
+    with a player's name ("…: play goes counter-clockwise now", "…: Ana must draw 2")."""
+    if any(sentence.startswith(name) for name in names):
+        return sentence
+    return sentence[:1].lower() + sentence[1:]
 
 
 def _cards(cards: Sequence[Card], t: Translations) -> str:
