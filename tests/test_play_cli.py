@@ -711,13 +711,13 @@ def test_plain_mode_says_a_key_the_rules_do_not_allow_now_is_not_allowed() -> No
 
 
 def test_what_an_action_caused_goes_on_after_its_colon_in_lower_case_but_names() -> None:
-    from unomas.events import DirectionChanged, HandsPassed, PenaltyPending, Played
+    from unomas.events import DirectionChanged, Event, HandsPassed, PenaltyPending, Played
     from unomas.i18n.narration import describe
 
     names = ["Ana", "Beto"]
-    reverse = [Played(1, parse_card("BR"), None, None, False, False), DirectionChanged(-1)]
-    zero = [Played(0, parse_card("Y0"), None, None, False, False), HandsPassed(1)]
-    draw_two = [Played(1, parse_card("R+2"), None, None, False, False), PenaltyPending(0, 2, False)]
+    reverse: list[Event] = [Played(1, parse_card("BR"), None, None, False, False), DirectionChanged(-1)]
+    zero: list[Event] = [Played(0, parse_card("Y0"), None, None, False, False), HandsPassed(1)]
+    draw_two: list[Event] = [Played(1, parse_card("R+2"), None, None, False, False), PenaltyPending(0, 2, False)]
     assert describe(reverse, names, "es") == (
         "Beto juega Cambio de sentido azul (BR): ahora se juega en sentido contrario a las agujas del reloj."
     )
