@@ -726,3 +726,9 @@ def test_what_an_action_caused_goes_on_after_its_colon_in_lower_case_but_names()
         "Ana juega 0 amarillo (Y0): todas las manos pasan al siguiente en el sentido de las agujas del reloj."
     )
     assert describe(draw_two, names, "en") == "Beto plays Red Draw Two (R+2): Ana must draw 2."
+
+
+def test_unomas_alone_shows_its_help_and_nothing_after_it() -> None:
+    result = runner.invoke(app, [], env={"COLUMNS": "80"}, prog_name="unomas")
+    assert result.exit_code == 2 and "Usage: unomas [OPTIONS] COMMAND" in result.stdout
+    assert result.stdout.rstrip().endswith("╯") and result.stderr == ""

@@ -22,6 +22,7 @@ from typer._click.exceptions import (
     BadParameter,
     ClickException,
     MissingParameter,
+    NoArgsIsHelpError,
     NoSuchOption,
     UsageError,
 )
@@ -119,7 +120,9 @@ class Group(TyperGroup):
         try:
             result = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         except ClickException as error:
-            typer.echo(usage_line(error, _words(sys.argv[1:] if args is None else list(args))), err=True)
+            line = usage_line(error, _words(sys.argv[1:] if args is None else list(args)))
+            if line:  # the help of "unomas" alone has been shown already
+                typer.echo(line, err=True)
             sys.exit(error.exit_code)
         except typer.Abort:
             sys.exit(INTERRUPTED)
@@ -129,8 +132,8 @@ class Group(TyperGroup):
 def usage_line(error: ClickException, t: Translations) -> str:
     """A mistake on the command line as one line in ``t``'s language; a mistake the parser
     found ends with where the command's help is (``(unomas simulate --help)``)."""
-    if isinstance(error, Refused):
-        return error.message
+    if isinstance(error, Refused | NoArgsIsHelpError):  # already words; or the help itself
+        return error.format_message().rstrip("\n")
     ctx = getattr(error, "ctx", None)
     line = _parser_words(error, t)
     return line if ctx is None else f"{line} ({ctx.command_path} --help)"
