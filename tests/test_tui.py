@@ -346,7 +346,7 @@ def test_the_round_summary_goes_on_with_enter_or_space_and_quits_with_q(key: str
         assert running and round_number == 1
 
 
-async def help_and_rules(lang: str, size: tuple[int, int]) -> tuple[str, str]:
+async def help_and_rules(lang: str, size: tuple[int, int]) -> tuple[str, str, str]:
     rules = Rules.preset("official", players=2, target_score=0, jump_in=True)
     session = Session(rules, ["heuristic"], seed=2, pace=600, window=600, save=False)
     app = UnomasApp(translator(lang), session=session)
@@ -357,11 +357,12 @@ async def help_and_rules(lang: str, size: tuple[int, int]) -> tuple[str, str]:
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         helped = "\n".join(app.screen.lines)
+        help_screen = screen_text(app)
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
         await pilot.press("q")
-    return playing, helped
+    return playing, helped, help_screen
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
@@ -369,16 +370,25 @@ async def help_and_rules(lang: str, size: tuple[int, int]) -> tuple[str, str]:
 def test_the_rules_in_force_show_while_playing_and_question_mark_lists_every_key(
     lang: str, size: tuple[int, int]
 ) -> None:
-    playing, helped = asyncio.run(help_and_rules(lang, size))
+    playing, helped, help_screen = asyncio.run(help_and_rules(lang, size))
     t = translator(lang)
+    first_key, first_label = text.key_help(t, plain=False)[0]
+    lines = help_screen.splitlines()
+    row = next(n for n, line in enumerate(lines) if f"{first_key}  " in line)
+    column = lines[row].index(first_label.split()[0])
+    after = lines[row + 1][column:].split("║")[0].strip()
+    if not after.startswith(text.key_help(t, plain=False)[1][1].split()[0]):  # the label wrapped
+        assert lines[row + 1][column - 1] == " " and after and first_label.endswith(after)  # beside its key
+    assert ("espacio" if lang == "es" else "space") in help_screen
     rules = Rules.preset("official", players=2, target_score=0, jump_in=True)
     line = text.rules_line(rules, t)
     assert line in playing.replace("\n", " ") or line[: size[0] - 1] in playing
     for key, label in text.key_help(t, plain=False):
         assert f"{key}  {label}" in helped
-    for rule in text.rules_lines(rules, t):
-        assert rule in helped
-    assert ("[x] Cortar" if lang == "es" else "[x] Jump in") in helped
+    assert text.rules_line(rules, t) in helped
+    for mark, words in text.switch_marks(rules, t):
+        assert f"{mark}  {words}" in helped
+    assert ("[x]  Cortar" if lang == "es" else "[x]  Jump in") in helped
 
 
 async def draw_sort_and_pick(lang: str) -> list[str]:

@@ -269,12 +269,16 @@ def rules_line(rules: Rules, t: Translations) -> str:
 
 def rules_lines(rules: Rules, t: Translations) -> list[str]:
     """Every house rule, on or off, with its explanation (for the help)."""
-    lines = [rules_line(rules, t)]
-    for group in switch_groups(t):
-        for switch in group.switches:
-            mark = "[x]" if getattr(rules, switch.name) else "[ ]"
-            lines.append(f"{mark} {switch.title}: {switch.explanation}")
-    return lines
+    return [rules_line(rules, t), *(f"{mark} {words}" for mark, words in switch_marks(rules, t))]
+
+
+def switch_marks(rules: Rules, t: Translations) -> list[tuple[str, str]]:
+    """Each house rule as (``[x]`` on or ``[ ]`` off, its title and explanation)."""
+    return [
+        ("[x]" if getattr(rules, switch.name) else "[ ]", f"{switch.title}: {switch.explanation}")
+        for group in switch_groups(t)
+        for switch in group.switches
+    ]
 
 
 def key_help(t: Translations, *, plain: bool) -> list[tuple[str, str]]:
@@ -301,7 +305,7 @@ def key_help(t: Translations, *, plain: bool) -> list[tuple[str, str]]:
         ("u", t.gettext("call UNO (before your play: with it)")),
         ("c", t.gettext("catch a player who forgot UNO")),
         ("j", t.gettext("jump in with an identical card")),
-        ("⏎" if plain else "space", t.gettext("let an out-of-turn chance go")),
+        ("⏎" if plain else t.gettext("space"), t.gettext("let an out-of-turn chance go")),
         ("s", t.gettext("sort the hand by colour and rank, or not")),
         ("?", t.gettext("this help")),
         ("q", t.gettext("quit (the match is saved)")),
