@@ -78,6 +78,10 @@ KEEP_ERRORS = """(() => {
 
 # A modal dialog takes the focus (the browser then keeps it there until it closes).
 FOCUS_IN_DIALOG = "() => !document.querySelector('#dialog[open]') || !!document.activeElement.closest('#dialog')"
+TURN_CUE = """() => {
+  const status = document.querySelector('#status').textContent;
+  return [status.startsWith('Your turn') ? 'mine' : status.includes("'s turn") ? 'theirs' : 'other', document.title];
+}"""
 FOCUS_KEPT = "() => document.activeElement !== document.body && document.activeElement !== null"
 
 CLICKS = {
@@ -191,7 +195,7 @@ def test_two_people_and_a_bot_play_a_match_to_a_rematch(tmp_path_factory: pytest
         host.dispatch_event("#create-form input[name=players]", "input")
         assert [t.strip() for t in host.locator("#bot-seats label").all_inner_texts()] == ["Seat 2", "Seat 3"]
         host.check("#bot-seats input[value='2']")
-        host.fill("#create-form input[name=target_score]", "40")
+        host.fill("#create-form input[name=target_score]", "120")
         host.fill("#create-form input[name=hand_size]", "3")
         host.fill("#create-form input[name=turn_seconds]", "8")
         host.check("#switches input[name=jump_in]")
@@ -201,7 +205,7 @@ def test_two_people_and_a_bot_play_a_match_to_a_rematch(tmp_path_factory: pytest
         assert link.startswith(f"http://{address}/r/")
         lobby = host.text_content("#lobby")
         assert "Seat 3" in lobby and "bot 3" in lobby  # the setup's seat 3 is the lobby's seat 3
-        assert "Turn timer: 8 s" in lobby and "Plays to 40 points" in lobby and "Jump in" in lobby
+        assert "Turn timer: 8 s" in lobby and "Plays to 120 points" in lobby and "Jump in" in lobby
         host.click("#copy")
         host.wait_for_function("() => document.querySelector('#copied').textContent.length > 0")
         screens(host, "lobby")
@@ -245,13 +249,30 @@ def test_two_people_and_a_bot_play_a_match_to_a_rematch(tmp_path_factory: pytest
         assert guest.locator("#log li").first.text_content().startswith("Ronda 1:")
         assert "SHA-256" in host.text_content("#fairness")
         commitment = host.text_content("#fairness")
+        # Switching language tells the log again in the new words; then back to Spanish.
+        guest.select_option("#lang", "en")
+        guest.wait_for_function("() => document.querySelector('#log li').textContent.startsWith('Round 1:')")
+        guest.select_option("#lang", "es")
+        guest.wait_for_function("() => document.querySelector('#log li').textContent.startsWith('Ronda 1:')")
+        # A quick reaction reaches the others, in their words.
+        guest.click("#reactions summary")
+        guest.click("#reactions button[data-reaction=good_game]")
+        host.wait_for_function("() => document.querySelector('#log').textContent.includes('Beto: 🤝 Good game!')")
+        # The mute switch and the hand's order are remembered by the browser.
+        host.click("#mute")
+        host.click("#sort")
+        host.reload()
+        host.wait_for_selector("#hand .card")
+        assert host.get_attribute("#mute", "aria-pressed") == "true"
+        assert host.get_attribute("#sort", "aria-pressed") == "false"
+        host.click("#sort")
 
         dropped: dict[str, Any] = {}
 
         def drop_the_guest(steps: int) -> None:
             """Mid-match, the guest's connection drops: the host sees it at once with the
             grace countdown, the guest sees the outage; then it comes back."""
-            if steps == 6 and not dropped:
+            if steps == 2 and not dropped:
                 guest_context.set_offline(True)
                 guest.evaluate("window.unomasSockets.forEach((s) => s.close())")
                 guest.wait_for_selector("#offline:not([hidden])")
@@ -270,8 +291,21 @@ def test_two_people_and_a_bot_play_a_match_to_a_rematch(tmp_path_factory: pytest
                     "() => !document.querySelector('#seats [data-seat=\"1\"]').textContent.includes('a bot plays in')"
                 )
 
-        lost = play_until_over({"host": host, "guest": guest}, screens, drop_the_guest)
-        assert dropped, "the match ended before the connection could be dropped"
+        cues: set[tuple[str, str]] = set()
+
+        def mid_match(steps: int) -> None:
+            drop_the_guest(steps)
+            cues.add(tuple(host.evaluate(TURN_CUE)))
+
+        lost = play_until_over({"host": host, "guest": guest}, screens, mid_match)
+        # The tab's title says when it is your turn, and only then.
+        assert ("mine", "● Your turn — unomas") in cues and ("theirs", "unomas") in cues
+        assert {title for turn, title in cues if turn == "mine"} == {"● Your turn — unomas"}
+        assert {title for turn, title in cues if turn == "theirs"} == {"unomas"}
+        if not dropped:
+            screens(host, "ended-early")
+            screens(guest, "ended-early-phone")
+        assert dropped, f"the match ended before the connection could be dropped (see {screens.folder})"
         assert "connection lost: a bot plays in" in dropped["tag"] and dropped["guest_buttons"] == "none"
         assert lost == []
 
@@ -280,7 +314,8 @@ def test_two_people_and_a_bot_play_a_match_to_a_rematch(tmp_path_factory: pytest
             page.wait_for_function("() => document.querySelector('#fairness').textContent.includes('--verify')")
         screens(host, "match-over")
         screens(guest, "match-over-phone")
-        assert axe_problems(host) == []
+        assert axe_problems(host) == [] and axe_problems(guest) == []
+        assert host.title() == "unomas"  # no turn is anyone's now
         banner = guest.text_content("#over-banner")
         assert "gana" in banner.lower() or "ganas" in banner.lower()
         assert "Match over" in host.text_content("#status") and "turn" not in host.text_content("#status")
@@ -337,4 +372,34 @@ def test_a_refusal_is_shown_in_the_page_s_language() -> None:
         page.click("#join-code-form button")
         page.wait_for_selector("#join:not([hidden])")
         assert page.url.endswith(f"/r/{room['code']}") and page.is_visible("#join-full")
+        browser.close()
+
+
+@needs_chromium
+def test_a_ten_seat_table_on_a_phone_in_the_dark_keeps_the_hand_and_the_log_in_view(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Nine bots and a person on a phone with the system's dark theme: the seats fit above
+    the hand, the log starts within the screen, and nothing breaks mid-word."""
+    screens = Screens(tmp_path_factory.mktemp("browser-ten-seats"))
+    settings = Settings(grace=60, bot_delay=5, round_pause=0.3)  # the bots wait: the table stays still
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 10}, "bots": list(range(1, 10))})
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, color_scheme="dark"
+        )
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {room['token']!r})")
+        page.goto(f"http://{address}/r/{room['code']}")
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.click("#start")
+        page.wait_for_selector("#hand .card")
+        screens(page, "ten-seats-dark-phone")
+        assert page.locator("#seats .seat").count() == 10
+        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(12, 32, 25)"  # the dark theme
+        assert page.evaluate("document.querySelector('#log-box').getBoundingClientRect().top") < 844
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
+        assert axe_problems(page) == []
         browser.close()
