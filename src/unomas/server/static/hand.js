@@ -1,7 +1,7 @@
 // The cards as SVG, the player's hand (sorted or as dealt), and choosing how to play a card.
 // Every card stays reachable with Tab, the unplayable ones marked aria-disabled, so a
 // keyboard or screen-reader user can read the whole hand.
-import { state, $, el, names } from "./state.js";
+import { state, $, el, names, calm } from "./state.js";
 import { _, cardName, colorName } from "./words.js";
 import { act } from "./net.js";
 import { dialog, closeDialog } from "./dialogs.js";
@@ -130,7 +130,7 @@ export function colorButtons(moves, then = act) {
 // A played card travels from the hand to the discard pile (not when motion is unwelcome).
 function fly(button) {
   const target = $("#discard");
-  if (!button.isConnected || !target || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  if (!button.isConnected || !target || calm()) return;
   const from = button.getBoundingClientRect(), to = target.getBoundingClientRect();
   const ghost = el("div", { className: "ghost" });
   ghost.append(cardSvg(button.dataset.card));

@@ -15,6 +15,7 @@ const TUNES = {  // [frequency Hz, start s, length s]
 export function play(name) {
   if (muted || !TUNES[name] || !window.AudioContext) return;
   audio = audio || new AudioContext();
+  if (audio.state === "suspended") audio.resume();  // (browsers start it only after a click)
   const now = audio.currentTime;
   for (const [frequency, start, length] of TUNES[name]) {
     const tone = audio.createOscillator(), gain = audio.createGain();

@@ -3,7 +3,7 @@
 // timer. Which actions exist is the view's legal_actions alone: nothing here judges the rules.
 import { state, $, el, names, calm } from "./state.js";
 import { _, ngettext, colorName, cardName, reactionText } from "./words.js";
-import { act, online } from "./net.js";
+import { act } from "./net.js";
 import { cardSvg, cardBack, colorButtons, renderHand, COLORS } from "./hand.js";
 import { turnCue } from "./sound.js";
 
@@ -43,13 +43,13 @@ function renderSeats(view, room) {
     const info = room.seats[seat] || {};
     const presence = state.presence[seat] || info;
     const turn = seat === view.current && !["round_over", "match_over"].includes(view.phase);
-    const tags = [];
+    const tags = [];  // [text, class]
     if (seat === view.seat) tags.push(_("you"));
     if (info.bot) tags.push(_("bot"));
     if (seat === view.dealer) tags.push(_("dealer"));
     if (presence.away) tags.push(_("away: a bot plays"));
     else if (!info.bot && presence.connected === false) {
-      tags.push(presence.grace_left != null ? _("connection lost: a bot plays in {n} s", { n: graceLeft(seat) })
+      tags.push(presence.grace_left != null ? [_("connection lost: a bot plays in {n} s", { n: graceLeft(seat) }), "grace"]
         : _("connection lost"));
     }
     if (view.uno_pending === seat) tags.push(_("UNO?"));
@@ -57,7 +57,8 @@ function renderSeats(view, room) {
       el("h3", { className: "name" }, who[seat]),
       el("p", { className: "count" }, ngettext("{n} card", "{n} cards", cards)),
       el("p", { className: "score" }, _("Score: {n}", { n: view.scores[seat] })),
-      tags.length ? el("p", { className: "tags" }, ...tags.map((tag) => el("span", { className: "tag" }, tag))) : null);
+      tags.length ? el("p", { className: "tags" }, ...tags.map((tag) => (Array.isArray(tag)
+        ? el("span", { className: `tag ${tag[1]}` }, tag[0]) : el("span", { className: "tag" }, tag)))) : null);
     box.dataset.seat = seat;
     if (turn) box.setAttribute("aria-current", "true");
     const angle = Math.PI / 2 + (2 * Math.PI * ((seat - me + count) % count)) / count;  // you at the bottom
@@ -151,7 +152,7 @@ export function showTimer() {
 export function tick() {
   showTimer();
   for (const seat of Object.keys(state.presence)) {
-    const tag = document.querySelector(`#seats [data-seat="${seat}"] .tag:last-child`);
+    const tag = document.querySelector(`#seats [data-seat="${seat}"] .tag.grace`);
     const presence = state.presence[seat];
     if (tag && presence.grace_left != null && presence.connected === false && !presence.away) {
       tag.textContent = _("connection lost: a bot plays in {n} s", { n: graceLeft(seat) });
@@ -195,7 +196,6 @@ function renderActions(view) {
   } else state.sayUno = false;
   $("#actions").replaceChildren(...buttons);
   $("#actions").setAttribute("aria-label", _("Actions"));
-  if (!online()) for (const button of document.querySelectorAll("#table button")) button.setAttribute("aria-disabled", "true");
 }
 
 // Cards drawn travel from the pile to the seat; a card played pops onto the discard pile.
