@@ -223,6 +223,7 @@ def test_two_people_and_a_bot_play_a_match_to_a_rematch(tmp_path_factory: pytest
         guest.wait_for_selector("#error:not([hidden])")
         assert guest.text_content("#error") == "Alguien en esta sala ya se llama ana."
         screens(guest, "join-phone")
+        assert axe_problems(guest) == []
         guest.fill("#join-form input[name=name]", "Beto")
         guest.click("#join-form button")
         guest.wait_for_selector("#lobby:not([hidden])")
@@ -249,6 +250,14 @@ def test_two_people_and_a_bot_play_a_match_to_a_rematch(tmp_path_factory: pytest
         assert guest.locator("#log li").first.text_content().startswith("Ronda 1:")
         assert "SHA-256" in host.text_content("#fairness")
         commitment = host.text_content("#fairness")
+        # A spectator who comes in late sees the match so far, as a spectator may.
+        watcher = browser.new_page()
+        watcher.goto(link)
+        watcher.wait_for_function("() => document.querySelectorAll('#log li').length > 1")
+        assert watcher.locator("#log li").first.text_content().startswith("Round 1:")
+        assert "Spectating" in watcher.text_content("#status") and watcher.is_hidden("#reactions")
+        assert watcher.locator("#hand .card").count() == 0
+        watcher.close()
         # Switching language tells the log again in the new words; then back to Spanish.
         guest.select_option("#lang", "en")
         guest.wait_for_function("() => document.querySelector('#log li').textContent.startsWith('Round 1:')")
@@ -398,6 +407,8 @@ def test_a_ten_seat_table_on_a_phone_in_the_dark_keeps_the_hand_and_the_log_in_v
         page.wait_for_selector("#hand .card")
         screens(page, "ten-seats-dark-phone")
         assert page.locator("#seats .seat").count() == 10
+        page.emulate_media(reduced_motion="reduce")  # no spinning arrow, no travelling cards
+        assert page.evaluate("getComputedStyle(document.querySelector('.direction .arrow')).animationName") == "none"
         assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(12, 32, 25)"  # the dark theme
         assert page.evaluate("document.querySelector('#log-box').getBoundingClientRect().top") < 844
         assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
