@@ -32,7 +32,7 @@ function open(token) {
     setOnline(true);
     mine.send(JSON.stringify({ type: "hello", token, lang: state.lang }));
   });
-  mine.addEventListener("message", (event) => handler(JSON.parse(event.data)));
+  mine.addEventListener("message", (event) => { if (socket === mine) handler(JSON.parse(event.data)); });  // (not a closed one's)
   mine.addEventListener("close", () => {
     if (socket !== mine || closing) return;
     setOnline(false);

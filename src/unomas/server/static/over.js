@@ -8,7 +8,9 @@ import { play } from "./sound.js";
 function standings(rounds, scores) {
   const who = names();
   const order = scores.map((score, seat) => seat).sort((a, b) => scores[b] - scores[a] || a - b);
-  return el("table", { className: "scores standings" },
+  const box = el("div", { className: "scroll", tabIndex: 0, role: "region" });  // (it may scroll sideways on a phone)
+  box.setAttribute("aria-label", _("Standings"));
+  box.append(el("table", { className: "scores standings" },
     el("caption", {}, _("Standings")),
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, _("Player")),
       ...rounds.map((r) => el("th", { scope: "col" }, _("Round {n}", { n: r.round + 1 }))),
@@ -16,7 +18,8 @@ function standings(rounds, scores) {
     el("tbody", {}, ...order.map((seat) => el("tr", { className: seat === state.over.winner ? "winner" : "" },
       el("th", { scope: "row" }, who[seat]),
       ...rounds.map((r) => el("td", {}, r.winner === seat ? `+${r.points}` : "·")),
-      el("td", {}, String(scores[seat]))))));
+      el("td", {}, String(scores[seat])))))));
+  return box;
 }
 
 export function renderOver() {
