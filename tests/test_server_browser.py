@@ -414,3 +414,27 @@ def test_a_ten_seat_table_on_a_phone_in_the_dark_keeps_the_hand_and_the_log_in_v
         assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
         assert axe_problems(page) == []
         browser.close()
+
+
+@needs_chromium
+def test_the_turn_timer_counts_down_on_screen_and_the_log_says_when_time_ran_out() -> None:
+    settings = Settings(grace=60, bot_delay=0, round_pause=0.3)
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        setup = {"name": "Ana", "rules": {"players": 2, "target_score": 0}, "bots": [1], "turn_seconds": 3}
+        _, room = post(address, "/api/rooms", setup)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        page.set_default_timeout(15_000)
+        page.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {room['token']!r})")
+        page.goto(f"http://{address}/r/{room['code']}")
+        page.wait_for_selector("#lobby:not([hidden])")
+        assert "Turn timer: 3 s" in page.text_content("#lobby-rules")
+        page.click("#start")
+        page.wait_for_selector("#timer:not([hidden])")
+        shown = {page.text_content("#timer")}
+        while not page.locator("#log li.note").count():  # Ana does nothing
+            shown.add(page.text_content("#timer"))
+            page.wait_for_timeout(100)
+        assert {"Seconds left: 3", "Seconds left: 2", "Seconds left: 1"} <= shown
+        assert page.locator("#log li.note").first.text_content() == "Time ran out for Ana: the server played for them."
+        browser.close()
