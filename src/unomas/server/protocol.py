@@ -8,9 +8,10 @@ answers). Anything else, too long, or not JSON gets an ``error`` message and cha
 
 The server sends ``room`` (seats, status, commitment), ``update`` (the events of one
 change redacted for the receiver, their narration, its view, and ``ref`` echoed to the
-sender of the action; the first update after a hello also carries ``history``: the current
-round so far as that connection may see it), ``presence`` (``seat``, ``connected``,
-``away``: a seat's player came, left or is away; the whole room is sent only on a hello),
+sender of the action; the first update after a hello also carries ``history``: the whole
+match so far as that connection may see it, the latest changes up to a limit), ``presence``
+(``seat``, ``connected``, ``away``: a seat's player came, left or is away; the whole room is
+sent only on a hello),
 ``over`` (``record``, ``scores``, ``reason``: ``target``, or ``move_limit`` for a match
 ended after ``limit`` actions) and ``error`` messages, all JSON objects with a ``type``.
 An ``error`` with code ``seat.taken_over``, ``hello.late`` or ``server.restarting`` is the
