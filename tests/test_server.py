@@ -1054,3 +1054,6 @@ def test_every_card_s_text_meets_a_contrast_of_4_5_to_1() -> None:
         assert contrast(ink[letter], fill[letter]) >= 4.5, letter
         assert contrast(sign[letter], "#ffffff") >= 4.5, letter
     assert contrast("#f9a825", "#ffffff") < 4.5  # (the old yellow sign, which this test would refuse)
+    # The words on the felt (white) stand on its lightest green, in the middle of the table.
+    felt = re.search(r"radial-gradient\(ellipse at center, (#[0-9a-f]{6}) 0%", (STATIC / "style.css").read_text())
+    assert felt is not None and contrast("#ffffff", felt.group(1)) >= 4.5

@@ -19,8 +19,10 @@ import pytest
 from server_support import post, running
 from unomas.i18n.switches import switch_groups
 from unomas.rules import Rules
+from unomas.server import rooms
 from unomas.server.rooms import Settings
 from unomas.server.storage import SQLiteStore
+from unomas.testing import make_game
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -438,3 +440,64 @@ def test_the_turn_timer_counts_down_on_screen_and_the_log_says_when_time_ran_out
         assert {"Seconds left: 3", "Seconds left: 2", "Seconds left: 1"} <= shown
         assert page.locator("#log li.note").first.text_content() == "Time ran out for Ana: the server played for them."
         browser.close()
+
+
+@needs_chromium
+def test_each_situation_is_explained_where_it_happens(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A stacked match of Ana (host, desktop) and Beto (phone): a starting Wild, a jump-in
+    chance, the UNO call offered only by a play that leaves one card, a Wild Draw Four's
+    challenge, each said in words where it happens."""
+    screens = Screens(tmp_path_factory.mktemp("browser-situations"))
+    rules = {"players": 2, "hand_size": 4, "target_score": 0, "jump_in": True}
+    game = make_game([["W+4", "G1", "G2", "B3"], ["R9", "R9", "R5", "G6"]], ["W", "B7"], **rules)
+    monkeypatch.setattr(rooms, "Game", lambda rules, seed: game)
+    with running(SQLiteStore(":memory:"), Settings(grace=60, bot_delay=0, round_pause=5)) as address:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": rules})
+        _, beto = post(address, f"/api/rooms/{room['code']}/join", {"name": "Beto"})
+        with playwright_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            ana = browser.new_page(viewport={"width": 1280, "height": 800})
+            phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+            beto_page = phone.new_page()
+            for page, token in ((ana, room["token"]), (beto_page, beto["token"])):
+                page.set_default_timeout(15_000)
+                page.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {token!r})")
+                page.goto(f"http://{address}/r/{room['code']}")
+                page.wait_for_selector("#lobby:not([hidden])")
+            ana.click("#start")
+
+            def says(page: Any, words: str) -> None:
+                page.wait_for_function(f"() => document.querySelector('#status').textContent.includes({words!r})")
+
+            # The starting card is a Wild: the dealer is asked for its colour, the other told.
+            says(ana, "The starting card is a Wild: choose the colour play starts with.")
+            says(beto_page, "The starting card is a Wild: Ana chooses the colour.")
+            screens(ana, "starting-wild")
+            ana.click("#actions [data-a=color].pick-red")
+            # Beto plays one R9; Ana is on turn, and Beto, holding the other, may jump in.
+            says(beto_page, "Your turn: play a card that matches, or draw.")
+            assert beto_page.locator("#actions .say-uno").count() == 0  # four cards: no UNO to call
+            beto_page.locator("#hand .card.playable[data-card=R9]").first.click()
+            says(beto_page, "Jump in! You hold the very card on top: play it now, out of turn.")
+            screens(beto_page, "jump-in-phone")
+            beto_page.locator("#hand .card.playable[data-card=R9]").first.click()
+            # Ana draws (B7 does not play on R9); Beto's R5 would leave one card: UNO is offered.
+            says(ana, "Your turn")
+            ana.click("#piles button.pile")
+            says(beto_page, "Your turn")
+            beto_page.wait_for_selector("#actions .say-uno[aria-pressed=false]")
+            screens(beto_page, "uno-offered-phone")
+            beto_page.click("#actions .say-uno")
+            beto_page.locator("#hand .card.playable[data-card=R5]").click()
+            ana.wait_for_function("() => document.querySelector('#log').textContent.includes('UNO')")
+            # Ana's Wild Draw Four: Beto is told what a challenge risks.
+            ana.locator("#hand .card.playable[data-card='W+4']").click()
+            ana.click("#dialog .pick-green")
+            says(beto_page, "Ana played a Wild Draw Four. Draw 4, or challenge:")
+            assert beto_page.text_content("#actions [data-a=draw]") == "Draw 4 cards"
+            assert beto_page.text_content("#actions [data-a=challenge]") == "Challenge (you draw 6 if it fails)"
+            screens(beto_page, "challenge-phone")
+            assert axe_problems(beto_page) == []
+            browser.close()

@@ -112,7 +112,7 @@ function prompt(view) {
   }
   if (view.phase === "penalty") {
     if (has("challenge")) {
-      return _("{name} played a Wild Draw Four. Draw {n}, or challenge: if they held a card of the colour in play, they draw 4 instead; if not, you draw {m}.",
+      return _("{name} played a Wild Draw Four. Draw {n}, or challenge: if they held a card of the colour in play before it, they draw 4 instead; if not, you draw {m}.",
         { name: who[view.accused ?? view.current], n: view.penalty, m: view.penalty + 2 });
     }
     if (has("play")) return _("You must draw {n}: draw, or answer with a card.", { n: view.penalty });
