@@ -995,6 +995,15 @@ def test_a_rematch_has_the_same_seats_and_rules_a_new_seed_once_every_person_opt
         beto = join(address, room["code"], "Beto")
         url = f"ws://{address}/ws/{room['code']}"
         players = [SeatClient(url, room["token"], random.Random(1)), SeatClient(url, beto["token"], random.Random(2))]
+
+        async def too_early() -> str:
+            socket = await hello(url, beto["token"])
+            await socket.send(json.dumps({"type": "rematch"}))
+            code = (await next_of(socket, "error"))["code"]
+            await socket.close()
+            return str(code)
+
+        assert asyncio.run(too_early()) == "rematch.early"
         over = asyncio.run(play_all(players))
         assert over[0]["winner"] is not None and over[0]["rounds"][-1]["scores"] == over[0]["scores"]
         assert [r["round"] for r in over[0]["rounds"]] == list(range(len(over[0]["rounds"])))

@@ -256,6 +256,7 @@ def error_messages(lang: str) -> dict[str, str]:
         "name.bidi": t.gettext("it holds characters that turn the text's direction."),
         "name.marks": t.gettext("it stacks too many accents on one letter."),
         "name.symbols": t.gettext("control characters and < > are not allowed."),
+        "rematch.early": t.gettext("The match is not over yet: a rematch comes after it."),
     }
 
 

@@ -65,6 +65,7 @@ code                      HTTP    when (params)
                                   direction override), ``name.marks`` (combining marks stacked
                                   on one letter) or ``name.symbols`` (control characters, < >)
 ``name.taken``            409     someone in the room already has that name (``name``)
+``rematch.early``         409     a rematch asked for before the match is over
 ========================  ======  ===========================================================
 
 Names are NFC-normalised (:func:`clean_name`) and compared case-blind within a room.
@@ -157,6 +158,7 @@ ERRORS: dict[str, int] = {
     "server.restarting": 503,
     "name.invalid": 422,
     "name.taken": 409,
+    "rematch.early": 409,
 }
 """Every code the server refuses with, and the HTTP status it answers with (see above)."""
 

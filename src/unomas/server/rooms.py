@@ -516,7 +516,7 @@ class Room:
         if seat is None:
             raise Refusal("seat.spectator", "spectators cannot act")
         if self.status != "over":
-            raise Refusal("room.not_over", "the match is not over yet")
+            raise Refusal("rematch.early", "the match is not over yet: a rematch comes after it")
         self.rematch.add(seat)
         people = {number for number, player in enumerate(self._all_seats()) if player.bot is None}
         if people <= self.rematch and self.on_rematch is not None:
