@@ -156,10 +156,10 @@ def play_until_over(pages: dict[str, Any], screens: Screens, during: Any = None,
                 # The moment may pass (another seat moved first): then look again.
                 with contextlib.suppress(playwright_api.TimeoutError):
                     page.locator(CLICKS[step]).first.click(timeout=1000)
-                    if step == "play" and not page.evaluate("!!document.querySelector('#dialog[open]')"):
+                    if step in ("play", "dialog") and not page.evaluate("!!document.querySelector('#dialog[open]')"):
                         page.wait_for_timeout(150)
                         if not page.evaluate(FOCUS_KEPT):
-                            lost_focus.append(f"{name} after a play")
+                            lost_focus.append(f"{name} after a {step}")
             else:
                 page.wait_for_timeout(30)
     return lost_focus

@@ -209,6 +209,10 @@ window.addEventListener("DOMContentLoaded", async () => {
   $("#watch").addEventListener("click", () => connect(null, receive));
   $("#start").addEventListener("click", () => send({ type: "start" }));
   window.addEventListener("popstate", () => { disconnect(); route(); });
+  // A dialog that closes gives the focus back; if what had it is gone, to the hand or the status.
+  $("#dialog").addEventListener("close", () => setTimeout(() => {
+    if (document.activeElement === document.body && !$("#table").hidden) ($("#hand .card") || $("#status")).focus();
+  }));
   setInterval(tick, 250);
   route();
 });
