@@ -927,10 +927,12 @@ def test_the_host_role_goes_to_the_next_person_when_the_host_leaves_the_lobby() 
         url = f"ws://{address}/ws/{room['code']}"
 
         async def scenario() -> None:
-            guest = await hello(url, beto["token"])
-            assert (await next_of(guest, "room"))["host"] == 0
             host = await hello(url, room["token"])
             await next_of(host, "room")
+            guest = await hello(url, beto["token"])
+            assert (await next_of(guest, "room"))["host"] == 0
+            await guest.send(json.dumps({"type": "start"}))
+            assert (await next_of(guest, "error"))["code"] == "room.not_host"
             await host.close()
             while (await next_of(guest, "room"))["host"] != 1:
                 pass
@@ -939,6 +941,21 @@ def test_the_host_role_goes_to_the_next_person_when_the_host_leaves_the_lobby() 
             await guest.close()
 
         asyncio.run(scenario())
+        room = create(address, rules={"players": 3})
+        beto = join(address, room["code"], "Beto")
+        url = f"ws://{address}/ws/{room['code']}"
+
+        async def host_gone_before_anyone_came() -> int:
+            host = await hello(url, room["token"])
+            await next_of(host, "room")
+            await host.close()
+            await asyncio.sleep(0.2)
+            guest = await hello(url, beto["token"])
+            seat = (await next_of(guest, "room"))["host"]
+            await guest.close()
+            return int(seat)
+
+        assert asyncio.run(host_gone_before_anyone_came()) == 1
 
 
 def test_a_dropped_connection_is_told_at_once_with_the_grace_left_and_a_timeout_is_told() -> None:

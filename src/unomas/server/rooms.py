@@ -408,6 +408,9 @@ class Room:
             self._presence(connection.seat)  # the others are told; this one gets the whole room
         self.connections.add(connection)
         self.empty_since = None
+        host = self.seats[self.host]
+        if self.status == "lobby" and connection.seat is not None and host is not None and host.connections == 0:
+            self._hand_on_host()  # the host left before anyone else came
         connection.post(self.room_message(connection.seat))
         if self.conductor is not None and self.status != "lobby":  # (a start being stored: told once stored)
             self._listen(connection.seat)
