@@ -193,6 +193,8 @@ class Room:
         self.status = "lobby"
         self.host = 0
         """The seat that may start the match: the creator, or the next person once they leave the lobby."""
+        self.host_gone = False
+        """The host left the lobby with nobody else there: the next person to come is the host."""
         self.rematch: set[int] = set()
         """The seats whose players want a rematch (once the match is over)."""
         self.next_code: str | None = None
@@ -408,8 +410,9 @@ class Room:
             self._presence(connection.seat)  # the others are told; this one gets the whole room
         self.connections.add(connection)
         self.empty_since = None
-        host = self.seats[self.host]
-        if self.status == "lobby" and connection.seat is not None and host is not None and host.connections == 0:
+        if connection.seat == self.host:
+            self.host_gone = False
+        elif self.host_gone and self.status == "lobby" and connection.seat is not None:
             self._hand_on_host()  # the host left before anyone else came
         connection.post(self.room_message(connection.seat))
         if self.conductor is not None and self.status != "lobby":  # (a start being stored: told once stored)
@@ -447,7 +450,7 @@ class Room:
             self._start_grace(seat)
         self._presence(seat)
         if player.connections == 0 and self.status == "lobby" and seat == self.host:
-            self._hand_on_host()
+            self.host_gone = not self._hand_on_host()
 
     def _start_grace(self, seat: int) -> None:
         """A seat's person is gone: a bot plays for them once the grace period is over."""
@@ -457,16 +460,18 @@ class Room:
         player.away_at = loop.time() + self.settings.grace
         player.away_timer = loop.call_later(self.settings.grace, self._mark_away, seat)
 
-    def _hand_on_host(self) -> None:
+    def _hand_on_host(self) -> bool:
         """The host left the lobby: the next person still connected (in seat order after
-        the host's) may start the match now."""
+        the host's) may start the match now. False if nobody is there to take it."""
         count = len(self.seats)
         for step in range(1, count):
             seat = self.seats[(self.host + step) % count]
             if seat is not None and seat.bot is None and seat.connections > 0:
                 self.host = (self.host + step) % count
+                self.host_gone = False
                 self._broadcast_room()
-                return
+                return True
+        return False
 
     def _presence_of(self, seat: int) -> Presence:
         player = self.seats[seat]
