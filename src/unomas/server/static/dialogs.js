@@ -11,7 +11,7 @@ export function dialog(title, buttons, text = null) {
   showDialog(buttons[0]);
 }
 
-export function showDialog(focus) {
+function showDialog(focus) {
   const box = $("#dialog");
   if (!box.open) box.showModal();
   focus.focus();
@@ -19,7 +19,7 @@ export function showDialog(focus) {
 
 export function closeDialog() { if ($("#dialog").open) $("#dialog").close(); }
 
-export function scoresTable(scores, caption) {
+function scoresTable(scores, caption) {
   const who = names();
   return el("table", { className: "scores" }, el("caption", {}, caption),
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, _("Player")), el("th", { scope: "col" }, _("Score")))),

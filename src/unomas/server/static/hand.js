@@ -51,7 +51,7 @@ function sortKey(token) {
   return ORDER.indexOf(letter) * 100 + RANKS.indexOf(token[0] === "W" ? token.slice(1) : token.slice(1));
 }
 
-export const sorted = () => localStorage.getItem("unomas:sort") !== "0";
+const sorted = () => localStorage.getItem("unomas:sort") !== "0";
 
 export function setUpSort() {
   const button = $("#sort");

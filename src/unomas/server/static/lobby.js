@@ -55,7 +55,7 @@ function buildBotChoice() {
 }
 
 // The seats a bot may play, numbered from 1 as the lobby numbers them (seat 1 is yours).
-export function buildBotSeats() {
+function buildBotSeats() {
   const box = $("#bot-seats");
   const players = Math.max(2, Math.min(10, Number($("#create-form").players.value) || 2));
   const checked = new Set([...box.querySelectorAll("input:checked")].map((i) => Number(i.value)));

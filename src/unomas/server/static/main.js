@@ -71,7 +71,6 @@ function receive(message) {
     if (message.history) {  // the first update after a hello: the match so far, as this seat saw it
       $("#log").replaceChildren();
       for (const entry of message.history) for (const line of entry.narration) addLog(line);
-      state.rounds = message.rounds || [];
     }
     for (const line of message.narration || []) addLog(line);
     render();
@@ -139,7 +138,7 @@ document.addEventListener("keydown", (event) => {
 
 async function route() {
   const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{4,16})$/);
-  Object.assign(state, { room: null, view: null, over: null, rounds: [], presence: {} });
+  Object.assign(state, { room: null, view: null, over: null, presence: {} });
   $("#over").hidden = true;
   $("#log").replaceChildren();
   document.title = "unomas";
@@ -164,15 +163,13 @@ async function route() {
 async function relabel() {
   buildSwitches();
   buildReactions();
-  setUpSortLabel();
+  $("#sort").textContent = _("Sort by colour");
   showMute();
   if (state.room && state.room.status === "lobby") renderLobby();
   render();
   renderOver();
   renderFairness();
 }
-
-function setUpSortLabel() { $("#sort").textContent = _("Sort by colour"); }
 
 window.addEventListener("DOMContentLoaded", async () => {
   await loadWords(state.lang);

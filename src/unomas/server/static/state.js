@@ -4,7 +4,7 @@
 
 export const state = {
   lang: "en", catalog: {}, switches: [], errors: {}, bots: [],
-  code: null, token: null, room: null, view: null, over: null, rounds: [],
+  code: null, token: null, room: null, view: null, over: null,
   sayUno: false, turnLeft: null, turnAt: 0, presence: {},
 };
 

@@ -139,7 +139,7 @@ function renderStatus(view) {
 }
 
 // The turn timer counts down on the page from the seconds the server last gave.
-export function showTimer() {
+function showTimer() {
   const box = $("#timer");
   const over = state.view && ["round_over", "match_over"].includes(state.view.phase);
   if (state.turnLeft == null || over) { box.hidden = true; return; }

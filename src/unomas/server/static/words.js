@@ -2,9 +2,9 @@
 // {msgid: text}); the names are gettext's, so `pybabel extract` finds every message here.
 import { state, $ } from "./state.js";
 
-export const fmt = (text, values = {}) => text.replace(/\{(\w+)\}/g, (field, key) => (key in values ? values[key] : field));
+const fmt = (text, values = {}) => text.replace(/\{(\w+)\}/g, (field, key) => (key in values ? values[key] : field));
 export const _ = (id, values) => fmt(state.catalog[id] || id, values);
-export const pgettext = (context, id, values) => fmt(state.catalog[`${context}\u0004${id}`] || id, values);
+const pgettext = (context, id, values) => fmt(state.catalog[`${context}\u0004${id}`] || id, values);
 export const ngettext = (singular, plural, n, values = {}) => {  // both languages: the plural form when n != 1
   const id = n === 1 ? singular : plural;
   return fmt(state.catalog[id] || id, { n, ...values });
