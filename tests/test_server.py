@@ -1039,6 +1039,9 @@ def test_a_rematch_has_the_same_seats_and_rules_a_new_seed_once_every_person_opt
             await guest.send(json.dumps({"type": "rematch"}))
             made = [await next_of(socket, "rematch") for socket in (host, guest, watcher)]
             assert len({m["code"] for m in made}) == 1
+            late = await hello(url, room["token"])  # a tab on the old room later is sent the new one
+            assert (await next_of(late, "rematch")) == made[0]
+            await late.close()
             again = await hello(f"ws://{address}/ws/{made[0]['code']}", beto["token"])
             new_room = await next_of(again, "room")
             old_room = await next_of(host, "room")
