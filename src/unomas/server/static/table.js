@@ -55,6 +55,7 @@ function renderSeats(view, room) {
     if (view.uno_pending === seat) tags.push(_("UNO?"));
     const box = el("li", { className: `seat${turn ? " turn" : ""}${presence.connected === false && !info.bot ? " gone" : ""}` },
       el("h3", { className: "name" }, who[seat]),
+      seat === view.seat ? null : fan(cards),
       el("p", { className: "count" }, ngettext("{n} card", "{n} cards", cards)),
       el("p", { className: "score" }, _("Score: {n}", { n: view.scores[seat] })),
       tags.length ? el("p", { className: "tags" }, ...tags.map((tag) => (Array.isArray(tag)
@@ -66,6 +67,13 @@ function renderSeats(view, room) {
     box.style.setProperty("--y", `${50 + 40 * Math.sin(angle)}%`);
     return box;
   }));
+}
+
+// A seat's hand as the others see it: the backs of its cards, fanned (a few at most).
+function fan(cards) {
+  const box = el("span", { className: "fan" }, ...Array.from({ length: Math.min(cards, 10) }, () => el("i")));
+  box.setAttribute("aria-hidden", "true");
+  return box;
 }
 
 function graceLeft(seat) {
