@@ -118,7 +118,10 @@ function buildReactions() {
       const [emoji, phrase] = reactionText(reaction);
       const button = el("button", { type: "button", className: "react" }, el("span", { ariaHidden: "true" }, emoji), ` ${phrase}`);
       button.dataset.reaction = reaction;
-      button.addEventListener("click", () => send({ type: "react", reaction }));
+      button.addEventListener("click", () => {
+        send({ type: "react", reaction });
+        $("#reactions").open = false;  // (out of the way again on a phone)
+      });
       return button;
     })));
 }

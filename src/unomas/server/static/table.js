@@ -55,7 +55,7 @@ function renderSeats(view, room) {
     if (view.uno_pending === seat) tags.push(_("UNO?"));
     const box = el("li", { className: `seat${turn ? " turn" : ""}${presence.connected === false && !info.bot ? " gone" : ""}` },
       el("h3", { className: "name" }, who[seat]),
-      seat === view.seat ? null : fan(cards),
+      seat === view.seat || !cards ? null : fan(cards),
       el("p", { className: "count" }, ngettext("{n} card", "{n} cards", cards)),
       el("p", { className: "score" }, _("Score: {n}", { n: view.scores[seat] })),
       tags.length ? el("p", { className: "tags" }, ...tags.map((tag) => (Array.isArray(tag)
