@@ -994,6 +994,8 @@ def test_reactions_are_a_fixed_set_sent_to_everyone_and_not_by_spectators() -> N
             await host.send(json.dumps({"type": "react", "reaction": "good_game"}))
             for socket in (host, watcher):
                 assert await next_of(socket, "reaction") == {"type": "reaction", "seat": 0, "reaction": "good_game"}
+            await host.send(json.dumps({"type": "react", "reaction": "nice"}))  # too soon after the first
+            assert (await next_of(host, "error"))["code"] == "rate.limited"
             await host.send(json.dumps({"type": "react", "reaction": "you fool"}))
             assert (await next_of(host, "error"))["code"] == "message.invalid"
             await watcher.send(json.dumps({"type": "react", "reaction": "nice"}))

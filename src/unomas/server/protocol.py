@@ -75,7 +75,8 @@ message lists who did (``rematch``). Once every person's seat has, the server ma
 room with the same seats, rules and tokens, a new seed and commitment, and starts its
 match; every connection of the old room is sent :class:`RematchMade` (and the old room's
 ``room`` message names it as ``next``). A seat's player sends :class:`React` (one of
-:data:`REACTIONS`), and everyone gets :class:`Reaction`. When the turn timer runs out,
+:data:`REACTIONS`; one a second at most, more are refused as ``rate.limited``), and
+everyone gets :class:`Reaction`. When the turn timer runs out,
 everyone gets :class:`TimedOut` after the update of what the server did for the seat.
 A ``presence`` message is a :class:`Presence`; the ``room`` message gives each seat's the
 same way, and ``host``: the seat that may start (handed on when the host leaves the lobby).

@@ -63,6 +63,9 @@ HISTORY = 500
 TAKEN_OVER = 4409
 """The WebSocket close code of a connection whose seat a newer one took over."""
 
+REACTION_GAP = 1.0
+"""Seconds a seat waits between two quick reactions (more are refused as ``rate.limited``)."""
+
 STORE_RETRY = 0.25
 STORE_RETRY_MAX = 5.0
 """Seconds a room's bots wait before trying again while the store fails (doubling up to the max)."""
@@ -201,6 +204,8 @@ class Room:
         """The rematch's room, once it is made."""
         self.on_rematch: Callable[[Room], Awaitable[str]] | None = None
         """Makes the rematch's room (the server's), returning its code."""
+        self._reacted: dict[int, float] = {}
+        """When (loop time) each seat last sent a reaction."""
         self.conductor: Conductor | None = None
         self.seed = b""
         self.record: dict[str, Any] | None = None
@@ -541,6 +546,10 @@ class Room:
         if seat is None:
             raise Refusal("seat.spectator", "spectators cannot act")
         assert reaction in REACTIONS
+        now = asyncio.get_running_loop().time()
+        if now - self._reacted.get(seat, -REACTION_GAP) < REACTION_GAP:
+            raise Refusal("rate.limited", "one reaction a second at most", rate=1 / REACTION_GAP)
+        self._reacted[seat] = now
         message = Reaction(seat=seat, reaction=reaction).model_dump()
         for connection in self.connections:
             connection.post(message)
