@@ -42,7 +42,7 @@ export function renderOver() {
     standings(rounds, over.scores),
     room.you === null ? null : again,
     el("p", { id: "rematch-status", role: "status" }, room.you === null ? ""
-      : mine ? _("Waiting for {names} to play again.", { names: waiting.join(", ") })
+      : mine ? _("You are in. Still to say yes: {names}.", { names: waiting.join(", ") })
         : room.rematch.length ? ngettext("{n} player wants a rematch.", "{n} players want a rematch.", room.rematch.length) : ""),
     el("p", {}, link));
 }
