@@ -244,6 +244,14 @@ def error_messages(lang: str) -> dict[str, str]:
         ),
         "hello.late": t.gettext("The connection said nothing for too long."),
         "server.restarting": t.gettext("The server is restarting; reconnecting…"),
+        # names
+        "name.invalid": t.gettext("That name cannot be used: {reason}"),
+        "name.taken": t.gettext("Someone in this room is already called {name}."),
+        "name.invisible": t.gettext("it has no visible letter."),
+        "name.bidi": t.gettext("it holds characters that turn the text's direction."),
+        "name.marks": t.gettext("it stacks too many accents on one letter."),
+        "name.symbols": t.gettext("control characters and < > are not allowed."),
+        "rematch.early": t.gettext("The match is not over yet: a rematch comes after it."),
     }
 
 
