@@ -255,8 +255,7 @@ def test_a_game_redealt_shows_each_seat_the_same_view(seed: int) -> None:
         hidden = [c for other, hand in enumerate(game.hands) if other != seat for c in hand] + game.pile
         rng.shuffle(hidden)
         hands = [list(hand) if other == seat else [hidden.pop() for _ in hand] for other, hand in enumerate(game.hands)]
-        drawn = None if game.drawn < 0 else game.drawn
-        world = game.redealt(hands, hidden, drawn=drawn, accused_guilty=rng.random() < 0.5, rng=random.Random(seed))
+        world = game.redealt(hands, hidden, drawn=game.drawn, accused_guilty=rng.random() < 0.5, rng=random.Random(seed))
         assert world.view(seat) == game.view(seat)
         position = world.position()
         assert position.hands == tuple(map(tuple, hands)) and position.pile == tuple(hidden)
@@ -356,7 +355,7 @@ def test_the_drawn_card_and_the_shown_hand_reach_their_seat() -> None:
     drawn = shown = False
     for seed in range(40):
         for game in random_games(seed):
-            if game.drawn >= 0:
+            if game.drawn is not None:
                 assert drawn_card(game, game.current) == game.drawn
                 drawn = True
             if game.shown is not None:

@@ -358,11 +358,11 @@ def test_starting_number_has_no_effect(start: str, seven_zero: bool) -> None:
 def test_starting_card_never_counts_for_uno() -> None:
     for start in ("RS", "RR", "R+2", "R9"):
         game = make_game([["G1"], ["G2"]], [start])
-        assert game.uno_pending == -1
+        assert game.uno_pending is None
         assert all(a.kind.value != "catch" for s in (0, 1) for a in game.legal_actions(s))
     game = make_game([["G1"], ["G2"]], ["W"])
     game.apply(Action.choose_color(0, 0))
-    assert game.uno_pending == -1
+    assert game.uno_pending is None
     with pytest.raises(IllegalAction):
         game.apply(Action.catch(1, 0))
 
