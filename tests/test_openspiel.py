@@ -261,7 +261,9 @@ def test_out_of_turn_decisions_are_the_drivers() -> None:
     rng = random.Random(3)
     state = load(players=4).new_initial_state()
     state = play_until(
-        state, rng, lambda s: not s.is_chance_node() and s._driver.out_of_turn and s._driver.game.uno_pending is not None
+        state,
+        rng,
+        lambda s: not s.is_chance_node() and s._driver.out_of_turn and s._driver.game.uno_pending is not None,
     )
     driver = state._driver
     window = driver.game.out_of_turn_seats()

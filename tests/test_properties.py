@@ -123,7 +123,7 @@ def test_state_invariants(rules: Rules, seed: int) -> None:
         if not game.round_over:
             assert all(game.hands), "a round goes on only while every seat holds cards"
             assert 0 <= game.current < rules.players
-            assert game.color in (0, 1, 2, 3) or game.color is None and game.phase is Phase.COLOR
+            assert game.color in (0, 1, 2, 3) or (game.color is None and game.phase is Phase.COLOR)
         assert game.direction in (1, -1)
         if game.phase is Phase.PENALTY:
             assert game.penalty > 0

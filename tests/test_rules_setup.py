@@ -320,7 +320,7 @@ def test_starting_draw_two_can_be_answered_with_w4_with_stack_mixed() -> None:
 
 def test_starting_wild_dealer_chooses_colour() -> None:
     game = make_game([["G1"], ["G2"], ["G3"]], ["W"])
-    assert (game.phase, game.current) == (Phase.COLOR, 0)
+    assert (game.phase, game.current, game.color) == (Phase.COLOR, 0, None)
     assert game.view(0).color is None
     assert [a.kind.value for a in game.legal_actions(0)] == ["color"] * 4
     assert game.legal_actions(1) == []
