@@ -320,7 +320,7 @@ def test_starting_draw_two_can_be_answered_with_w4_with_stack_mixed() -> None:
 
 def test_starting_wild_dealer_chooses_colour() -> None:
     game = make_game([["G1"], ["G2"], ["G3"]], ["W"])
-    assert (game.phase, game.current) == (Phase.COLOR, 0)
+    assert (game.phase, game.current, game.color) == (Phase.COLOR, 0, None)
     assert game.view(0).color is None
     assert [a.kind.value for a in game.legal_actions(0)] == ["color"] * 4
     assert game.legal_actions(1) == []
@@ -358,11 +358,11 @@ def test_starting_number_has_no_effect(start: str, seven_zero: bool) -> None:
 def test_starting_card_never_counts_for_uno() -> None:
     for start in ("RS", "RR", "R+2", "R9"):
         game = make_game([["G1"], ["G2"]], [start])
-        assert game.uno_pending == -1
+        assert game.uno_pending is None
         assert all(a.kind.value != "catch" for s in (0, 1) for a in game.legal_actions(s))
     game = make_game([["G1"], ["G2"]], ["W"])
     game.apply(Action.choose_color(0, 0))
-    assert game.uno_pending == -1
+    assert game.uno_pending is None
     with pytest.raises(IllegalAction):
         game.apply(Action.catch(1, 0))
 

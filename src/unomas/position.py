@@ -4,7 +4,8 @@
 :meth:`Game.position <unomas.game.Game.position>` reads and :meth:`Game.from_position
 <unomas.game.Game.from_position>` builds a game from), in the role FEN plays for chess: it
 compares, hashes and round-trips through JSON with cards as tokens. "None" is ``None``
-throughout (no colour chosen yet, no drawn card, no seat to catch), never ``-1``.
+throughout (no colour chosen yet, no drawn card, no seat to catch), never ``-1``, as in
+the game's own attributes and in every view.
 
 The rules are not part of a position: they are the match's settings, the same for every
 position of it, kept once by the game (and once in a record's header); a position is read

@@ -82,7 +82,7 @@ def to_json(game: Game, *, names: Sequence[str] | None = None, **extra: Any) -> 
         record["names"] = list(names)
     record["rounds"] = [round_json(log) for log in game.log]
     record["scores"] = list(game.scores)
-    record["winner"] = game.winner if game.winner >= 0 else None
+    record["winner"] = game.winner
     record.update(extra)
     return record
 
@@ -159,7 +159,7 @@ def replay(record: Any) -> Game:
         raise RecordError(f"scores must be a list of whole numbers, not {scores!r}")
     if scores != game.scores:
         raise RecordError(f"scores are {scores!r} but the replay gives {game.scores}")
-    winner = game.winner if game.winner >= 0 else None
+    winner = game.winner
     given = record.get("winner")
     if "winner" not in record or not (given is None or _integer(given)) or given != winner:
         raise RecordError(f"winner is {given!r} but the replay gives {winner}")

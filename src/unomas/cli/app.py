@@ -715,8 +715,7 @@ def replay_command(
                 bad += 1
                 out.print(f"[red]INVALID[/] {name}: {_where(error)}")
                 continue
-            won = game.position().winner  # None until the match is over, in any version of Game
-            winner = "none yet" if won is None else f"seat {won}"
+            winner = "none yet" if game.winner is None else f"seat {game.winner}"
             scores = " ".join(str(s) for s in game.scores)
             dealt = "; every deal and reshuffle comes from the committed seed" if verify else ""
             out.print(f"[green]valid[/] {name}: scores {scores}; winner {winner}{dealt}")
