@@ -160,7 +160,7 @@ def base() -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("data", "code", "params"),
     [
-        ([], "notation.position_not_object", {"type": "list"}),
+        ([], "notation.position_not_object", {"type": "array"}),
         (base() | {"turn": 3}, "notation.position_unknown_field", {"field": "'turn'"}),
         ({k: v for k, v in base().items() if k != "ply"}, "notation.position_missing_field", {"field": "'ply'"}),
         (base() | {"round": "1"}, "notation.position_bad_field", {"field": "'round'", "value": "'1'"}),

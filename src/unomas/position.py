@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 from unomas.cards import COLOR_LETTERS, Card, Color, card_token, parse_card, parse_color
 from unomas.errors import NotationError
-from unomas.refusals import refused
+from unomas.refusals import json_type, refused
 
 __all__ = ["Phase", "Position"]
 
@@ -131,7 +131,7 @@ class Position:
         cards, seats that exist) is checked by :meth:`Game.from_position
         <unomas.game.Game.from_position>`, under its rules."""
         if not isinstance(data, dict):
-            raise _error("notation.position_not_object", type=type(data).__name__)
+            raise _error("notation.position_not_object", type=json_type(data))
         known = {field.name for field in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:

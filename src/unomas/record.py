@@ -26,6 +26,7 @@ from unomas.cards import Card, card_token, parse_card
 from unomas.errors import DealError, IllegalAction, NotationError, RecordError, SettingsError
 from unomas.events import Drew, Event, Reshuffled
 from unomas.game import Deal, Game, RoundLog
+from unomas.refusals import json_type
 from unomas.rules import Rules
 
 FORMAT = "unomas-record/1"
@@ -131,7 +132,7 @@ def replay(record: Any) -> Game:
     does not fit, a draw's listed cards, a result or score that the replay contradicts.
     """
     if not isinstance(record, dict):
-        raise RecordError(f"a record must be a JSON object, not {type(record).__name__}")
+        raise RecordError(f"a record must be a JSON object, not {json_type(record)}")
     _placed(record, _RECORD_FIELDS, "a record")
     if record.get("format") != FORMAT:
         raise RecordError(f"format must be {FORMAT!r}, not {record.get('format')!r}")
