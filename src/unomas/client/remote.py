@@ -257,8 +257,8 @@ class RoomClient:
         elif kind == "update":
             self.updates += 1
             self.view = message["view"]
-            for earlier in message.get("history") or ():
-                self._heard(Change(earlier["events"], earlier["narration"]))
+            if "history" in message:
+                self._catch_up([Change(earlier["events"], earlier["narration"]) for earlier in message["history"]])
             if message["events"]:
                 self._heard(Change(message["events"], message["narration"]))
             self._answer(message.get("ref"), result=message)
@@ -276,6 +276,18 @@ class RoomClient:
                 self.failed = refusal
                 self._connected.set()
         await self._notify()
+
+    def _catch_up(self, history: list[Change]) -> None:
+        """The round so far, sent on a hello: it replaces what this client heard of the
+        round (a reconnection), and only what is new goes to the inbox."""
+        heard = self.changes
+        start = next(
+            (n for n in range(len(heard) - 1, -1, -1) if any(e["event"] == "dealt" for e in heard[n].events)),
+            len(heard),
+        )
+        self.changes = heard[:start] + history
+        for change in self.changes[len(heard) :]:
+            self.inbox.put_nowait(change)
 
     def _heard(self, change: Change) -> None:
         self.changes.append(change)

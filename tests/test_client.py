@@ -1,0 +1,170 @@
+"""unomas.client against a real server: links and tickets, whole matches from the asyncio
+client and the blocking one, the ply guard, the server's refusals by code, and a dropped
+connection that comes back to its seat."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import stat
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("websockets")
+
+from server_support import running
+from unomas import fairness
+from unomas.client import LinkError, Refused, RoomClient, RoomLink, SimpleSeat, Ticket, create_room, join_room
+from unomas.client import remote as client_remote
+from unomas.server.storage import SQLiteStore
+
+QUICK_RULES = {"players": 2, "target_score": 0}
+
+
+def test_a_room_is_named_by_its_link_its_websocket_or_its_code() -> None:
+    assert RoomLink.parse("https://uno.example.org/r/ABCD2345EF/") == RoomLink("https://uno.example.org", "ABCD2345EF")
+    assert RoomLink.parse("wss://uno.example.org/ws/abcd2345ef").http == "https://uno.example.org"
+    assert RoomLink.parse("abcd2345ef", server="uno.example.org:8000").websocket == (
+        "ws://uno.example.org:8000/ws/ABCD2345EF"
+    )
+    for bad in ("ftp://x/r/ABCD2345EF", "http://x/somewhere", "no spaces here", ""):
+        with pytest.raises(LinkError) as caught:
+            RoomLink.parse(bad)
+        assert caught.value.code == "link.invalid"
+
+
+def test_a_ticket_is_kept_in_a_file_its_owner_alone_may_read(tmp_path: Path) -> None:
+    ticket = Ticket("http://127.0.0.1:8000", "ABCD2345EF", 2, "secret-token-of-the-seat")
+    path = tmp_path / "seats" / "ABCD2345EF.json"
+    ticket.save(path)
+    assert Ticket.load(path) == ticket
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert Ticket.load(tmp_path / "none.json") is None
+    path.write_text("{not json")
+    assert Ticket.load(path) is None
+
+
+def first_legal(view: dict[str, Any]) -> dict[str, Any]:
+    """The first play the server listed, else its first action (the client never builds one)."""
+    legal = view["legal_actions"]
+    return dict(next((action for action in legal if action["a"] == "play"), legal[0]))
+
+
+def test_two_scripts_play_a_match_to_its_end_on_the_blocking_client() -> None:
+    with running(SQLiteStore(":memory:")) as address:
+        host = SimpleSeat.create(f"http://{address}", "Ana", rules=QUICK_RULES)
+        guest = SimpleSeat.join(host.link, "Beto")
+        assert host.room is not None and guest.room is not None
+        assert (host.room["you"], guest.room["you"]) == (0, 1)
+
+        def play(seat: SimpleSeat) -> None:
+            while (view := seat.wait_turn(timeout=30)) is not None:
+                try:
+                    seat.act(first_legal(view))
+                except Refused as refusal:
+                    assert refusal.code == "move.stale"
+
+        with host, guest:
+            host.start()
+            other = threading.Thread(target=play, args=(guest,))
+            other.start()
+            play(host)
+            other.join(30)
+            assert host.wait_over(10) is not None and guest.wait_over(10) is not None
+            assert host.ticket is not None
+            record = client_remote.record(host.ticket.room)
+        game = fairness.verify(record)
+        assert game.is_over and record["names"] == ["Ana", "Beto"] and record["bots"] == []
+        assert {e["p"] for r in record["rounds"] for e in r["events"] if "p" in e} == {0, 1}
+        assert host.changes and host.changes[-1].narration  # the story, in words
+
+
+async def seated(address: str, rules: dict[str, Any] = QUICK_RULES) -> tuple[RoomClient, RoomClient]:
+    """A two-seat room started, both seats connected."""
+    ticket, _ = await asyncio.to_thread(create_room, f"http://{address}", "Ana", rules=rules)
+    guest_ticket = await asyncio.to_thread(join_room, ticket.room, "Beto")
+    host, guest = RoomClient.of(ticket), RoomClient.of(guest_ticket)
+    await host.connect()
+    await guest.connect()
+    await host.start()
+    assert await host.wait_for(lambda: host.view is not None, 10)
+    return host, guest
+
+
+def test_refusals_carry_the_server_s_codes_and_change_nothing() -> None:
+    async def scenario(address: str) -> None:
+        host, guest = await seated(address)
+        watcher = RoomClient(host.link)
+        await watcher.connect()
+        await guest.wait_for(lambda: guest.view is not None, 10)
+        mover = host if host.my_decision() else guest
+        other = guest if mover is host else host
+        assert mover.view is not None
+        ply = mover.view["ply"]
+        await mover.act(first_legal(mover.view))
+        assert mover.view["ply"] > ply
+        with pytest.raises(Refused) as stale:  # the ply guard: that view has passed
+            await other.act({"p": other.seat, "a": "draw"}, ply=ply)
+        assert stale.value.code == "move.stale" and stale.value.params == {"ply": ply, "now": ply + 1}
+        with pytest.raises(Refused) as foreign:
+            await other.act({"p": mover.seat, "a": "draw"})
+        assert foreign.value.code == "seat.not_yours"
+        assert watcher.seat is None
+        await watcher.wait_for(lambda: watcher.view is not None, 10)
+        with pytest.raises(Refused) as spectator:
+            await watcher.act({"p": 0, "a": "draw"})
+        assert spectator.value.code == "seat.spectator"
+        assert watcher.view is not None and watcher.view["hand"] == [] and watcher.view["legal_actions"] == []
+        stranger = RoomClient(host.link, "not-the-token-of-any-seat")
+        with pytest.raises(Refused) as bad:
+            await stranger.connect()
+        assert bad.value.code == "auth.bad_token"
+        await stranger.close()
+        for client in (host, guest, watcher):
+            await client.close()
+
+    with running(SQLiteStore(":memory:")) as address:
+        asyncio.run(asyncio.wait_for(scenario(address), 60))
+
+
+def test_a_dropped_connection_comes_back_to_its_seat_with_the_round_so_far() -> None:
+    async def play(client: RoomClient) -> None:
+        while (view := await client.wait_turn(30)) is not None:
+            try:
+                await client.act(first_legal(view))
+            except (Refused, client_remote.ConnectionLost):
+                await asyncio.sleep(0.05)
+
+    async def scenario(address: str) -> None:
+        host, guest = await seated(address, {"players": 2, "target_score": 100})
+        both = asyncio.gather(play(host), play(guest))
+        await guest.wait_for(lambda: guest.view is not None and guest.view["ply"] >= 6, 30)
+        heard = [change.narration for change in guest.changes]
+        await guest.drop()
+        assert await guest.wait_for(lambda: guest.connects == 2 and guest.room is not None, 10)
+        await asyncio.wait_for(both, 60)
+        assert guest.seat == 1 and guest.over is not None and guest.failed is None
+        assert [change.narration for change in guest.changes[: len(heard)]] == heard  # nothing heard twice
+        assert host.connects == 1
+        for client in (host, guest):
+            await client.close()
+
+    with running(SQLiteStore(":memory:")) as address:
+        asyncio.run(asyncio.wait_for(scenario(address), 90))
+
+
+CLIENT_PACKAGES = ("client",)
+SECRETS = ("hands", "drawn", "shown", "accused_guilty")
+
+
+def test_the_client_never_reads_a_game_s_secrets() -> None:
+    package = Path(client_remote.__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in SECRETS:
+                owner = node.value
+                named = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", "")
+                assert "game" not in named.lower(), f"{path.name}:{node.lineno} reads {named}.{node.attr}"
