@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import os
 import stat
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -17,8 +20,12 @@ pytest.importorskip("websockets")
 
 from server_support import running
 from unomas import fairness
+from unomas.bots import make_bot
 from unomas.client import LinkError, Refused, RoomClient, RoomLink, SimpleSeat, Ticket, create_room, join_room
 from unomas.client import remote as client_remote
+from unomas.client.seat import join_with_bot, play_seat
+from unomas.errors import UnoError
+from unomas.server.protocol import RoomSetup
 from unomas.server.storage import SQLiteStore
 
 QUICK_RULES = {"players": 2, "target_score": 0}
@@ -168,3 +175,115 @@ def test_the_client_never_reads_a_game_s_secrets() -> None:
                 owner = node.value
                 named = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", "")
                 assert "game" not in named.lower(), f"{path.name}:{node.lineno} reads {named}.{node.attr}"
+
+
+ROOT = Path(__file__).resolve().parent.parent
+RANDOM_BOT = f"cmd:{sys.executable} {ROOT / 'examples' / 'random_bot.py'}"
+
+
+async def play_first(client: RoomClient) -> None:
+    """A simple person: the first play listed, else the first action, until the end."""
+    while (view := await client.wait_turn(60)) is not None:
+        try:
+            await client.act(first_legal(view))
+        except (Refused, client_remote.ConnectionLost):
+            await asyncio.sleep(0.05)
+
+
+def test_a_program_takes_the_seat_kept_for_programs_and_plays_it_to_the_end() -> None:
+    async def scenario(address: str) -> dict[str, Any]:
+        rules = {"players": 3, "target_score": 0}
+        ticket, _ = await asyncio.to_thread(create_room, f"http://{address}", "Ana", rules=rules, programs=[1])
+        person = await asyncio.to_thread(join_room, ticket.room, "Beto")
+        assert person.seat == 2  # people never take a seat kept for programs
+        program = asyncio.ensure_future(join_with_bot(ticket.room, make_bot(RANDOM_BOT), "random_bot"))
+        host, guest = RoomClient.of(ticket), RoomClient.of(person)
+        await host.connect()
+        await guest.connect()
+        assert await host.wait_for(lambda: host.room is not None and host.room["seats"][1] is not None, 20)
+        with pytest.raises(Refused) as full:
+            await asyncio.to_thread(join_room, ticket.room, "Carla")
+        assert full.value.code == "room.full"
+        assert host.room is not None
+        assert [seat["program"] for seat in host.room["seats"]] == [False, True, False]
+        assert host.room["programs"] == [1]
+        await host.start()
+        await asyncio.gather(play_first(host), play_first(guest))
+        bot_ticket, over = await asyncio.wait_for(program, 30)
+        assert bot_ticket.seat == 1 and over is not None and over["reason"] == "target"
+        for client in (host, guest):
+            await client.close()
+        return await asyncio.to_thread(client_remote.record, ticket.room)
+
+    with running(SQLiteStore(":memory:")) as address:
+        record = asyncio.run(asyncio.wait_for(scenario(address), 120))
+    assert fairness.verify(record).is_over
+    assert record["names"] == ["Ana", "random_bot", "Beto"] and record["bots"] == []
+    assert 1 in {e["p"] for r in record["rounds"] for e in r["events"] if "p" in e}
+
+
+def test_a_bot_s_dropped_connection_comes_back_to_its_seat() -> None:
+    async def scenario(address: str) -> None:
+        host, guest = await seated(address, {"players": 2, "target_score": 100})
+        bot = asyncio.ensure_future(play_seat(guest, make_bot("heuristic")))
+        person = asyncio.ensure_future(play_first(host))
+        await guest.wait_for(lambda: guest.view is not None and guest.view["ply"] >= 5, 30)
+        await guest.drop()
+        over = await asyncio.wait_for(bot, 90)
+        await person
+        assert over is not None and guest.connects == 2 and guest.seat == 1
+        for client in (host, guest):
+            await client.close()
+
+    with running(SQLiteStore(":memory:")) as address:
+        asyncio.run(asyncio.wait_for(scenario(address), 120))
+
+
+def test_unomas_bot_joins_a_room_by_its_link_and_keeps_its_ticket(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    with running(SQLiteStore(":memory:")) as address:
+        host_ticket, link = create_room(f"http://{address}", "Ana", rules=QUICK_RULES)
+        ticket = tmp_path / "seat.json"
+        command = [sys.executable, "-m", "unomas", "bot", "--join", link, "--bot", "heuristic", "--ticket", str(ticket)]
+        bot = subprocess.Popen([*command, "--lang", "en"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+
+            async def host() -> None:
+                client = RoomClient.of(host_ticket)
+                await client.connect()
+                assert await client.wait_for(lambda: client.room is not None and client.room["seats"][1], 30)
+                await client.start()
+                await play_first(client)
+                await client.close()
+
+            asyncio.run(asyncio.wait_for(host(), 90))
+            out, err = bot.communicate(timeout=30)
+        finally:
+            bot.kill()
+    assert bot.returncode == 0, err
+    assert f"heuristic joins the room {link}." in err.decode()
+    assert "The match is over (seat 1); scores:" in out.decode()
+    kept = Ticket.load(ticket)
+    assert kept is not None and kept.code == host_ticket.code and kept.seat == 1
+
+
+def test_unomas_bot_refuses_a_bad_link_or_spec_in_one_line() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    for arguments, words in (
+        (["--join", "nowhere at all", "--bot", "heuristic"], "link"),
+        (["--join", "ABCD2345EF", "--bot", "nobody"], "nobody"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "unomas", "bot", *arguments, "--lang", "en"], env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and words in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("setup", "field"),
+    [({"programs": [0]}, "programs"), ({"programs": [1, 1]}, "programs"), ({"bots": [1], "programs": [1]}, "programs")],
+)
+def test_a_seat_kept_for_a_program_is_one_of_the_guests_seats_and_no_bot_s(setup: dict[str, Any], field: str) -> None:
+    with pytest.raises(UnoError) as refused:
+        RoomSetup(name="Ana", rules={"players": 3}, **setup).check_seats()
+    assert refused.value.code == "setup.invalid" and refused.value.params["field"] == field

@@ -21,6 +21,7 @@ from typer._click.exceptions import ClickException, UsageError
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from unomas import __version__, record
+from unomas.cli import seats
 from unomas.errors import RecordError, SettingsError
 from unomas.rules import PRESETS, Rules
 from unomas.runs.backends import BACKENDS, Backend, BackendUnavailable
@@ -525,6 +526,9 @@ def serve_command(
         allowed_origins=frozenset(allow_origin),
     )
     serve(host, port, path, settings, certfile=certfile, keyfile=keyfile)
+
+
+seats.register(app, Command)  # unomas bot --join, unomas mcp
 
 
 def _where(error: RecordError) -> str:

@@ -98,9 +98,10 @@ def create_room(server: str, name: str, **setup: Any) -> tuple[Ticket, str]:
     return Ticket(http, answer["code"], answer["seat"], answer["token"]), answer["link"]
 
 
-def join_room(link: RoomLink, name: str) -> Ticket:
-    """Take the next free seat of a room in its lobby."""
-    answer = _request(f"{link.http}/api/rooms/{link.code}/join", {"name": name})
+def join_room(link: RoomLink, name: str, *, program: bool = False) -> Ticket:
+    """Take the next free seat of a room in its lobby (``program``: as a program, which
+    takes a seat the host kept for programs first)."""
+    answer = _request(f"{link.http}/api/rooms/{link.code}/join", {"name": name, "program": program})
     return Ticket(link.http, answer["code"], answer["seat"], answer["token"])
 
 

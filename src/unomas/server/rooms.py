@@ -150,9 +150,11 @@ class Seat:
     away: bool = False
     """Away past the grace period: a bot plays for them until they come back."""
     away_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+    program: bool = False
+    """Taken by a program that joined (a bot of its own), not a person."""
 
     def stored(self) -> dict[str, Any]:
-        return {"name": self.name, "token": self.token, "bot": self.bot}
+        return {"name": self.name, "token": self.token, "bot": self.bot, "program": self.program}
 
 
 class Room:
@@ -217,15 +219,18 @@ class Room:
         await store(store.store.save_room, room._stored_room())
         return room, token
 
-    async def join(self, name: str) -> tuple[int, str]:
-        """Seat a new player in the first free seat; returns the seat and its token."""
+    async def join(self, name: str, *, program: bool = False) -> tuple[int, str]:
+        """Seat a new player in the first free seat (a program in a seat kept for programs
+        first; a person never in one); returns the seat and its token."""
         async with self._lock:
             if self.status != "lobby":
                 raise Refusal("room.started", "the game has already started: seating can no longer change")
-            free = [seat for seat, taken in enumerate(self.seats) if taken is None]
+            kept = self.setup.programs
+            free = [seat for seat, taken in enumerate(self.seats) if taken is None and (program or seat not in kept)]
+            free.sort(key=lambda seat: seat not in kept)
             if not free:
                 raise Refusal("room.full", "the room is full")
-            token = self._seat_player(free[0], name)
+            token = self._seat_player(free[0], name, program=program)
             try:
                 await self.store(self.store.store.save_room, self._stored_room())
             except Refusal:
@@ -239,9 +244,9 @@ class Room:
         quiet = self.empty_since
         return self.status == "lobby" and quiet is not None and now - quiet >= self.settings.keep_empty_lobby
 
-    def _seat_player(self, seat: int, name: str) -> str:
+    def _seat_player(self, seat: int, name: str, *, program: bool = False) -> str:
         token = secrets.token_urlsafe(24)
-        self.seats[seat] = Seat(name, token=hash_token(token))
+        self.seats[seat] = Seat(name, token=hash_token(token), program=program)
         return token
 
     def seat_of(self, token: str) -> int | None:
@@ -310,7 +315,10 @@ class Room:
     def restore(cls, stored: StoredRoom, store: StoreWriter, settings: Settings) -> Room:
         """A room as stored; a game in play is replayed from its seed and record exactly."""
         room = cls(stored.code, RoomSetup.model_validate(stored.setup), store, settings)
-        room.seats = [None if s is None else Seat(s["name"], token=s["token"], bot=s["bot"]) for s in stored.seats]
+        room.seats = [
+            None if s is None else Seat(s["name"], token=s["token"], bot=s["bot"], program=s.get("program", False))
+            for s in stored.seats
+        ]
         room.status = stored.status
         if stored.status == "playing":
             assert stored.seed is not None
@@ -677,7 +685,13 @@ class Room:
         seats = [
             None
             if seat is None
-            else {"name": seat.name, "bot": seat.bot is not None, "connected": seat.connections > 0, "away": seat.away}
+            else {
+                "name": seat.name,
+                "bot": seat.bot is not None,
+                "program": seat.program,
+                "connected": seat.connections > 0,
+                "away": seat.away,
+            }
             for seat in self.seats
         ]
         message: dict[str, Any] = {
@@ -689,6 +703,7 @@ class Room:
             "seats": seats,
             "rules": self.rules.to_dict(),
             "turn_seconds": self.setup.turn_seconds,
+            "programs": self.setup.programs,
         }
         if self.seed:
             message["commitment"] = fairness.commitment_of(self.seed)

@@ -12,13 +12,12 @@ a test; regenerate it with one command::
 from __future__ import annotations
 
 import json
-import typing
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictInt
 from pydantic.json_schema import models_json_schema
 
-from unomas import events
+from unomas.client.decode import EVENT_KINDS
 from unomas.server import protocol
 from unomas.server.protocol import ERRORS, Move
 
@@ -39,12 +38,6 @@ __all__ = [
 PROTOCOL = "unomas-room/1"
 """The protocol's name and version: a change that an existing client could misread gets a new one."""
 
-EVENT_KINDS = tuple(
-    "".join("_" + c.lower() if c.isupper() else c for c in kind.__name__).lstrip("_")
-    for kind in typing.get_args(events.Event)
-)
-"""The ``event`` names of :func:`unomas.events.to_json`, one per kind of event."""
-
 
 class _Sent(BaseModel):
     """A message the server sends: every field it writes, nothing else."""
@@ -57,7 +50,9 @@ class Seat(_Sent):
 
     name: str
     bot: bool
-    """Played by a bot of the server from the start (not a person nor a program that joined)."""
+    """Played by a bot of the server (not a person nor a program that joined)."""
+    program: bool
+    """Taken by a program that joined (``unomas bot --join``), not a person."""
     connected: bool
     away: bool
     """Away past the grace period: a bot plays for them until they come back."""
@@ -78,6 +73,8 @@ class RoomMessage(_Sent):
     rules: dict[str, StrictInt | StrictBool]
     """Every setting of the match (RULES.md), by name."""
     turn_seconds: StrictInt
+    programs: list[StrictInt]
+    """The seats the host kept for programs (people join the others)."""
     commitment: str | None = None
     """Once the game has started: the SHA-256 of the shuffle seed, revealed in the record at the end."""
 

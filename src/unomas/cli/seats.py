@@ -1,0 +1,88 @@
+"""``unomas bot --join`` and ``unomas mcp``: programs and agents at a table.
+
+:func:`register` adds the commands to the ``unomas`` app; what they run is loaded only
+when they run (websockets with the ``server`` extra, the MCP SDK with ``mcp``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from unomas.errors import SettingsError, UnoError
+from unomas.i18n import default_language, error_text, translator
+
+__all__ = ["register"]
+
+NAME_LIMIT = 24
+"""The longest name a room takes."""
+
+
+def _fail(line: str, code: int = 1) -> typer.Exit:
+    typer.echo(line, err=True)
+    return typer.Exit(code=code)
+
+
+def bot_command(
+    join: Annotated[str, typer.Option(metavar="URL", help="The room's link (or its code, with --server).")],
+    bot: Annotated[str, typer.Option(metavar="SPEC", help="Any bot spec: heuristic, ismcts:seconds=0.5, cmd:COMMAND…")],
+    name: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(metavar="NAME", help="The name shown at the table (default: the bot's)."),
+    ] = None,
+    server: Annotated[str, typer.Option(metavar="URL", help="The server of a bare room code.")] = "",
+    ticket: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(metavar="FILE", help="Keep the seat's token here: started again, the bot takes its seat back."),
+    ] = None,
+    lang: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(metavar="LANG", help="es or en (default: from the locale)."),
+    ] = None,
+) -> None:
+    """Take a seat of a room of `unomas serve` with a bot and play it to the end of the match."""
+    language = lang or default_language()
+    try:
+        t = translator(language)
+    except SettingsError:
+        raise _fail(f"--lang: {error_text('lang.unknown', {'lang': lang}, default_language())}", code=2) from None
+    try:
+        from unomas.bots import make_bot
+        from unomas.bots.levels import LEVELS
+        from unomas.client import DEFAULT_SERVER, RoomLink
+        from unomas.client.seat import join_with_bot
+    except ImportError as error:
+        raise _fail(f"the client needs its extra: pip install 'unomas[server]' ({error})") from None
+    try:
+        player = make_bot(bot)
+    except SettingsError:
+        levels = ", ".join(dict.fromkeys(level.spec.split(":")[0] for level in LEVELS))
+        message = t.gettext("--bot: {spec} is not a bot (the levels are {levels}, or cmd:COMMAND for a program).")
+        raise _fail(message.format(spec=repr(bot), levels=levels), code=2) from None
+    try:
+        room = RoomLink.parse(join, server=server or DEFAULT_SERVER)
+    except UnoError:
+        player.close()
+        raise _fail(
+            t.gettext("--join: {link} is not a room's link nor its code.").format(link=repr(join)), code=2
+        ) from None
+    shown = (name or ("program" if bot.startswith("cmd:") else bot.split(":")[0]))[:NAME_LIMIT]
+    typer.echo(t.gettext("{name} joins the room {link}.").format(name=shown, link=room.link), err=True)
+    try:
+        seat, over = asyncio.run(join_with_bot(room, player, shown, ticket_file=ticket, lang=language))
+    except UnoError as error:
+        raise _fail(error_text(error.code, error.params, language, str(error))) from None
+    except KeyboardInterrupt:
+        raise typer.Exit(code=130) from None
+    if over is None:
+        raise _fail(t.gettext("The connection to the room is closed."))
+    scores = " ".join(str(score) for score in over["scores"] or [])
+    typer.echo(t.gettext("The match is over (seat {seat}); scores: {scores}.").format(seat=seat.seat, scores=scores))
+
+
+def register(app: typer.Typer, command: type) -> None:
+    """Add ``bot`` to the ``unomas`` app (``command``: the app's command class)."""
+    app.command(name="bot", cls=command)(bot_command)
