@@ -83,6 +83,33 @@ def bot_command(
     typer.echo(t.gettext("The match is over (seat {seat}); scores: {scores}.").format(seat=seat.seat, scores=scores))
 
 
+def mcp_command(
+    http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP instead of stdio.")] = False,
+    host: Annotated[str, typer.Option(help="Address of the HTTP server.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port of the HTTP server.")] = 8765,
+    lang: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(metavar="LANG", help="es or en: the default language of the words (default: en)."),
+    ] = None,
+) -> None:
+    """Serve the MCP tools through which an AI agent plays a local match or a room (stdio by default)."""
+    language = lang or "en"
+    try:
+        translator(language)
+    except SettingsError:
+        raise _fail(f"--lang: {error_text('lang.unknown', {'lang': lang}, default_language())}", code=2) from None
+    try:
+        from unomas.agents.server import build_server
+    except ImportError as error:
+        raise _fail(f"the MCP server needs its extras: pip install 'unomas[mcp]' ({error})") from None
+    server = build_server(language)
+    if http:
+        server.run("streamable-http", host=host, port=port)
+    else:
+        server.run("stdio")
+
+
 def register(app: typer.Typer, command: type) -> None:
-    """Add ``bot`` to the ``unomas`` app (``command``: the app's command class)."""
+    """Add ``bot`` and ``mcp`` to the ``unomas`` app (``command``: the app's command class)."""
     app.command(name="bot", cls=command)(bot_command)
+    app.command(name="mcp", cls=command)(mcp_command)
