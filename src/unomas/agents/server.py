@@ -26,7 +26,7 @@ from pydantic import Field
 
 from unomas.actions import Action
 from unomas.agents.tables import LocalTable, RemoteTable, Table
-from unomas.agents.words import listed_actions, view_words
+from unomas.client.words import listed_actions, view_words
 from unomas.errors import SettingsError, StaleAction, UnoError
 from unomas.i18n import LANGUAGES, translator
 from unomas.rules import Rules

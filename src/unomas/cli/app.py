@@ -412,8 +412,15 @@ def play_command(
     ] = 2.5,
     name: Annotated[Optional[str], typer.Option(metavar="NAME", help="Your name at the table.")] = None,  # noqa: UP045
     seed: Annotated[Optional[str], typer.Option(metavar="SEED", help="Seed of the shuffles and the bots.")] = None,  # noqa: UP045
+    join: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(metavar="URL", help="Play a seat of a room of unomas serve instead (its link), line by line."),
+    ] = None,
 ) -> None:
     """Play a match against bots in the terminal (the record is saved as you play)."""
+    if join is not None:
+        seats.play_room(join, name, lang)
+        return
     from unomas.cli.play import play
 
     play(

@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 import typer
 
 from unomas.errors import SettingsError, UnoError
-from unomas.i18n import default_language, error_text, translator
+from unomas.i18n import Translations, default_language, error_text, translator
 
 __all__ = ["register"]
 
@@ -24,6 +24,10 @@ NAME_LIMIT = 24
 def _fail(line: str, code: int = 1) -> typer.Exit:
     typer.echo(line, err=True)
     return typer.Exit(code=code)
+
+
+def _bad_link(join: str, t: Translations) -> typer.Exit:
+    return _fail(t.gettext("--join: {link} is not a room's link nor its code.").format(link=repr(join)), code=2)
 
 
 def bot_command(
@@ -66,9 +70,7 @@ def bot_command(
         room = RoomLink.parse(join, server=server or DEFAULT_SERVER)
     except UnoError:
         player.close()
-        raise _fail(
-            t.gettext("--join: {link} is not a room's link nor its code.").format(link=repr(join)), code=2
-        ) from None
+        raise _bad_link(join, t) from None
     shown = (name or ("program" if bot.startswith("cmd:") else bot.split(":")[0]))[:NAME_LIMIT]
     typer.echo(t.gettext("{name} joins the room {link}.").format(name=shown, link=room.link), err=True)
     try:
@@ -107,6 +109,38 @@ def mcp_command(
         server.run("streamable-http", host=host, port=port)
     else:
         server.run("stdio")
+
+
+def play_room(join: str, name: str | None, lang: str | None) -> None:
+    """``unomas play --join URL``: take the next free seat of a room and play it line by line."""
+    import os
+
+    language = lang or default_language()
+    try:
+        t = translator(language)
+    except SettingsError:
+        raise _fail(f"--lang: {error_text('lang.unknown', {'lang': lang}, default_language())}", code=2) from None
+    try:
+        from unomas.client import RoomLink, SimpleSeat
+        from unomas.client.terminal import play_room as play_lines
+    except ImportError as error:
+        raise _fail(f"the client needs its extra: pip install 'unomas[server]' ({error})") from None
+    try:
+        room = RoomLink.parse(join)
+    except UnoError:
+        raise _bad_link(join, t) from None
+    shown = (name or os.environ.get("USER") or "player")[:NAME_LIMIT]
+    try:
+        seat = SimpleSeat.join(room.link, shown, lang=language)
+    except UnoError as error:
+        raise _fail(error_text(error.code, error.params, language, str(error))) from None
+    with seat:
+        assert seat.ticket is not None
+        typer.echo(t.gettext("You play seat {seat} of {link}.").format(seat=seat.ticket.seat, link=room.link))
+        try:
+            play_lines(seat, t, input, typer.echo)
+        except KeyboardInterrupt:
+            raise typer.Exit(code=130) from None
 
 
 def register(app: typer.Typer, command: type) -> None:

@@ -85,6 +85,11 @@ class SimpleSeat:
         """The view once this seat is to decide; None once the match is over or after ``timeout``."""
         return self._run(self.client.wait_turn(timeout))
 
+    def wait_change(self, timeout: float | None = None) -> bool:
+        """Wait for the next update (a new view) or the end; False if ``timeout`` passed first."""
+        before = self.client.updates
+        return self._run(self.client.wait_for(lambda: self.client.updates != before, timeout))
+
     def wait_over(self, timeout: float | None = None) -> dict[str, Any] | None:
         return self._run(self.client.wait_over(timeout))
 

@@ -1,4 +1,5 @@
-"""A seat's view and its legal actions in words, for an agent that reads.
+"""A seat's view and its legal actions in words: for an AI agent (``unomas mcp``) and a
+person in a terminal (``unomas play --join``).
 
 The actions are the engine's (``view.legal_actions``): each is given an id (its index in
 that list, valid for that view's ply) and a description; nothing here decides what is
@@ -15,7 +16,7 @@ from unomas.i18n import Translations, card_name, color_name
 from unomas.tui import text
 from unomas.view import View
 
-__all__ = ["describe", "listed_actions", "view_words"]
+__all__ = ["describe", "listed_actions", "table_lines", "view_words"]
 
 
 def describe(action: Action, view: View, names: Sequence[str], t: Translations) -> str:
@@ -63,8 +64,8 @@ def listed_actions(view: View, names: Sequence[str], t: Translations) -> list[di
     ]
 
 
-def view_words(view: View, names: Sequence[str], t: Translations) -> str:
-    """The table as the seat sees it, its hand, what the game waits for and the actions."""
+def table_lines(view: View, names: Sequence[str], t: Translations) -> list[str]:
+    """The table as the seat sees it, its hand and what the game waits for."""
     lines = [text.status_line(view, t), text.rules_line(view.rules, t)]
     lines += [text.seat_line(view, seat, names, t) for seat in range(len(view.hand_sizes))]
     if view.seat is not None:
@@ -75,6 +76,12 @@ def view_words(view: View, names: Sequence[str], t: Translations) -> str:
         cards = ", ".join(card_name(card, t) for card in shown)
         lines.append(t.gettext("{player} showed you: {cards}").format(player=names[shown_seat], cards=cards))
     lines.append(text.prompt(view, names, t))
+    return lines
+
+
+def view_words(view: View, names: Sequence[str], t: Translations) -> str:
+    """:func:`table_lines` and the actions by id, for an agent."""
+    lines = table_lines(view, names, t)
     listed = listed_actions(view, names, t)
     if listed:
         lines.append(t.gettext("Your actions at ply {ply} (act with its id and this ply):").format(ply=view.ply))
