@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import contextlib
 import os
 import stat
 import subprocess
@@ -15,16 +16,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 pytest.importorskip("websockets")
 
 from server_support import running
 from unomas import fairness
 from unomas.bots import make_bot
+from unomas.cli import app
 from unomas.client import LinkError, Refused, RoomClient, RoomLink, SimpleSeat, Ticket, create_room, join_room
 from unomas.client import remote as client_remote
 from unomas.client.seat import join_with_bot, play_seat
+from unomas.client.terminal import play_room
 from unomas.errors import UnoError
+from unomas.i18n import translator
 from unomas.server.protocol import RoomSetup
 from unomas.server.storage import SQLiteStore
 
@@ -267,16 +272,62 @@ def test_unomas_bot_joins_a_room_by_its_link_and_keeps_its_ticket(tmp_path: Path
     assert kept is not None and kept.code == host_ticket.code and kept.seat == 1
 
 
-def test_unomas_bot_refuses_a_bad_link_or_spec_in_one_line() -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    for arguments, words in (
-        (["--join", "nowhere at all", "--bot", "heuristic"], "link"),
-        (["--join", "ABCD2345EF", "--bot", "nobody"], "nobody"),
-    ):
-        done = subprocess.run(
-            [sys.executable, "-m", "unomas", "bot", *arguments, "--lang", "en"], env=env, capture_output=True, text=True
-        )
-        assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and words in done.stderr
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        (["bot", "--join", "nowhere at all", "--bot", "heuristic"], "--join: 'nowhere at all' is not a room's link"),
+        (["bot", "--join", "ABCD2345EF", "--bot", "nobody"], "--bot: 'nobody' is not a bot"),
+        (["play", "--join", "ftp://x/r/ABCD2345EF"], "--join: 'ftp://x/r/ABCD2345EF' is not a room's link"),
+        (["bot", "--join", "ABCD2345EF", "--bot", "heuristic", "--lang", "xx"], "--lang:"),
+    ],
+)
+def test_a_bad_link_spec_or_language_is_one_line_and_status_2(arguments: list[str], words: str) -> None:
+    result = CliRunner().invoke(app, [*arguments, *([] if "--lang" in arguments else ["--lang", "en"])])
+    assert result.exit_code == 2 and words in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_joining_a_room_that_has_started_is_one_line_in_the_person_s_language() -> None:
+    with running(SQLiteStore(":memory:")) as address:
+        host = SimpleSeat.create(f"http://{address}", "Ana", rules=QUICK_RULES)
+        with host:
+            host.start()
+            for command in (["play", "--join", host.link], ["bot", "--join", host.link, "--bot", "playfirst"]):
+                result = CliRunner().invoke(app, [*command, "--lang", "es"])
+                assert result.exit_code == 1 and "La partida ya ha empezado." in result.output, result.output
+
+
+def test_a_person_in_the_terminal_plays_a_room_to_its_end_through_a_dropped_connection() -> None:
+    with running(SQLiteStore(":memory:")) as address:
+        host = SimpleSeat.create(f"http://{address}", "Ana", rules={"players": 2, "target_score": 100})
+        person = SimpleSeat.join(host.link, "Beto", lang="es")
+        answers = iter(["9", "x", "", *(["1", "0"] * 2000)])
+        lines: list[str] = []
+        ended: list[dict[str, Any] | None] = []
+
+        def read(prompt: str) -> str:
+            lines.append(prompt)
+            return next(answers)
+
+        with host, person:
+            host.start()
+            terminal = threading.Thread(
+                target=lambda: ended.append(play_room(person, translator("es"), read, lines.append))
+            )
+            terminal.start()
+            dropped = False
+            while (view := host.wait_turn(timeout=30)) is not None:
+                if not dropped and view["ply"] >= 6:
+                    person.loop.call_soon_threadsafe(asyncio.ensure_future, person.client.drop())
+                    dropped = True
+                with contextlib.suppress(Refused):
+                    host.act(first_legal(view))
+            terminal.join(30)
+            assert ended and ended[0] is not None and ended[0]["type"] == "over"
+            assert person.client.connects == 2 and person.room is not None and person.room["you"] == 1
+    assert "No hay ninguna acción 9." in lines and "No hay ninguna acción x." in lines
+    assert any(line.startswith("El número de tu acción") for line in lines)
+    assert any("gana la partida" in line for line in lines)
+    assert lines.count("Ronda 1: reparte Ana.") == 1  # nothing told twice after the reconnection
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ pytest.importorskip("mcp")
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from server_support import running
+from server_support import free_port, running
 from unomas import fairness, record
 from unomas.agents.server import Tables, build_server
 from unomas.agents.tables import RemoteTable
@@ -68,9 +69,10 @@ async def play_out(client: Client, table: str | None = None) -> dict[str, Any]:
             assert refused["code"] == "move.stale"
 
 
-def test_an_agent_over_stdio_plays_a_local_match_to_its_end() -> None:
+@pytest.mark.parametrize("where", ["stdio", "in-process"])
+def test_an_agent_plays_a_local_match_to_its_end(where: str) -> None:
     async def scenario() -> dict[str, Any]:
-        async with Client(STDIO) as client:
+        async with Client(STDIO if where == "stdio" else build_server()) as client:
             assert {tool.name for tool in (await client.list_tools()).tools} >= TOOLS
             rules = await client.read_resource("unomas://rules")
             assert "Wild Draw Four" in rules.contents[0].text  # type: ignore[union-attr]
@@ -144,14 +146,24 @@ def test_an_agent_joins_a_room_keeps_its_seat_through_a_dropped_connection_and_p
     assert 1 in {e["p"] for r in written["rounds"] for e in r["events"] if "p" in e}
 
 
-def test_the_http_transport_is_offered() -> None:
-    import subprocess
+def test_an_agent_reaches_the_tools_over_streamable_http() -> None:
+    port = free_port()
+    command = [sys.executable, "-m", "unomas", "mcp", "--http", "--port", str(port), "--lang", "es"]
+    server = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, stderr=subprocess.DEVNULL)
 
-    done = subprocess.run(
-        [sys.executable, "-m", "unomas", "mcp", "--help"],
-        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert "--http" in done.stdout and "stdio" in done.stdout
+    async def scenario() -> dict[str, Any]:
+        for _ in range(100):
+            try:
+                async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                    assert {tool.name for tool in (await client.list_tools()).tools} >= TOOLS
+                    return await call(client, "start_match", players=2, rules={"target_score": 0}, seed="3")
+            except Exception:
+                await asyncio.sleep(0.2)  # not listening yet
+        raise AssertionError("unomas mcp --http did not answer")
+
+    try:
+        state = asyncio.run(asyncio.wait_for(scenario(), 60))
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert state["seat"] == 0 and "Tu mano:" in state["words"]  # --lang es: the words' default
