@@ -7,9 +7,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import contextlib
-import os
 import stat
-import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -245,29 +243,28 @@ def test_a_bot_s_dropped_connection_comes_back_to_its_seat() -> None:
 
 
 def test_unomas_bot_joins_a_room_by_its_link_and_keeps_its_ticket(tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    ticket = tmp_path / "seat.json"
     with running(SQLiteStore(":memory:")) as address:
         host_ticket, link = create_room(f"http://{address}", "Ana", rules=QUICK_RULES)
-        ticket = tmp_path / "seat.json"
-        command = [sys.executable, "-m", "unomas", "bot", "--join", link, "--bot", "heuristic", "--ticket", str(ticket)]
-        bot = subprocess.Popen([*command, "--lang", "en"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        try:
+        command = ["bot", "--join", link, "--bot", "heuristic", "--ticket", str(ticket), "--lang", "en"]
+        results: list[Any] = []
+        bot = threading.Thread(target=lambda: results.append(CliRunner().invoke(app, command)))
+        bot.start()
 
-            async def host() -> None:
-                client = RoomClient.of(host_ticket)
-                await client.connect()
-                assert await client.wait_for(lambda: client.room is not None and client.room["seats"][1], 30)
-                await client.start()
-                await play_first(client)
-                await client.close()
+        async def host() -> None:
+            client = RoomClient.of(host_ticket)
+            await client.connect()
+            assert await client.wait_for(lambda: client.room is not None and client.room["seats"][1], 30)
+            await client.start()
+            await play_first(client)
+            await client.close()
 
-            asyncio.run(asyncio.wait_for(host(), 90))
-            out, err = bot.communicate(timeout=30)
-        finally:
-            bot.kill()
-    assert bot.returncode == 0, err
-    assert f"heuristic joins the room {link}." in err.decode()
-    assert "The match is over (seat 1); scores:" in out.decode()
+        asyncio.run(asyncio.wait_for(host(), 90))
+        bot.join(30)
+    result = results[0]
+    assert result.exit_code == 0, result.output
+    assert f"heuristic joins the room {link}." in result.output
+    assert "The match is over (seat 1); scores:" in result.output
     kept = Ticket.load(ticket)
     assert kept is not None and kept.code == host_ticket.code and kept.seat == 1
 

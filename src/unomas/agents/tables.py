@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +42,7 @@ class News:
         self.narration += narration
 
 
-class Table:
+class Table(ABC):
     """One seat of one match, as an agent plays it."""
 
     seat: int
@@ -49,40 +50,42 @@ class Table:
     news: News
 
     @property
+    @abstractmethod
     def names(self) -> list[str]:
         """Every seat's name."""
-        raise NotImplementedError
 
+    @abstractmethod
     def view(self) -> View | None:
         """The seat's view now (None before the match has started)."""
-        raise NotImplementedError
 
     @property
+    @abstractmethod
     def over(self) -> bool:
-        raise NotImplementedError
+        """Whether the match is over."""
 
     def waiting(self) -> bool:
         """Whether the seat has legal actions now (its turn, or an out-of-turn chance)."""
         view = self.view()
         return view is not None and bool(view.legal_actions)
 
+    @abstractmethod
     async def act(self, action: Action, ply: int) -> None:
         """Take ``action`` (one of the view's legal actions) answering the view of ``ply``;
         a refusal raises an :class:`~unomas.errors.UnoError` with its code."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def wait(self, timeout: float) -> bool:
         """Wait until the seat has legal actions (True) or the match is over, or ``timeout``."""
-        raise NotImplementedError
 
     def take_news(self) -> News:
         news, self.news = self.news, News()
         return news
 
+    @abstractmethod
     async def record(self) -> dict[str, Any]:
         """The match's record (RECORD.md); a room's only once it is over."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def close(self) -> None:
         """Leave the table."""
 
