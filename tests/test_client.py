@@ -269,6 +269,15 @@ def test_unomas_bot_joins_a_room_by_its_link_and_keeps_its_ticket(tmp_path: Path
     assert kept is not None and kept.code == host_ticket.code and kept.seat == 1
 
 
+def test_unomas_host_creates_a_room_shares_its_link_and_plays_its_host_seat() -> None:
+    with running(SQLiteStore(":memory:")) as address:
+        command = ["host", f"http://{address}", "--players", "3", "--set", "target_score=0", "--program-seat", "2"]
+        result = CliRunner().invoke(app, [*command, "--name", "Ana", "--lang", "en"], input="\n" + "1\n0\n" * 2000)
+    assert result.exit_code == 0, result.output
+    assert f"The room's link, to share: http://{address}/r/" in result.output
+    assert "wins the match" in result.output and "bot 1" in result.output and "bot 2" in result.output
+
+
 @pytest.mark.parametrize(
     ("arguments", "words"),
     [

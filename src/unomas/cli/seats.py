@@ -143,7 +143,62 @@ def play_room(join: str, name: str | None, lang: str | None) -> None:
             raise typer.Exit(code=130) from None
 
 
+def host_command(
+    server: Annotated[str, typer.Argument(metavar="SERVER", help="The server, e.g. http://127.0.0.1:8000.")],
+    players: Annotated[int, typer.Option(metavar="N", min=2, max=10, help="Seats, 2 to 10.")] = 4,
+    preset: Annotated[str, typer.Option("--rules", metavar="PRESET", help="Preset the rules start from.")] = "official",
+    settings: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option("--set", metavar="NAME=VALUE", help="A setting of the rules (repeatable)."),
+    ] = None,
+    bot_seats: Annotated[
+        Optional[list[int]],  # noqa: UP045
+        typer.Option("--bot-seat", metavar="SEAT", help="A seat the server's bots play (repeatable)."),
+    ] = None,
+    program_seats: Annotated[
+        Optional[list[int]],  # noqa: UP045
+        typer.Option("--program-seat", metavar="SEAT", help="A seat kept for a program (repeatable)."),
+    ] = None,
+    name: Annotated[str, typer.Option(metavar="NAME", help="Your name at the table.")] = "host",
+    lang: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(metavar="LANG", help="es or en (default: from the locale)."),
+    ] = None,
+) -> None:
+    """Create a room on a server of `unomas serve`, share its link, and play its host's seat here."""
+    from unomas.cli.app import rules_from_options
+
+    language = lang or default_language()
+    try:
+        t = translator(language)
+    except SettingsError:
+        raise _fail(f"--lang: {error_text('lang.unknown', {'lang': lang}, default_language())}", code=2) from None
+    rules = rules_from_options(players, preset, settings or [])
+    try:
+        from unomas.client import SimpleSeat, create_room
+        from unomas.client.terminal import play_room as play_lines
+    except ImportError as error:
+        raise _fail(f"the client needs its extra: pip install 'unomas[server]' ({error})") from None
+    setup = {"rules": rules.to_dict(), "bots": bot_seats or [], "programs": program_seats or []}
+    try:
+        ticket, link = create_room(server, name[:NAME_LIMIT], **setup)
+        seat = SimpleSeat(ticket.room, ticket, lang=language)
+    except UnoError as error:
+        raise _fail(error_text(error.code, error.params, language, str(error))) from None
+    with seat:
+        typer.echo(t.gettext("The room's link, to share: {link}").format(link=link))
+        try:
+            input(t.gettext("Enter: start the match (seats nobody took are played by bots)") + " ")
+            seat.start()
+            play_lines(seat, t, input, typer.echo)
+        except (EOFError, KeyboardInterrupt):
+            raise typer.Exit(code=130) from None
+        except UnoError as error:
+            raise _fail(error_text(error.code, error.params, language, str(error))) from None
+
+
 def register(app: typer.Typer, command: type) -> None:
-    """Add ``bot`` and ``mcp`` to the ``unomas`` app (``command``: the app's command class)."""
+    """Add ``bot``, ``host`` and ``mcp`` to the ``unomas`` app (``command``: the app's command class)."""
     app.command(name="bot", cls=command)(bot_command)
+    app.command(name="host", cls=command)(host_command)
     app.command(name="mcp", cls=command)(mcp_command)
