@@ -79,7 +79,9 @@ def test_an_agent_plays_a_local_match_to_its_end(where: str) -> None:
             spanish = await client.read_resource("unomas://rules/es")
             assert "Comodín roba cuatro" in spanish.contents[0].text  # type: ignore[union-attr]
             prompt = await client.get_prompt("how_to_play")
-            assert "act" in prompt.messages[0].content.text  # type: ignore[union-attr]
+            assert "`act`" in prompt.messages[0].content.text  # type: ignore[union-attr]
+            spanish_prompt = await client.get_prompt("how_to_play", {"language": "es"})
+            assert "Di UNO" in spanish_prompt.messages[0].content.text  # type: ignore[union-attr]
             assert (await refusal(client, "get_view"))["code"] == "table.unknown"
             bad = await refusal(client, "start_match", players=2, rules={"no_such_rule": True})
             assert bad["code"] == "setup.invalid"

@@ -56,6 +56,23 @@ def _no_table(table: str | None) -> ToolError:
     return ToolError(json.dumps({"code": "table.unknown", "params": {"table": table}, "message": message}))
 
 
+HOW_TO_PLAY_ES = """Juegas al UNO con unomas. El servidor juzga cada acción: nunca decides qué es legal,
+eliges entre las acciones que lista.
+
+1. Siéntate a una mesa: `start_match` (una partida local contra bots) o `join_room` (un asiento de una
+   sala que alguien compartió: su enlace). Lee las reglas una vez: el recurso `unomas://rules/es`, y
+   `match_rules` para las reglas de la casa de esta partida.
+2. Repite hasta que `over` sea verdadero:
+   - `wait` (con un tiempo máximo en segundos) hasta que `ready` sea verdadero: te toca decidir. Devuelve
+     lo que pasó desde la última vez (`news`), tu vista en palabras (`words`) y en JSON (`view`), y
+     `actions`: cada una con su `id`, su `description` y su jugada del registro.
+   - elige una y llama a `act` con su `id` y el `ply` de la vista.
+   - un rechazo es un error de la herramienta cuyo texto termina en JSON con un `code`: `move.stale` quiere
+     decir que la partida siguió (otro actuó antes): vuelve a llamar a `get_view` y elige de nuevo.
+3. Di UNO con la jugada que te deja una carta (la acción descrita «diciendo UNO»), o te pillarán.
+   `get_record` da el registro de la partida al final. Usa `lang: "es"` para las palabras en español.
+"""
+
 HOW_TO_PLAY = """You are playing UNO with unomas. The server judges every action: you never decide what is
 legal, you choose among the actions it lists.
 
@@ -67,7 +84,7 @@ legal, you choose among the actions it lists.
      happened since you last looked (`news`), your view in words (`words`) and JSON (`view`), and
      `actions`: each with an `id`, a `description` and its record move.
    - choose one and call `act` with its `id` and the view's `ply`.
-   - a refusal is a tool error whose text is JSON with a `code`: `move.stale` means the game moved on
+   - a refusal is a tool error whose text ends with JSON with a `code`: `move.stale` means the game moved on
      (someone acted first): `get_view` again and choose anew.
 3. Call UNO with the play that leaves you one card (the action described "calling UNO"), or others will
    catch you. `get_record` gives the match's record at the end.
@@ -239,8 +256,8 @@ def build_server(lang: str = "en", tables: Tables | None = None) -> MCPServer[An
         return rules_text(language)
 
     @server.prompt()
-    def how_to_play() -> str:
-        """How to play a match through these tools."""
-        return HOW_TO_PLAY
+    def how_to_play(language: str = "en") -> str:
+        """How to play a match through these tools (``language``: es or en)."""
+        return HOW_TO_PLAY_ES if language == "es" else HOW_TO_PLAY
 
     return server

@@ -26,6 +26,13 @@ def _fail(line: str, code: int = 1) -> typer.Exit:
     return typer.Exit(code=code)
 
 
+def _refused(error: UnoError, language: str, t: Translations) -> typer.Exit:
+    """A refusal (the server's, by its code) or a lost connection, in one line."""
+    if error.code == "client.connection_lost":
+        return _fail(t.gettext("The connection to the room is closed."))
+    return _fail(error_text(error.code, error.params, language, str(error)))
+
+
 def _bad_link(join: str, t: Translations) -> typer.Exit:
     return _fail(t.gettext("--join: {link} is not a room's link nor its code.").format(link=repr(join)), code=2)
 
@@ -76,7 +83,7 @@ def bot_command(
     try:
         seat, over = asyncio.run(join_with_bot(room, player, shown, ticket_file=ticket, lang=language))
     except UnoError as error:
-        raise _fail(error_text(error.code, error.params, language, str(error))) from None
+        raise _refused(error, language, t) from None
     except KeyboardInterrupt:
         raise typer.Exit(code=130) from None
     if over is None:
@@ -133,7 +140,7 @@ def play_room(join: str, name: str | None, lang: str | None) -> None:
     try:
         seat = SimpleSeat.join(room.link, shown, lang=language)
     except UnoError as error:
-        raise _fail(error_text(error.code, error.params, language, str(error))) from None
+        raise _refused(error, language, t) from None
     with seat:
         assert seat.ticket is not None
         typer.echo(t.gettext("You play seat {seat} of {link}.").format(seat=seat.ticket.seat, link=room.link))
@@ -184,7 +191,7 @@ def host_command(
         ticket, link = create_room(server, name[:NAME_LIMIT], **setup)
         seat = SimpleSeat(ticket.room, ticket, lang=language)
     except UnoError as error:
-        raise _fail(error_text(error.code, error.params, language, str(error))) from None
+        raise _refused(error, language, t) from None
     with seat:
         typer.echo(t.gettext("The room's link, to share: {link}").format(link=link))
         try:
@@ -194,7 +201,7 @@ def host_command(
         except (EOFError, KeyboardInterrupt):
             raise typer.Exit(code=130) from None
         except UnoError as error:
-            raise _fail(error_text(error.code, error.params, language, str(error))) from None
+            raise _refused(error, language, t) from None
 
 
 def register(app: typer.Typer, command: type) -> None:

@@ -79,5 +79,7 @@ def play_room(
             continue
         try:
             seat.act(view.legal_actions[int(answer)].to_json(), ply=view.ply)
-        except (Refused, ConnectionLost) as refusal:
+        except Refused as refusal:
             write(error_text(refusal.code, refusal.params, lang, str(refusal)))
+        except ConnectionLost:
+            write(t.gettext("The connection was lost; reconnecting…"))
