@@ -22,7 +22,17 @@ from server_support import running
 from unomas import fairness
 from unomas.bots import make_bot
 from unomas.cli import app
-from unomas.client import LinkError, Refused, RoomClient, RoomLink, SimpleSeat, Ticket, create_room, join_room
+from unomas.client import (
+    LinkError,
+    Refused,
+    RoomClient,
+    RoomLink,
+    SimpleSeat,
+    Ticket,
+    create_room,
+    fetch_record,
+    join_room,
+)
 from unomas.client import remote as client_remote
 from unomas.client.seat import join_with_bot, play_seat
 from unomas.client.terminal import play_room
@@ -85,7 +95,7 @@ def test_two_scripts_play_a_match_to_its_end_on_the_blocking_client() -> None:
             other.join(30)
             assert host.wait_over(10) is not None and guest.wait_over(10) is not None
             assert host.ticket is not None
-            record = client_remote.record(host.ticket.room)
+            record = fetch_record(host.ticket.room)
         game = fairness.verify(record)
         assert game.is_over and record["names"] == ["Ana", "Beto"] and record["bots"] == []
         assert {e["p"] for r in record["rounds"] for e in r["events"] if "p" in e} == {0, 1}
@@ -216,7 +226,7 @@ def test_a_program_takes_the_seat_kept_for_programs_and_plays_it_to_the_end() ->
         assert bot_ticket.seat == 1 and over is not None and over["reason"] == "target"
         for client in (host, guest):
             await client.close()
-        return await asyncio.to_thread(client_remote.record, ticket.room)
+        return await asyncio.to_thread(fetch_record, ticket.room)
 
     with running(SQLiteStore(":memory:")) as address:
         record = asyncio.run(asyncio.wait_for(scenario(address), 120))

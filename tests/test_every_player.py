@@ -28,16 +28,12 @@ from mcp.client.stdio import StdioServerParameters
 from server_support import free_port
 from test_mcp import call, choice
 from test_server_browser import ARGS, CHROMIUM, CLICKS, STEP, playwright_api
+from unomas.client import RoomLink, room_info
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 UNOMAS = [sys.executable, "-m", "unomas"]
 RANDOM_BOT = f"cmd:{sys.executable} {ROOT / 'examples' / 'random_bot.py'}"
-
-
-def room_info(http: str, code: str) -> dict[str, Any]:
-    with urllib.request.urlopen(f"{http}/api/rooms/{code}", timeout=10) as answer:
-        return dict(json.loads(answer.read()))
 
 
 def agent_plays(link: str, outcome: dict[str, Any]) -> None:
@@ -92,7 +88,7 @@ def test_a_browser_a_terminal_a_program_and_an_agent_play_one_match_to_a_verifie
             page.click("#create-form button[type=submit]")
             page.wait_for_selector("#lobby:not([hidden])")
             link = page.input_value("#link")
-            code = link.rsplit("/", 1)[1]
+            room = RoomLink.parse(link)
 
             # A person in the terminal, a program bot and an agent join by the link.
             terminal = subprocess.Popen(
@@ -117,10 +113,10 @@ def test_a_browser_a_terminal_a_program_and_an_agent_play_one_match_to_a_verifie
             agent = threading.Thread(target=agent_plays, args=(link, outcome), daemon=True)
             agent.start()
             deadline = time.monotonic() + 60
-            while not all(room_info(http, code)["seats"]):
+            while not all(room_info(room)["seats"]):
                 assert time.monotonic() < deadline and "error" not in outcome, outcome
                 time.sleep(0.2)
-            seats = room_info(http, code)["seats"]
+            seats = room_info(room)["seats"]
             assert {seat["name"] for seat in seats} == {"Ana", "Beto", "random_bot", "Claude"}
             assert [seat["program"] for seat in seats if seat["name"] in ("random_bot", "Claude")] == [True, True]
             page.wait_for_function("document.querySelectorAll('#lobby-seats li').length === 4")

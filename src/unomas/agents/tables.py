@@ -18,8 +18,7 @@ from unomas import events as ev
 from unomas import record
 from unomas.actions import Action
 from unomas.bots import make_bot
-from unomas.client import ConnectionLost, Refused, RoomClient, RoomLink, join_room
-from unomas.client import remote as client_remote
+from unomas.client import ConnectionLost, Refused, RoomClient, RoomLink, fetch_record, join_room
 from unomas.client.decode import view_from_json
 from unomas.conductor import BotPlayer, Conductor, Player
 from unomas.events import Event
@@ -196,7 +195,7 @@ class RemoteTable(Table):
     async def record(self) -> dict[str, Any]:
         if self.client.over is None:
             raise Refused("room.not_over", "the game is not over: its record (and seed) are revealed at the end")
-        return await asyncio.to_thread(client_remote.record, self.client.link)
+        return await asyncio.to_thread(fetch_record, self.client.link)
 
     async def close(self) -> None:
         await self.client.close()

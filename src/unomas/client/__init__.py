@@ -11,7 +11,16 @@ Needs the ``server`` extra (websockets).
 from __future__ import annotations
 
 from unomas.client.links import DEFAULT_SERVER, LinkError, RoomLink, Ticket
-from unomas.client.remote import Change, ConnectionLost, Refused, RoomClient, create_room, join_room, room_info
+from unomas.client.remote import (
+    Change,
+    ConnectionLost,
+    Refused,
+    RoomClient,
+    create_room,
+    fetch_record,
+    join_room,
+    room_info,
+)
 from unomas.client.simple import SimpleSeat
 
 __all__ = [
@@ -25,6 +34,7 @@ __all__ = [
     "SimpleSeat",
     "Ticket",
     "create_room",
+    "fetch_record",
     "join_room",
     "room_info",
 ]

@@ -32,7 +32,16 @@ from websockets.exceptions import ConnectionClosed
 from unomas.client.links import RoomLink, Ticket, origin
 from unomas.errors import UnoError
 
-__all__ = ["Change", "ConnectionLost", "Refused", "RoomClient", "create_room", "join_room", "room_info"]
+__all__ = [
+    "Change",
+    "ConnectionLost",
+    "Refused",
+    "RoomClient",
+    "create_room",
+    "fetch_record",
+    "join_room",
+    "room_info",
+]
 
 log = logging.getLogger("unomas.client")
 
@@ -110,7 +119,7 @@ def room_info(link: RoomLink) -> dict[str, Any]:
     return dict(_request(f"{link.http}/api/rooms/{link.code}"))
 
 
-def record(link: RoomLink) -> dict[str, Any]:
+def fetch_record(link: RoomLink) -> dict[str, Any]:
     """The finished match's record (RECORD.md), its seed revealed."""
     return dict(_request(f"{link.http}/api/rooms/{link.code}/record"))
 
@@ -119,9 +128,9 @@ def record(link: RoomLink) -> dict[str, Any]:
 
 
 class RoomClient:
-    """One connection to a room: a seat's (with a ticket) or a spectator's (without).
+    """One connection to a room: a seat's (with its token) or a spectator's (without).
 
-    Use it as ``async with RoomClient(link, ticket) as client:``; :meth:`wait_turn` and
+    Use it as ``async with RoomClient.of(ticket) as client:``; :meth:`wait_turn` and
     :meth:`act` play, :attr:`view` is the seat's latest view, :attr:`changes` every change
     heard (also queued on :attr:`inbox`), :attr:`over` the end of the match.
     """
