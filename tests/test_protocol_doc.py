@@ -79,7 +79,14 @@ def test_every_message_of_a_real_match_fits_the_schema() -> None:
     assert {"room", "update", "presence", "over"} <= kinds
     assert any("history" in message for message in seen if message["type"] == "update")
     for message in seen:
-        SERVER_MESSAGES.validate_python(message)
+        try:
+            SERVER_MESSAGES.validate_python(message)
+        except ValidationError as error:  # pragma: no cover - the message says what to do
+            raise AssertionError(
+                f"the server sent a message its models in unomas.server.schema do not describe: {message}\n"
+                f"{error}\ndescribe it there (and in docs/protocol.md), then regenerate the schema:\n"
+                "python -m unomas.server.schema > docs/protocol.schema.json"
+            ) from None
 
 
 def test_the_document_names_every_message_field_and_refusal_code() -> None:
