@@ -42,7 +42,7 @@ def agent_plays(link: str, outcome: dict[str, Any]) -> None:
     async def play() -> None:
         server = StdioServerParameters(command=sys.executable, args=["-m", "unomas", "mcp"], env=ENV, cwd=str(ROOT))
         async with Client(server) as agent:
-            state = await call(agent, "join_room", link=link, name="Claude")
+            state = await call(agent, "join_room", link=link, name="Dana")
             outcome["seat"] = state["seat"]
             while not state["over"]:
                 state = await call(agent, "wait", timeout=60)
@@ -117,8 +117,8 @@ def test_a_browser_a_terminal_a_program_and_an_agent_play_one_match_to_a_verifie
                 assert time.monotonic() < deadline and "error" not in outcome, outcome
                 time.sleep(0.2)
             seats = room_info(room)["seats"]
-            assert {seat["name"] for seat in seats} == {"Ana", "Beto", "random_bot", "Claude"}
-            assert [seat["program"] for seat in seats if seat["name"] in ("random_bot", "Claude")] == [True, True]
+            assert {seat["name"] for seat in seats} == {"Ana", "Beto", "random_bot", "Dana"}
+            assert [seat["program"] for seat in seats if seat["name"] in ("random_bot", "Dana")] == [True, True]
             page.wait_for_function("document.querySelectorAll('#lobby-seats li').length === 4")
             page.click("#start")
             page.wait_for_selector("#hand .card")
@@ -164,7 +164,7 @@ def test_a_browser_a_terminal_a_program_and_an_agent_play_one_match_to_a_verifie
     record = outcome["record"]
     by_name = {name: seat for seat, name in enumerate(record["names"])}
     moved = {e["p"] for r in record["rounds"] for e in r["events"] if "p" in e}
-    assert {by_name["Ana"], by_name["Beto"], by_name["random_bot"], by_name["Claude"]} <= moved
+    assert {by_name["Ana"], by_name["Beto"], by_name["random_bot"], by_name["Dana"]} <= moved
     assert record["bots"] == [] and record["winner"] is not None
     path = tmp_path / "match.json"
     path.write_text(json.dumps(record))
