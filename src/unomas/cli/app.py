@@ -29,6 +29,7 @@ from typer._click.exceptions import (
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from unomas import __version__, record
+from unomas.cli import seats
 from unomas.errors import RecordError, SettingsError
 from unomas.rules import PRESETS, Rules
 from unomas.runs.backends import BACKENDS, Backend, BackendUnavailable
@@ -658,8 +659,15 @@ def play_command(
     ] = 2.5,
     name: Annotated[Optional[str], typer.Option(metavar="NAME", help="Your name at the table.")] = None,  # noqa: UP045
     seed: Annotated[Optional[str], typer.Option(metavar="SEED", help="Seed of the shuffles and the bots.")] = None,  # noqa: UP045
+    join: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(metavar="URL", help="Play a seat of a room of unomas serve instead (its link), line by line."),
+    ] = None,
 ) -> None:
     """Play a match against bots in the terminal (the record is saved as you play)."""
+    if join is not None:
+        seats.play_room(join, name, lang)
+        return
     from unomas.cli.play import play
 
     play(
@@ -790,6 +798,9 @@ def serve_command(
         allowed_origins=frozenset(allow_origin),
     )
     serve(host, port, path, settings, certfile=certfile, keyfile=keyfile)
+
+
+seats.register(app, Command)  # unomas bot --join, unomas mcp
 
 
 def _where(error: RecordError) -> str:

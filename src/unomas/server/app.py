@@ -286,7 +286,7 @@ class Server:
                 join = JoinRequest.model_validate_json(body)
             except ValidationError as error:
                 raise invalid(error) from None
-            seat, token = await room.join(join.name)
+            seat, token = await room.join(join.name, program=join.program)
         except UnoError as error:
             return self.refuse(error)
         return JSONResponse({"code": room.code, "seat": seat, "token": token})

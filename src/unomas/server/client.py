@@ -1,22 +1,22 @@
-"""A WebSocket client that plays one seat of a room: for tests and the load benchmark.
+"""A simple player of one seat of a room, on :class:`unomas.client.RoomClient`: for tests
+and the load benchmark.
 
-It speaks the browser's protocol (:mod:`unomas.server.protocol`) and chooses among the
-``legal_actions`` of the view the server sent it, never deciding legality itself; each
-action names the ply of that view, so one overtaken by another seat's is refused as stale.
-Every message received is kept, with its arrival time, so tests can inspect all of them
-and the benchmark can measure how long the server took to answer each action.
+It chooses among the ``legal_actions`` of the view the server sent it, never deciding
+legality itself; each action names the ply of that view, so one overtaken by another
+seat's is refused as stale. Every message received is kept, and the arrival time of each
+answer to an action, so tests can inspect all of them and the benchmark can measure how
+long the server took to answer each action.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-import websockets
+from unomas.client import ConnectionLost, Refused, RoomClient, RoomLink
 
 __all__ = ["SeatClient", "choose"]
 
@@ -55,7 +55,7 @@ class SeatClient:
     """One seat's connection: say hello, then answer every update that waits for it."""
 
     url: str
-    """The room's WebSocket address, ``ws://host:port/ws/CODE``."""
+    """The room's WebSocket address, ``ws://host:port/ws/CODE`` (or its link)."""
     token: str | None
     rng: random.Random = field(default_factory=random.Random)
     think: float = 0.0
@@ -71,35 +71,34 @@ class SeatClient:
     """Seconds to wait after a refusal before acting again."""
     headers: dict[str, str] = field(default_factory=dict)
     """Sent with the connection (``X-Forwarded-For``, as a proxy would, in the benchmark)."""
+    _answered: float = field(default=0.0, repr=False)
+    """When the last answer to one of this seat's actions arrived (``perf_counter``)."""
+
+    def _arrived(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+        if message["type"] == "update" and "ref" in message:
+            self._answered = time.perf_counter()
+        elif message["type"] == "error":
+            self.errors.append(message)
 
     async def play(self, *, start: bool = False) -> dict[str, Any] | None:
         """Play until the match is over (returns the ``over`` message) or ``stop_after``."""
-        async with websockets.connect(self.url, max_size=2**22, additional_headers=self.headers) as socket:
-            await socket.send(json.dumps({"type": "hello", "token": self.token}))
-            sent: dict[int, float] = {}
-            view: dict[str, Any] | None = None
+        client = RoomClient(RoomLink.parse(self.url), self.token, reconnect=False, headers=self.headers)
+        client.on_message = self._arrived
+        async with client:
             if start:
-                await socket.send(json.dumps({"type": "start"}))
-            async for raw in socket:
-                arrived = time.perf_counter()
-                message = json.loads(raw)
-                self.messages.append(message)
-                ref = message.get("ref")
-                if ref is not None and ref in sent:
-                    self.latencies.append(arrived - sent.pop(ref))
-                if message["type"] == "over":
-                    return dict(message)
-                if message["type"] == "error":
-                    # Refused (``move.stale``: someone else moved first; ``rate.limited``): think
-                    # again from the latest view, after a pause that keeps within the rate limit.
-                    self.errors.append(message)
-                    await asyncio.sleep(self.retry_pause)
-                elif message["type"] == "update":
-                    view = message["view"]
-                else:
-                    continue
-                if view is None or self.token is None or sent:
-                    continue  # watching, or an answer is on its way: wait for it first
+                await client.start()
+            seen = 0
+
+            def new_view() -> bool:
+                return client.updates > seen
+
+            while not client.done:
+                await client.wait_for(new_view)
+                seen = client.updates
+                view = client.view
+                if view is None or self.token is None:
+                    continue  # watching
                 move = choose(view, self.rng)
                 if move is None:
                     continue
@@ -107,9 +106,16 @@ class SeatClient:
                     return None
                 if self.think:
                     await asyncio.sleep(self.think)
-                ref = self.actions
                 self.actions += 1
-                sent[ref] = time.perf_counter()
-                act = {"type": "act", "action": move, "ref": ref, "ply": view["ply"]}
-                await socket.send(json.dumps(act))
-        return None
+                sent = time.perf_counter()
+                try:
+                    await client.act(move, ply=view["ply"])
+                    self.latencies.append(self._answered - sent)
+                except Refused:
+                    # ``move.stale``: someone else moved first; ``rate.limited``: think again
+                    # from the latest view, after a pause that keeps within the rate limit.
+                    await asyncio.sleep(self.retry_pause)
+                    seen = 0
+                except ConnectionLost:
+                    break
+            return client.over

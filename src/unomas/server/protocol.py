@@ -227,6 +227,8 @@ class RoomSetup(_Strict):
     rules: dict[str, StrictInt | StrictBool] = Field(default_factory=dict, max_length=20)
     bots: list[StrictInt] = Field(default_factory=list, max_length=9)
     """Seats (1 to players-1) that bots play; seats nobody has joined at the start get bots too."""
+    programs: list[StrictInt] = Field(default_factory=list, max_length=9)
+    """Seats (1 to players-1) kept for programs (``unomas bot --join``): people join the others."""
     bot: str = "heuristic"
     """One of the levels a room may seat (:data:`unomas.bots.levels.ROOM_LEVELS`)."""
     turn_seconds: StrictInt = Field(default=0, ge=0, le=600)
@@ -258,11 +260,14 @@ class RoomSetup(_Strict):
     def check_seats(self) -> None:
         """Refuse (``setup.invalid``) a bot seat that is the host's, out of range or repeated."""
         players = self.game_rules().players
-        if len(set(self.bots)) != len(self.bots):
-            raise _bad_setup("bots", "a seat is listed twice")
-        for seat in self.bots:
-            if not 1 <= seat < players:
-                raise _bad_setup("bots", f"seat {seat} is not one of seats 1 to {players - 1}")
+        for field, seats in (("bots", self.bots), ("programs", self.programs)):
+            if len(set(seats)) != len(seats):
+                raise _bad_setup(field, "a seat is listed twice")
+            for seat in seats:
+                if not 1 <= seat < players:
+                    raise _bad_setup(field, f"seat {seat} is not one of seats 1 to {players - 1}")
+        if set(self.bots) & set(self.programs):
+            raise _bad_setup("programs", "a seat is kept for a program and played by a bot")
 
 
 def _bad_setup(field: str, reason: str) -> Refusal:
@@ -270,9 +275,11 @@ def _bad_setup(field: str, reason: str) -> Refusal:
 
 
 class JoinRequest(_Strict):
-    """A player joining a room by name."""
+    """A player joining a room by name; ``program``: a program (a bot of its own), which
+    takes a seat kept for programs first."""
 
     name: Name
+    program: StrictBool = False
 
 
 class Hello(_Strict):

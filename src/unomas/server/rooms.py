@@ -176,9 +176,11 @@ class Seat:
     away_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
     away_at: float | None = None
     """When (loop time) a bot starts playing for a person whose connection dropped."""
+    program: bool = False
+    """Taken by a program that joined (a bot of its own), not a person."""
 
     def stored(self) -> dict[str, Any]:
-        return {"name": self.name, "token": self.token, "bot": self.bot}
+        return {"name": self.name, "token": self.token, "bot": self.bot, "program": self.program}
 
 
 class Room:
@@ -255,15 +257,18 @@ class Room:
         await store(store.store.save_room, room._stored_room())
         return room, token
 
-    async def join(self, name: str) -> tuple[int, str]:
-        """Seat a new player in the first free seat; returns the seat and its token."""
+    async def join(self, name: str, *, program: bool = False) -> tuple[int, str]:
+        """Seat a new player in the first free seat (a program in a seat kept for programs
+        first; a person never in one); returns the seat and its token."""
         async with self._lock:
             if self.status != "lobby":
                 raise Refusal("room.started", "the game has already started: seating can no longer change")
-            free = [seat for seat, taken in enumerate(self.seats) if taken is None]
+            kept = self.setup.programs
+            free = [seat for seat, taken in enumerate(self.seats) if taken is None and (program or seat not in kept)]
+            free.sort(key=lambda seat: seat not in kept)
             if not free:
                 raise Refusal("room.full", "the room is full")
-            token = self._seat_player(free[0], self._new_name(name))
+            token = self._seat_player(free[0], self._new_name(name), program=program)
             try:
                 await self.store(self.store.store.save_room, self._stored_room())
             except Refusal:
@@ -282,7 +287,9 @@ class Room:
         """A new room for ``old``'s rematch: the same seats (names, tokens, bots), rules
         and host; its match started at once, with a new seed (and so a new commitment)."""
         room = cls(code, old.setup, old.store, old.settings)
-        room.seats = [Seat(seat.name, token=seat.token, bot=seat.bot) for seat in old._all_seats()]
+        room.seats = [
+            Seat(seat.name, token=seat.token, bot=seat.bot, program=seat.program) for seat in old._all_seats()
+        ]
         room.host = old.host
         await room.store(room.store.store.save_room, room._stored_room())
         async with room._lock:
@@ -298,9 +305,9 @@ class Room:
             raise Refusal("name.taken", f"someone in this room is already called {clean!r}", name=clean)
         return clean
 
-    def _seat_player(self, seat: int, name: str) -> str:
+    def _seat_player(self, seat: int, name: str, *, program: bool = False) -> str:
         token = secrets.token_urlsafe(24)
-        self.seats[seat] = Seat(name, token=hash_token(token))
+        self.seats[seat] = Seat(name, token=hash_token(token), program=program)
         return token
 
     def seat_of(self, token: str) -> int | None:
@@ -368,7 +375,10 @@ class Room:
     def restore(cls, stored: StoredRoom, store: StoreWriter, settings: Settings) -> Room:
         """A room as stored; a game in play is replayed from its seed and record exactly."""
         room = cls(stored.code, RoomSetup.model_validate(stored.setup), store, settings)
-        room.seats = [None if s is None else Seat(s["name"], token=s["token"], bot=s["bot"]) for s in stored.seats]
+        room.seats = [
+            None if s is None else Seat(s["name"], token=s["token"], bot=s["bot"], program=s.get("program", False))
+            for s in stored.seats
+        ]
         room.status = stored.status
         if stored.status == "playing":
             assert stored.seed is not None
@@ -808,7 +818,8 @@ class Room:
         seats = [
             None
             if seat is None
-            else {"name": seat.name, "bot": seat.bot is not None} | self._presence_of(number).message()
+            else {"name": seat.name, "bot": seat.bot is not None, "program": seat.program}
+            | self._presence_of(number).message()
             for number, seat in enumerate(self.seats)
         ]
         for seat in seats:
@@ -825,6 +836,7 @@ class Room:
             "turn_seconds": self.setup.turn_seconds,
             "bot": self.setup.bot,
             "rematch": sorted(self.rematch),
+            "programs": self.setup.programs,
         }
         if self.next_code is not None:
             message["next"] = self.next_code

@@ -1,0 +1,263 @@
+"""``unomas mcp``: an MCP server (the official ``mcp`` SDK) through which an AI agent plays.
+
+Tools: ``start_match`` (a local match against bots) or ``join_room`` (a seat of a room of
+``unomas serve``, taken as a program's); ``get_view`` (the seat's view in words and JSON,
+its legal actions listed with ids and descriptions); ``act`` (an action id and the ply of
+the view it came from); ``wait`` (for the seat's next decision or the end, with a
+timeout; with what happened meanwhile); ``match_rules``; ``get_record``; ``leave``.
+Refusals are tool errors whose text is ``{"code", "params", "message"}`` (the codes of
+docs/protocol.md and :mod:`unomas.errors`). The rules are the resource ``unomas://rules``
+(``unomas://rules/es`` in Spanish); the prompt ``how_to_play`` explains the loop.
+
+Each ``start_match`` or ``join_room`` opens a table with an id; the other tools take it
+(``table``), or act on the last table opened.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from importlib import resources
+from typing import Annotated, Any
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field
+
+from unomas.actions import Action
+from unomas.agents.tables import LocalTable, RemoteTable, Table
+from unomas.client.words import listed_actions, view_words
+from unomas.errors import SettingsError, StaleAction, UnoError
+from unomas.i18n import LANGUAGES, translator
+from unomas.rules import Rules
+from unomas.tui import text
+
+__all__ = ["Tables", "build_server", "rules_text"]
+
+MAX_WAIT = 300.0
+"""The longest a ``wait`` may last, in seconds (an agent asks again)."""
+
+Lang = Annotated[str, Field(description="es or en: the language of the words.", pattern="^(es|en)$")]
+TableId = Annotated[str | None, Field(description="The table's id (default: the last one opened).")]
+
+
+def rules_text(lang: str = "en") -> str:
+    """The rules of the game, for an agent to read (``es`` or ``en``)."""
+    return resources.files("unomas.agents").joinpath(f"rules.{lang}.md").read_text(encoding="utf-8")
+
+
+def _refusal(error: UnoError) -> ToolError:
+    """A refusal as a tool error: its code, params and message, as JSON."""
+    return ToolError(json.dumps({"code": error.code, "params": error.params, "message": str(error)}))
+
+
+def _no_table(table: str | None) -> ToolError:
+    message = "no table: start_match or join_room first" if table is None else f"no table {table!r}"
+    return ToolError(json.dumps({"code": "table.unknown", "params": {"table": table}, "message": message}))
+
+
+HOW_TO_PLAY_ES = """Juegas al UNO con unomas. El servidor juzga cada acción: nunca decides qué es legal,
+eliges entre las acciones que lista.
+
+1. Siéntate a una mesa: `start_match` (una partida local contra bots) o `join_room` (un asiento de una
+   sala que alguien compartió: su enlace). Lee las reglas una vez: el recurso `unomas://rules/es`, y
+   `match_rules` para las reglas de la casa de esta partida.
+2. Repite hasta que `over` sea verdadero:
+   - `wait` (con un tiempo máximo en segundos) hasta que `ready` sea verdadero: te toca decidir. Devuelve
+     lo que pasó desde la última vez (`news`), tu vista en palabras (`words`) y en JSON (`view`), y
+     `actions`: cada una con su `id`, su `description` y su jugada del registro.
+   - elige una y llama a `act` con su `id` y el `ply` de la vista.
+   - un rechazo es un error de la herramienta cuyo texto termina en JSON con un `code`: `move.stale` quiere
+     decir que la partida siguió (otro actuó antes): vuelve a llamar a `get_view` y elige de nuevo.
+3. Di UNO con la jugada que te deja una carta (la acción descrita «diciendo UNO»), o te pillarán.
+   `get_record` da el registro de la partida al final. Usa `lang: "es"` para las palabras en español.
+"""
+
+HOW_TO_PLAY = """You are playing UNO with unomas. The server judges every action: you never decide what is
+legal, you choose among the actions it lists.
+
+1. Open a table: `start_match` (a local match against bots) or `join_room` (a seat of a room someone
+   shared: its link). Read the rules once: the resource `unomas://rules`, and `match_rules` for the house
+   rules of this match.
+2. Loop until `over` is true:
+   - `wait` (with a timeout in seconds) until `ready` is true: it is your decision. It returns what
+     happened since you last looked (`news`), your view in words (`words`) and JSON (`view`), and
+     `actions`: each with an `id`, a `description` and its record move.
+   - choose one and call `act` with its `id` and the view's `ply`.
+   - a refusal is a tool error whose text ends with JSON with a `code`: `move.stale` means the game moved on
+     (someone acted first): `get_view` again and choose anew.
+3. Call UNO with the play that leaves you one card (the action described "calling UNO"), or others will
+   catch you. `get_record` gives the match's record at the end.
+"""
+
+
+class Tables:
+    """The tables this server's agents sit at, by id."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, Table] = {}
+        self.last: str | None = None
+        self._ids = itertools.count(1)
+
+    def open(self, table: Table) -> str:
+        key = f"t{next(self._ids)}"
+        self.tables[key] = table
+        self.last = key
+        return key
+
+    def get(self, key: str | None) -> tuple[str, Table]:
+        key = key or self.last
+        table = None if key is None else self.tables.get(key)
+        if key is None or table is None:
+            raise _no_table(key)
+        return key, table
+
+
+def state(key: str, table: Table, lang: str, *, news: bool = True) -> dict[str, Any]:
+    """What the agent sees of its table: the view in words and JSON, its actions, the news."""
+    t = translator(lang)
+    view = table.view()
+    answer: dict[str, Any] = {"table": key, "seat": table.seat, "over": table.over, "ready": table.waiting()}
+    if view is None:
+        answer |= {"view": None, "words": t.gettext("The match has not started yet."), "actions": []}
+    else:
+        sent = view.to_json()
+        del sent["rules"]  # match_rules gives them
+        answer |= {
+            "ply": view.ply,
+            "view": sent,
+            "words": view_words(view, table.names, t),
+            "actions": listed_actions(view, table.names, t),
+        }
+    if news:
+        heard = table.take_news()
+        answer["news"] = {"narration": heard.narration, "events": heard.events}
+    return answer
+
+
+def build_server(lang: str = "en", tables: Tables | None = None) -> MCPServer[Any]:
+    """The MCP server with its tools, resources and prompt; words in ``lang`` by default;
+    its agents' tables kept in ``tables``."""
+    server: MCPServer[Any] = MCPServer(
+        "unomas",
+        instructions="Play UNO: start_match or join_room, then wait / act until over. See the prompt how_to_play.",
+    )
+    tables = tables if tables is not None else Tables()
+
+    @server.tool()
+    async def start_match(
+        players: Annotated[int, Field(ge=2, le=10, description="Seats, yours (0) included.")] = 4,
+        bots: Annotated[
+            list[str], Field(description="Bot specs for seats 1…, the last one repeated: heuristic, ismcts…")
+        ] = ["heuristic"],  # noqa: B006
+        rules: Annotated[
+            dict[str, int | bool], Field(description="Settings of RULES.md, e.g. {'target_score': 0}.")
+        ] = {},  # noqa: B006
+        name: str = "agent",
+        seed: str | None = None,
+        lang: Lang = lang,
+    ) -> dict[str, Any]:
+        """Start a match in this process against bots: you play seat 0; the bots move at once."""
+        try:
+            settings = Rules.from_dict({**rules, "players": players})
+            specs = list(bots) or ["heuristic"]
+            specs += [specs[-1]] * (players - 1 - len(specs))
+            table = LocalTable(settings, specs[: players - 1], name, lang, seed)
+        except UnoError as error:
+            raise _refusal(error) from None
+        return state(tables.open(table), table, lang)
+
+    @server.tool()
+    async def join_room(
+        link: Annotated[str, Field(description="The room's link, http://HOST/r/CODE (or its code with server).")],
+        name: str = "agent",
+        server_address: Annotated[str | None, Field(description="The server of a bare room code.")] = None,
+        lang: Lang = lang,
+    ) -> dict[str, Any]:
+        """Take a seat of a room of a unomas server (as a program, in a seat kept for programs first)."""
+        try:
+            table = await RemoteTable.join(link, name, lang, server_address)
+        except UnoError as error:
+            raise _refusal(error) from None
+        return state(tables.open(table), table, lang)
+
+    @server.tool()
+    async def get_view(table: TableId = None, lang: Lang = lang) -> dict[str, Any]:
+        """Your seat's view now, in words and JSON, and your legal actions (ids valid for this ply)."""
+        key, seated = tables.get(table)
+        return state(key, seated, lang, news=False)
+
+    @server.tool()
+    async def act(
+        action_id: Annotated[int, Field(ge=0, description="The id of one of the view's actions.")],
+        ply: Annotated[int, Field(ge=0, description="The ply of the view the id comes from.")],
+        table: TableId = None,
+        lang: Lang = lang,
+    ) -> dict[str, Any]:
+        """Take one of your legal actions, by its id in the view of that ply; returns what followed."""
+        key, seated = tables.get(table)
+        view = seated.view()
+        if view is None:
+            raise _refusal(UnoError("the game is not being played", code="room.not_playing"))
+        if view.ply != ply:
+            raise _refusal(StaleAction(ply, view.ply))
+        if not 0 <= action_id < len(view.legal_actions):
+            message = f"no action {action_id} at ply {ply} ({len(view.legal_actions)} listed)"
+            raise _refusal(UnoError(message, code="move.illegal", action=action_id, reason=message))
+        chosen: Action = view.legal_actions[action_id]
+        try:
+            await seated.act(chosen, ply)
+        except UnoError as error:
+            raise _refusal(error) from None
+        return state(key, seated, lang)
+
+    @server.tool()
+    async def wait(
+        timeout: Annotated[float, Field(ge=0, le=MAX_WAIT, description="Seconds to wait at most.")] = 30.0,
+        table: TableId = None,
+        lang: Lang = lang,
+    ) -> dict[str, Any]:
+        """Wait until it is your decision (ready) or the match is over; returns what happened meanwhile."""
+        key, seated = tables.get(table)
+        await seated.wait(timeout)
+        return state(key, seated, lang)
+
+    @server.tool()
+    async def match_rules(table: TableId = None, lang: Lang = lang) -> dict[str, Any]:
+        """The rules of your match: every setting, and each house rule on or off, explained."""
+        _, seated = tables.get(table)
+        return {"rules": seated.rules.to_dict(), "words": "\n".join(text.rules_lines(seated.rules, translator(lang)))}
+
+    @server.tool()
+    async def get_record(table: TableId = None) -> dict[str, Any]:
+        """The match's record (RECORD.md): a room's once it is over, its shuffle seed revealed."""
+        _, seated = tables.get(table)
+        try:
+            return await seated.record()
+        except UnoError as error:
+            raise _refusal(error) from None
+
+    @server.tool()
+    async def leave(table: TableId = None) -> dict[str, Any]:
+        """Leave the table (a room's seat is then played by a bot after the grace period)."""
+        key, seated = tables.get(table)
+        await seated.close()
+        del tables.tables[key]
+        return {"table": key, "left": True}
+
+    @server.resource("unomas://rules", mime_type="text/markdown", description="The rules of UNO as unomas plays them.")
+    def rules_resource() -> str:
+        return rules_text("en")
+
+    @server.resource("unomas://rules/{language}", mime_type="text/markdown", description="The rules, in es or en.")
+    def rules_in(language: str) -> str:
+        if language not in LANGUAGES:
+            raise SettingsError(f"no rules in {language!r} (languages are {', '.join(LANGUAGES)})")
+        return rules_text(language)
+
+    @server.prompt()
+    def how_to_play(language: str = "en") -> str:
+        """How to play a match through these tools (``language``: es or en)."""
+        return HOW_TO_PLAY_ES if language == "es" else HOW_TO_PLAY
+
+    return server

@@ -1,0 +1,201 @@
+"""The table an agent sits at: a local match against bots, or a seat of a server's room.
+
+Both faces give the same things: the seat's :class:`~unomas.view.View` (its legal actions
+the engine's), what happened since the agent last looked (the events as the seat may see
+them, and their narration), an action taken with the ply of the view it answers, a wait
+for the seat's next decision, and the match's record once it is over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from unomas import events as ev
+from unomas import record
+from unomas.actions import Action
+from unomas.bots import make_bot
+from unomas.client import ConnectionLost, Refused, RoomClient, RoomLink, fetch_record, join_room
+from unomas.client.decode import view_from_json
+from unomas.conductor import BotPlayer, Conductor, Player
+from unomas.events import Event
+from unomas.i18n import narrate
+from unomas.rules import Rules
+from unomas.view import View
+
+__all__ = ["LocalTable", "News", "RemoteTable", "Table"]
+
+
+@dataclass
+class News:
+    """What the seat heard since it last looked: the events (JSON) and their narration."""
+
+    events: list[dict[str, Any]] = field(default_factory=list)
+    narration: list[str] = field(default_factory=list)
+
+    def add(self, events: list[dict[str, Any]], narration: list[str]) -> None:
+        self.events += events
+        self.narration += narration
+
+
+class Table(ABC):
+    """One seat of one match, as an agent plays it."""
+
+    seat: int
+    rules: Rules
+    news: News
+
+    @property
+    @abstractmethod
+    def names(self) -> list[str]:
+        """Every seat's name."""
+
+    @abstractmethod
+    def view(self) -> View | None:
+        """The seat's view now (None before the match has started)."""
+
+    @property
+    @abstractmethod
+    def over(self) -> bool:
+        """Whether the match is over."""
+
+    def waiting(self) -> bool:
+        """Whether the seat has legal actions now (its turn, or an out-of-turn chance)."""
+        view = self.view()
+        return view is not None and bool(view.legal_actions)
+
+    @abstractmethod
+    async def act(self, action: Action, ply: int) -> None:
+        """Take ``action`` (one of the view's legal actions) answering the view of ``ply``;
+        a refusal raises an :class:`~unomas.errors.UnoError` with its code."""
+
+    @abstractmethod
+    async def wait(self, timeout: float) -> bool:
+        """Wait until the seat has legal actions (True) or the match is over, or ``timeout``."""
+
+    def take_news(self) -> News:
+        news, self.news = self.news, News()
+        return news
+
+    @abstractmethod
+    async def record(self) -> dict[str, Any]:
+        """The match's record (RECORD.md); a room's only once it is over."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Leave the table."""
+
+
+class LocalTable(Table):
+    """A match in this process: the agent at seat 0, bots of the given specs at the others.
+    Bots move at once after each of the agent's actions, until the agent decides again."""
+
+    def __init__(self, rules: Rules, bots: list[str], name: str, lang: str, seed: str | None = None) -> None:
+        assert len(bots) == rules.players - 1, "one bot spec for each seat but the agent's"
+        players: list[Player | None] = [None, *(BotPlayer(make_bot(spec)) for spec in bots)]
+        self.seat = 0
+        self.rules = rules
+        self.lang = lang
+        self._names = [name, *(f"{spec.split(':')[0]} {seat}" for seat, spec in enumerate(bots, start=1))]
+        self.news = News()
+        self.conductor = Conductor.seeded(rules, players, seed=seed)
+        for _, seen in self.conductor.history(0):
+            self._hear(None, seen)
+        self.conductor.listen(0, self._hear)
+        self._advance()
+
+    def _hear(self, action: Action | None, seen: list[Event]) -> None:
+        self.news.add([ev.to_json(event) for event in seen], narrate(seen, self.names, self.lang))
+
+    def _advance(self) -> None:
+        """The bots play until the agent decides (its turn) or the match is over."""
+        conductor = self.conductor
+        game = conductor.game
+        while not game.is_over:
+            if game.round_over:
+                conductor.deal()
+            elif conductor.step() is None:
+                return
+
+    @property
+    def names(self) -> list[str]:
+        return self._names
+
+    def view(self) -> View:
+        return self.conductor.view(self.seat)
+
+    @property
+    def over(self) -> bool:
+        return self.conductor.game.is_over
+
+    async def act(self, action: Action, ply: int) -> None:
+        self.conductor.act(action, ply=ply)
+        self._advance()
+
+    async def wait(self, timeout: float) -> bool:
+        return self.waiting()
+
+    async def record(self) -> dict[str, Any]:
+        return record.to_json(self.conductor.game, names=self.names)
+
+    async def close(self) -> None:
+        self.conductor.close()
+
+
+class RemoteTable(Table):
+    """A seat of a room of ``unomas serve``, taken as a program's (a seat the host kept for
+    programs first), over :class:`~unomas.client.RoomClient`."""
+
+    def __init__(self, client: RoomClient, lang: str) -> None:
+        self.client = client
+        self.lang = lang
+        self.news = News()
+        assert client.room is not None and client.seat is not None
+        self.seat = client.seat
+        self.rules = Rules.from_dict(client.room["rules"])
+
+    @classmethod
+    async def join(cls, link: str, name: str, lang: str, server: str | None = None) -> RemoteTable:
+        room = RoomLink.parse(link) if server is None else RoomLink.parse(link, server=server)
+        ticket = await asyncio.to_thread(join_room, room, name, program=True)
+        client = RoomClient.of(ticket, lang=lang)
+        await client.connect()
+        return cls(client, lang)
+
+    @property
+    def names(self) -> list[str]:
+        room = self.client.room
+        assert room is not None
+        return [seat["name"] if seat else f"{number}" for number, seat in enumerate(room["seats"])]
+
+    def view(self) -> View | None:
+        sent = self.client.view
+        return None if sent is None else view_from_json(sent, self.rules)
+
+    @property
+    def over(self) -> bool:
+        return self.client.over is not None
+
+    def take_news(self) -> News:
+        while not self.client.inbox.empty():
+            change = self.client.inbox.get_nowait()
+            self.news.add(change.events, change.narration)
+        return super().take_news()
+
+    async def act(self, action: Action, ply: int) -> None:
+        with contextlib.suppress(ConnectionLost):  # connected again: the next view says what happened
+            await self.client.act(action.to_json(), ply=ply)
+
+    async def wait(self, timeout: float) -> bool:
+        return await self.client.wait_for(self.waiting, timeout)
+
+    async def record(self) -> dict[str, Any]:
+        if self.client.over is None:
+            raise Refused("room.not_over", "the game is not over: its record (and seed) are revealed at the end")
+        return await asyncio.to_thread(fetch_record, self.client.link)
+
+    async def close(self) -> None:
+        await self.client.close()

@@ -1,0 +1,211 @@
+"""``unomas bot --join`` and ``unomas mcp``: programs and agents at a table.
+
+:func:`register` adds the commands to the ``unomas`` app; what they run is loaded only
+when they run (websockets with the ``server`` extra, the MCP SDK with ``mcp``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from unomas.errors import SettingsError, UnoError
+from unomas.i18n import Translations, default_language, error_text, translator
+
+__all__ = ["register"]
+
+NAME_LIMIT = 24
+"""The longest name a room takes."""
+
+
+def _fail(line: str, code: int = 1) -> typer.Exit:
+    typer.echo(line, err=True)
+    return typer.Exit(code=code)
+
+
+def _refused(error: UnoError, language: str, t: Translations) -> typer.Exit:
+    """A refusal (the server's, by its code) or a lost connection, in one line."""
+    if error.code == "client.connection_lost":
+        return _fail(t.gettext("The connection to the room is closed."))
+    return _fail(error_text(error.code, error.params, language, str(error)))
+
+
+def _bad_link(join: str, t: Translations) -> typer.Exit:
+    return _fail(t.gettext("--join: {link} is not a room's link nor its code.").format(link=repr(join)), code=2)
+
+
+def bot_command(
+    join: Annotated[str, typer.Option(metavar="URL", help="The room's link (or its code, with --server).")],
+    bot: Annotated[str, typer.Option(metavar="SPEC", help="Any bot spec: heuristic, ismcts:seconds=0.5, cmd:COMMAND…")],
+    name: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(metavar="NAME", help="The name shown at the table (default: the bot's)."),
+    ] = None,
+    server: Annotated[str, typer.Option(metavar="URL", help="The server of a bare room code.")] = "",
+    ticket: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(metavar="FILE", help="Keep the seat's token here: started again, the bot takes its seat back."),
+    ] = None,
+    lang: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(metavar="LANG", help="es or en (default: from the locale)."),
+    ] = None,
+) -> None:
+    """Take a seat of a room of `unomas serve` with a bot and play it to the end of the match."""
+    language = lang or default_language()
+    try:
+        t = translator(language)
+    except SettingsError:
+        raise _fail(f"--lang: {error_text('lang.unknown', {'lang': lang}, default_language())}", code=2) from None
+    try:
+        from unomas.bots import make_bot
+        from unomas.bots.levels import LEVELS
+        from unomas.client import DEFAULT_SERVER, RoomLink
+        from unomas.client.seat import join_with_bot
+    except ImportError as error:
+        raise _fail(f"the client needs its extra: pip install 'unomas[server]' ({error})") from None
+    try:
+        player = make_bot(bot)
+    except SettingsError:
+        levels = ", ".join(dict.fromkeys(level.spec.split(":")[0] for level in LEVELS))
+        message = t.gettext("--bot: {spec} is not a bot (the levels are {levels}, or cmd:COMMAND for a program).")
+        raise _fail(message.format(spec=repr(bot), levels=levels), code=2) from None
+    try:
+        room = RoomLink.parse(join, server=server or DEFAULT_SERVER)
+    except UnoError:
+        player.close()
+        raise _bad_link(join, t) from None
+    shown = (name or ("program" if bot.startswith("cmd:") else bot.split(":")[0]))[:NAME_LIMIT]
+    typer.echo(t.gettext("{name} joins the room {link}.").format(name=shown, link=room.link), err=True)
+    try:
+        seat, over = asyncio.run(join_with_bot(room, player, shown, ticket_file=ticket, lang=language))
+    except UnoError as error:
+        raise _refused(error, language, t) from None
+    except KeyboardInterrupt:
+        raise typer.Exit(code=130) from None
+    if over is None:
+        raise _fail(t.gettext("The connection to the room is closed."))
+    scores = " ".join(str(score) for score in over["scores"] or [])
+    typer.echo(t.gettext("The match is over (seat {seat}); scores: {scores}.").format(seat=seat.seat, scores=scores))
+
+
+def mcp_command(
+    http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP instead of stdio.")] = False,
+    host: Annotated[str, typer.Option(help="Address of the HTTP server.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port of the HTTP server.")] = 8765,
+    lang: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(metavar="LANG", help="es or en: the default language of the words (default: en)."),
+    ] = None,
+) -> None:
+    """Serve the MCP tools through which an AI agent plays a local match or a room (stdio by default)."""
+    language = lang or "en"
+    try:
+        translator(language)
+    except SettingsError:
+        raise _fail(f"--lang: {error_text('lang.unknown', {'lang': lang}, default_language())}", code=2) from None
+    try:
+        from unomas.agents.server import build_server
+    except ImportError as error:
+        raise _fail(f"the MCP server needs its extras: pip install 'unomas[mcp]' ({error})") from None
+    server = build_server(language)
+    if http:
+        server.run("streamable-http", host=host, port=port)
+    else:
+        server.run("stdio")
+
+
+def play_room(join: str, name: str | None, lang: str | None) -> None:
+    """``unomas play --join URL``: take the next free seat of a room and play it line by line."""
+    import os
+
+    language = lang or default_language()
+    try:
+        t = translator(language)
+    except SettingsError:
+        raise _fail(f"--lang: {error_text('lang.unknown', {'lang': lang}, default_language())}", code=2) from None
+    try:
+        from unomas.client import RoomLink, SimpleSeat
+        from unomas.client.terminal import play_room as play_lines
+    except ImportError as error:
+        raise _fail(f"the client needs its extra: pip install 'unomas[server]' ({error})") from None
+    try:
+        room = RoomLink.parse(join)
+    except UnoError:
+        raise _bad_link(join, t) from None
+    shown = (name or os.environ.get("USER") or "player")[:NAME_LIMIT]
+    try:
+        seat = SimpleSeat.join(room.link, shown, lang=language)
+    except UnoError as error:
+        raise _refused(error, language, t) from None
+    with seat:
+        assert seat.ticket is not None
+        typer.echo(t.gettext("You play seat {seat} of {link}.").format(seat=seat.ticket.seat, link=room.link))
+        try:
+            play_lines(seat, t, input, typer.echo)
+        except KeyboardInterrupt:
+            raise typer.Exit(code=130) from None
+
+
+def host_command(
+    server: Annotated[str, typer.Argument(metavar="SERVER", help="The server, e.g. http://127.0.0.1:8000.")],
+    players: Annotated[int, typer.Option(metavar="N", min=2, max=10, help="Seats, 2 to 10.")] = 4,
+    preset: Annotated[str, typer.Option("--rules", metavar="PRESET", help="Preset the rules start from.")] = "official",
+    settings: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option("--set", metavar="NAME=VALUE", help="A setting of the rules (repeatable)."),
+    ] = None,
+    bot_seats: Annotated[
+        Optional[list[int]],  # noqa: UP045
+        typer.Option("--bot-seat", metavar="SEAT", help="A seat the server's bots play (repeatable)."),
+    ] = None,
+    program_seats: Annotated[
+        Optional[list[int]],  # noqa: UP045
+        typer.Option("--program-seat", metavar="SEAT", help="A seat kept for a program (repeatable)."),
+    ] = None,
+    name: Annotated[str, typer.Option(metavar="NAME", help="Your name at the table.")] = "host",
+    lang: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(metavar="LANG", help="es or en (default: from the locale)."),
+    ] = None,
+) -> None:
+    """Create a room on a server of `unomas serve`, share its link, and play its host's seat here."""
+    from unomas.cli.app import rules_from_options
+
+    language = lang or default_language()
+    try:
+        t = translator(language)
+    except SettingsError:
+        raise _fail(f"--lang: {error_text('lang.unknown', {'lang': lang}, default_language())}", code=2) from None
+    rules = rules_from_options(players, preset, settings or [])
+    try:
+        from unomas.client import SimpleSeat, create_room
+        from unomas.client.terminal import play_room as play_lines
+    except ImportError as error:
+        raise _fail(f"the client needs its extra: pip install 'unomas[server]' ({error})") from None
+    setup = {"rules": rules.to_dict(), "bots": bot_seats or [], "programs": program_seats or []}
+    try:
+        ticket, link = create_room(server, name[:NAME_LIMIT], **setup)
+        seat = SimpleSeat(ticket.room, ticket, lang=language)
+    except UnoError as error:
+        raise _refused(error, language, t) from None
+    with seat:
+        typer.echo(t.gettext("The room's link, to share: {link}").format(link=link))
+        try:
+            input(t.gettext("Enter: start the match (seats nobody took are played by bots)") + " ")
+            seat.start()
+            play_lines(seat, t, input, typer.echo)
+        except (EOFError, KeyboardInterrupt):
+            raise typer.Exit(code=130) from None
+        except UnoError as error:
+            raise _refused(error, language, t) from None
+
+
+def register(app: typer.Typer, command: type) -> None:
+    """Add ``bot``, ``host`` and ``mcp`` to the ``unomas`` app (``command``: the app's command class)."""
+    app.command(name="bot", cls=command)(bot_command)
+    app.command(name="host", cls=command)(host_command)
+    app.command(name="mcp", cls=command)(mcp_command)

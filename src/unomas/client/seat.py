@@ -1,0 +1,85 @@
+"""A bot of any spec at a room's seat: ``unomas bot --join URL --bot SPEC``.
+
+The bot is told what its seat heard (the server's redacted events, read back into the
+engine's events), asked with its seat's view when the game waits for it (``act``) or when
+an out-of-turn action is open to it (``react``), and its answer is sent with the ply of
+that view. The server judges it; the bot runs in a worker thread, so a slow search or a
+``cmd:`` program never holds up the connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+from unomas.bots import Bot
+from unomas.client.decode import event_from_json, view_from_json
+from unomas.client.links import RoomLink, Ticket
+from unomas.client.remote import ConnectionLost, Refused, RoomClient, join_room
+from unomas.errors import BotError
+from unomas.rules import Rules
+
+__all__ = ["join_with_bot", "play_seat"]
+
+
+async def play_seat(client: RoomClient, bot: Bot, rng: random.Random | None = None) -> dict[str, Any] | None:
+    """Play ``client``'s seat with ``bot`` until the match is over (the ``over`` message)
+    or the connection ends for good (None). An answer the server refuses as illegal
+    is the bot's failure (:class:`~unomas.errors.BotError`); one overtaken by another
+    seat's (``move.stale``) is thought again."""
+    await client.wait_for(lambda: client.view is not None)
+    if client.view is None or client.room is None or client.seat is None:
+        return client.over
+    seat = client.seat
+    rules = Rules.from_dict(client.room["rules"])
+    bot.start(seat, rules, rng or random.Random())
+    try:
+        seen = -1
+        while not client.done:
+            while not client.inbox.empty():
+                change = client.inbox.get_nowait()
+                bot.observe([event_from_json(event) for event in change.events])
+            sent = client.view
+            assert sent is not None
+            if client.updates == seen or not sent["legal_actions"]:
+                await _next_update(client)
+                continue
+            seen = client.updates
+            view = view_from_json(sent, rules)
+            ask = bot.act if sent["current"] == seat else bot.react
+            action = await asyncio.to_thread(ask, view)
+            if action is None:
+                continue
+            try:
+                await client.act(action.to_json(), ply=view.ply)
+            except Refused as refusal:
+                if refusal.code != "move.stale":
+                    raise BotError(seat, bot.name, f"the server refused {action}: {refusal}") from refusal
+            except ConnectionLost:
+                pass  # connected again, the seat's view says what now
+        return client.over
+    finally:
+        bot.close()
+
+
+async def _next_update(client: RoomClient) -> None:
+    """Wait for the next update (a new view), the end of the match or of the connection."""
+    before = client.updates
+    await client.wait_for(lambda: client.updates != before)
+
+
+async def join_with_bot(
+    room: RoomLink, bot: Bot, name: str, *, ticket_file: Path | None = None, lang: str = "en"
+) -> tuple[Ticket, dict[str, Any] | None]:
+    """Take a seat of ``room`` as a program (a seat the host kept for programs first) and
+    play it with ``bot``; with ``ticket_file`` (a path), a seat held there is taken back
+    instead, so a program started again returns to its seat."""
+    ticket = None if ticket_file is None else Ticket.load(ticket_file)
+    if ticket is None or ticket.room != room:
+        ticket = await asyncio.to_thread(join_room, room, name, program=True)
+        if ticket_file is not None:
+            ticket.save(ticket_file)
+    async with RoomClient.of(ticket, lang=lang) as client:
+        return ticket, await play_seat(client, bot)

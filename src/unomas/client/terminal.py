@@ -1,0 +1,85 @@
+"""``unomas play --join URL``: a person in a terminal at a room of ``unomas serve``.
+
+Line by line, for terminals, screen readers and pipes: what happens is told as it
+happens (the server's narration, in the person's language); when the seat may act, the
+table is shown and its legal actions are listed by number, as the server sent them; the
+person answers with a number (an empty line lets an out-of-turn chance go, ``q`` leaves:
+the seat stays theirs, and a bot plays it after the grace period). An answer to a view the
+game has left behind is refused as stale, and the new view is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from unomas.client.decode import view_from_json
+from unomas.client.remote import ConnectionLost, Refused
+from unomas.client.simple import SimpleSeat
+from unomas.client.words import listed_actions, table_lines
+from unomas.i18n import Translations, error_text
+from unomas.rules import Rules
+from unomas.tui import text
+
+__all__ = ["play_room"]
+
+WAIT = 1.0
+"""Seconds between looks while nothing happens (the match may have ended meanwhile)."""
+
+
+def _names(seat: SimpleSeat) -> list[str]:
+    room = seat.room
+    assert room is not None
+    return [taken["name"] if taken else f"{number}" for number, taken in enumerate(room["seats"])]
+
+
+def play_room(
+    seat: SimpleSeat, t: Translations, read: Callable[[str], str], write: Callable[[str], None]
+) -> dict[str, Any] | None:
+    """Play ``seat`` until the match is over (its ``over`` message), the input ends or says
+    ``q`` (None)."""
+    room = seat.room
+    assert room is not None
+    rules = Rules.from_dict(room["rules"])
+    lang = text.language(t)
+    write(text.rules_line(rules, t))
+    told = 0
+    while True:
+        changes = seat.changes
+        for change in changes[told:]:
+            for line in change.narration:
+                write(line)
+        told = len(changes)
+        sent = seat.view
+        if seat.over is not None:
+            if sent is not None and sent["winner"] is not None:
+                for line in text.match_summary(sent["scores"], sent["winner"], _names(seat), t):
+                    write(line)
+            return seat.over
+        if sent is None or not sent["legal_actions"]:
+            seat.wait_change(WAIT)
+            continue
+        view = view_from_json(sent, rules)
+        names = _names(seat)
+        for line in table_lines(view, names, t):
+            write(line)
+        for entry in listed_actions(view, names, t):
+            write(f"  {entry['id']}: {entry['description']}")
+        try:
+            answer = read(t.gettext("Your action's number (Enter: let a chance go, q: leave)") + " ").strip().lower()
+        except EOFError:
+            return None
+        if answer == "q":
+            return None
+        if not answer:
+            seat.wait_change(WAIT)
+            continue
+        if not answer.isdigit() or int(answer) >= len(view.legal_actions):
+            write(t.gettext("There is no action {answer}.").format(answer=answer))
+            continue
+        try:
+            seat.act(view.legal_actions[int(answer)].to_json(), ply=view.ply)
+        except Refused as refusal:
+            write(error_text(refusal.code, refusal.params, lang, str(refusal)))
+        except ConnectionLost:
+            write(t.gettext("The connection was lost; reconnecting…"))

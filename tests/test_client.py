@@ -1,0 +1,356 @@
+"""unomas.client against a real server: links and tickets, whole matches from the asyncio
+client and the blocking one, the ply guard, the server's refusals by code, and a dropped
+connection that comes back to its seat."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import contextlib
+import stat
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("websockets")
+
+from server_support import running
+from unomas import fairness
+from unomas.bots import make_bot
+from unomas.cli import app
+from unomas.client import (
+    LinkError,
+    Refused,
+    RoomClient,
+    RoomLink,
+    SimpleSeat,
+    Ticket,
+    create_room,
+    fetch_record,
+    join_room,
+)
+from unomas.client import remote as client_remote
+from unomas.client.seat import join_with_bot, play_seat
+from unomas.client.terminal import play_room
+from unomas.errors import UnoError
+from unomas.i18n import translator
+from unomas.server.protocol import RoomSetup
+from unomas.server.storage import SQLiteStore
+
+QUICK_RULES = {"players": 2, "target_score": 0}
+
+
+def test_a_room_is_named_by_its_link_its_websocket_or_its_code() -> None:
+    assert RoomLink.parse("https://uno.example.org/r/ABCD2345EF/") == RoomLink("https://uno.example.org", "ABCD2345EF")
+    assert RoomLink.parse("wss://uno.example.org/ws/abcd2345ef").http == "https://uno.example.org"
+    assert RoomLink.parse("abcd2345ef", server="uno.example.org:8000").websocket == (
+        "ws://uno.example.org:8000/ws/ABCD2345EF"
+    )
+    for bad in ("ftp://x/r/ABCD2345EF", "http://x/somewhere", "no spaces here", ""):
+        with pytest.raises(LinkError) as caught:
+            RoomLink.parse(bad)
+        assert caught.value.code == "link.invalid"
+
+
+def test_a_ticket_is_kept_in_a_file_its_owner_alone_may_read(tmp_path: Path) -> None:
+    ticket = Ticket("http://127.0.0.1:8000", "ABCD2345EF", 2, "secret-token-of-the-seat")
+    path = tmp_path / "seats" / "ABCD2345EF.json"
+    ticket.save(path)
+    assert Ticket.load(path) == ticket
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert Ticket.load(tmp_path / "none.json") is None
+    path.write_text("{not json")
+    assert Ticket.load(path) is None
+
+
+def first_legal(view: dict[str, Any]) -> dict[str, Any]:
+    """The first play the server listed, else its first action (the client never builds one)."""
+    legal = view["legal_actions"]
+    return dict(next((action for action in legal if action["a"] == "play"), legal[0]))
+
+
+def test_two_scripts_play_a_match_to_its_end_on_the_blocking_client() -> None:
+    with running(SQLiteStore(":memory:")) as address:
+        host = SimpleSeat.create(f"http://{address}", "Ana", rules=QUICK_RULES)
+        guest = SimpleSeat.join(host.link, "Beto")
+        assert host.room is not None and guest.room is not None
+        assert (host.room["you"], guest.room["you"]) == (0, 1)
+
+        def play(seat: SimpleSeat) -> None:
+            while (view := seat.wait_turn(timeout=30)) is not None:
+                try:
+                    seat.act(first_legal(view))
+                except Refused as refusal:
+                    assert refusal.code == "move.stale"
+
+        with host, guest:
+            host.start()
+            other = threading.Thread(target=play, args=(guest,))
+            other.start()
+            play(host)
+            other.join(30)
+            assert host.wait_over(10) is not None and guest.wait_over(10) is not None
+            assert host.ticket is not None
+            record = fetch_record(host.ticket.room)
+        game = fairness.verify(record)
+        assert game.is_over and record["names"] == ["Ana", "Beto"] and record["bots"] == []
+        assert {e["p"] for r in record["rounds"] for e in r["events"] if "p" in e} == {0, 1}
+        assert host.changes and host.changes[-1].narration  # the story, in words
+
+
+async def seated(address: str, rules: dict[str, Any] = QUICK_RULES) -> tuple[RoomClient, RoomClient]:
+    """A two-seat room started, both seats connected."""
+    ticket, _ = await asyncio.to_thread(create_room, f"http://{address}", "Ana", rules=rules)
+    guest_ticket = await asyncio.to_thread(join_room, ticket.room, "Beto")
+    host, guest = RoomClient.of(ticket), RoomClient.of(guest_ticket)
+    await host.connect()
+    await guest.connect()
+    await host.start()
+    assert await host.wait_for(lambda: host.view is not None, 10)
+    return host, guest
+
+
+def test_refusals_carry_the_server_s_codes_and_change_nothing() -> None:
+    async def scenario(address: str) -> None:
+        host, guest = await seated(address)
+        watcher = RoomClient(host.link)
+        await watcher.connect()
+        await guest.wait_for(lambda: guest.view is not None, 10)
+        mover = host if host.my_decision() else guest
+        other = guest if mover is host else host
+        assert mover.view is not None
+        ply = mover.view["ply"]
+        await mover.act(first_legal(mover.view))
+        assert mover.view["ply"] > ply
+        with pytest.raises(Refused) as stale:  # the ply guard: that view has passed
+            await other.act({"p": other.seat, "a": "draw"}, ply=ply)
+        assert stale.value.code == "move.stale" and stale.value.params == {"ply": ply, "now": ply + 1}
+        with pytest.raises(Refused) as foreign:
+            await other.act({"p": mover.seat, "a": "draw"})
+        assert foreign.value.code == "seat.not_yours"
+        assert watcher.seat is None
+        await watcher.wait_for(lambda: watcher.view is not None, 10)
+        with pytest.raises(Refused) as spectator:
+            await watcher.act({"p": 0, "a": "draw"})
+        assert spectator.value.code == "seat.spectator"
+        assert watcher.view is not None and watcher.view["hand"] == [] and watcher.view["legal_actions"] == []
+        stranger = RoomClient(host.link, "not-the-token-of-any-seat")
+        with pytest.raises(Refused) as bad:
+            await stranger.connect()
+        assert bad.value.code == "auth.bad_token"
+        await stranger.close()
+        for client in (host, guest, watcher):
+            await client.close()
+
+    with running(SQLiteStore(":memory:")) as address:
+        asyncio.run(asyncio.wait_for(scenario(address), 60))
+
+
+def test_a_dropped_connection_comes_back_to_its_seat_with_the_round_so_far() -> None:
+    async def play(client: RoomClient) -> None:
+        while (view := await client.wait_turn(30)) is not None:
+            try:
+                await client.act(first_legal(view))
+            except (Refused, client_remote.ConnectionLost):
+                await asyncio.sleep(0.05)
+
+    async def scenario(address: str) -> None:
+        host, guest = await seated(address, {"players": 2, "target_score": 100})
+        both = asyncio.gather(play(host), play(guest))
+        await guest.wait_for(lambda: guest.view is not None and guest.view["ply"] >= 6, 30)
+        heard = [change.narration for change in guest.changes]
+        await guest.drop()
+        assert await guest.wait_for(lambda: guest.connects == 2 and guest.room is not None, 10)
+        await asyncio.wait_for(both, 60)
+        assert guest.seat == 1 and guest.over is not None and guest.failed is None
+        assert [change.narration for change in guest.changes[: len(heard)]] == heard  # nothing heard twice
+        assert host.connects == 1
+        for client in (host, guest):
+            await client.close()
+
+    with running(SQLiteStore(":memory:")) as address:
+        asyncio.run(asyncio.wait_for(scenario(address), 90))
+
+
+CLIENT_PACKAGES = ("client",)
+SECRETS = ("hands", "drawn", "shown", "accused_guilty")
+
+
+def test_the_client_never_reads_a_game_s_secrets() -> None:
+    package = Path(client_remote.__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in SECRETS:
+                owner = node.value
+                named = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", "")
+                assert "game" not in named.lower(), f"{path.name}:{node.lineno} reads {named}.{node.attr}"
+
+
+ROOT = Path(__file__).resolve().parent.parent
+RANDOM_BOT = f"cmd:{sys.executable} {ROOT / 'examples' / 'random_bot.py'}"
+
+
+async def play_first(client: RoomClient) -> None:
+    """A simple person: the first play listed, else the first action, until the end."""
+    while (view := await client.wait_turn(60)) is not None:
+        try:
+            await client.act(first_legal(view))
+        except (Refused, client_remote.ConnectionLost):
+            await asyncio.sleep(0.05)
+
+
+def test_a_program_takes_the_seat_kept_for_programs_and_plays_it_to_the_end() -> None:
+    async def scenario(address: str) -> dict[str, Any]:
+        rules = {"players": 3, "target_score": 0}
+        ticket, _ = await asyncio.to_thread(create_room, f"http://{address}", "Ana", rules=rules, programs=[1])
+        person = await asyncio.to_thread(join_room, ticket.room, "Beto")
+        assert person.seat == 2  # people never take a seat kept for programs
+        program = asyncio.ensure_future(join_with_bot(ticket.room, make_bot(RANDOM_BOT), "random_bot"))
+        host, guest = RoomClient.of(ticket), RoomClient.of(person)
+        await host.connect()
+        await guest.connect()
+        assert await host.wait_for(lambda: host.room is not None and host.room["seats"][1] is not None, 20)
+        with pytest.raises(Refused) as full:
+            await asyncio.to_thread(join_room, ticket.room, "Carla")
+        assert full.value.code == "room.full"
+        assert host.room is not None
+        assert [seat["program"] for seat in host.room["seats"]] == [False, True, False]
+        assert host.room["programs"] == [1]
+        await host.start()
+        await asyncio.gather(play_first(host), play_first(guest))
+        bot_ticket, over = await asyncio.wait_for(program, 30)
+        assert bot_ticket.seat == 1 and over is not None and over["reason"] == "target"
+        for client in (host, guest):
+            await client.close()
+        return await asyncio.to_thread(fetch_record, ticket.room)
+
+    with running(SQLiteStore(":memory:")) as address:
+        record = asyncio.run(asyncio.wait_for(scenario(address), 120))
+    assert fairness.verify(record).is_over
+    assert record["names"] == ["Ana", "random_bot", "Beto"] and record["bots"] == []
+    assert 1 in {e["p"] for r in record["rounds"] for e in r["events"] if "p" in e}
+
+
+def test_a_bot_s_dropped_connection_comes_back_to_its_seat() -> None:
+    async def scenario(address: str) -> None:
+        host, guest = await seated(address, {"players": 2, "target_score": 100})
+        bot = asyncio.ensure_future(play_seat(guest, make_bot("heuristic")))
+        person = asyncio.ensure_future(play_first(host))
+        await guest.wait_for(lambda: guest.view is not None and guest.view["ply"] >= 5, 30)
+        await guest.drop()
+        over = await asyncio.wait_for(bot, 90)
+        await person
+        assert over is not None and guest.connects == 2 and guest.seat == 1
+        for client in (host, guest):
+            await client.close()
+
+    with running(SQLiteStore(":memory:")) as address:
+        asyncio.run(asyncio.wait_for(scenario(address), 120))
+
+
+def test_unomas_bot_joins_a_room_by_its_link_and_keeps_its_ticket(tmp_path: Path) -> None:
+    ticket = tmp_path / "seat.json"
+    with running(SQLiteStore(":memory:")) as address:
+        host_ticket, link = create_room(f"http://{address}", "Ana", rules=QUICK_RULES)
+        command = ["bot", "--join", link, "--bot", "heuristic", "--ticket", str(ticket), "--lang", "en"]
+        results: list[Any] = []
+        bot = threading.Thread(target=lambda: results.append(CliRunner().invoke(app, command)))
+        bot.start()
+
+        async def host() -> None:
+            client = RoomClient.of(host_ticket)
+            await client.connect()
+            assert await client.wait_for(lambda: client.room is not None and client.room["seats"][1], 30)
+            await client.start()
+            await play_first(client)
+            await client.close()
+
+        asyncio.run(asyncio.wait_for(host(), 90))
+        bot.join(30)
+    result = results[0]
+    assert result.exit_code == 0, result.output
+    assert f"heuristic joins the room {link}." in result.output
+    assert "The match is over (seat 1); scores:" in result.output
+    kept = Ticket.load(ticket)
+    assert kept is not None and kept.code == host_ticket.code and kept.seat == 1
+
+
+def test_unomas_host_creates_a_room_shares_its_link_and_plays_its_host_seat() -> None:
+    with running(SQLiteStore(":memory:")) as address:
+        command = ["host", f"http://{address}", "--players", "3", "--set", "target_score=0", "--program-seat", "2"]
+        result = CliRunner().invoke(app, [*command, "--name", "Ana", "--lang", "en"], input="\n" + "1\n0\n" * 2000)
+    assert result.exit_code == 0, result.output
+    assert f"The room's link, to share: http://{address}/r/" in result.output
+    assert "wins the match" in result.output and "bot 1" in result.output and "bot 2" in result.output
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        (["bot", "--join", "nowhere at all", "--bot", "heuristic"], "--join: 'nowhere at all' is not a room's link"),
+        (["bot", "--join", "ABCD2345EF", "--bot", "nobody"], "--bot: 'nobody' is not a bot"),
+        (["play", "--join", "ftp://x/r/ABCD2345EF"], "--join: 'ftp://x/r/ABCD2345EF' is not a room's link"),
+        (["bot", "--join", "ABCD2345EF", "--bot", "heuristic", "--lang", "xx"], "--lang:"),
+    ],
+)
+def test_a_bad_link_spec_or_language_is_one_line_and_status_2(arguments: list[str], words: str) -> None:
+    result = CliRunner().invoke(app, [*arguments, *([] if "--lang" in arguments else ["--lang", "en"])])
+    assert result.exit_code == 2 and words in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_joining_a_room_that_has_started_is_one_line_in_the_person_s_language() -> None:
+    with running(SQLiteStore(":memory:")) as address:
+        host = SimpleSeat.create(f"http://{address}", "Ana", rules=QUICK_RULES)
+        with host:
+            host.start()
+            for command in (["play", "--join", host.link], ["bot", "--join", host.link, "--bot", "playfirst"]):
+                result = CliRunner().invoke(app, [*command, "--lang", "es"])
+                assert result.exit_code == 1 and "La partida ya ha empezado." in result.output, result.output
+
+
+def test_a_person_in_the_terminal_plays_a_room_to_its_end_through_a_dropped_connection() -> None:
+    with running(SQLiteStore(":memory:")) as address:
+        host = SimpleSeat.create(f"http://{address}", "Ana", rules={"players": 2, "target_score": 100})
+        person = SimpleSeat.join(host.link, "Beto", lang="es")
+        answers = iter(["9", "x", "", *(["1", "0"] * 2000)])
+        lines: list[str] = []
+        ended: list[dict[str, Any] | None] = []
+
+        def read(prompt: str) -> str:
+            lines.append(prompt)
+            return next(answers)
+
+        with host, person:
+            host.start()
+            terminal = threading.Thread(
+                target=lambda: ended.append(play_room(person, translator("es"), read, lines.append))
+            )
+            terminal.start()
+            dropped = False
+            while (view := host.wait_turn(timeout=30)) is not None:
+                if not dropped and view["ply"] >= 6:
+                    person.loop.call_soon_threadsafe(asyncio.ensure_future, person.client.drop())
+                    dropped = True
+                with contextlib.suppress(Refused):
+                    host.act(first_legal(view))
+            terminal.join(30)
+            assert ended and ended[0] is not None and ended[0]["type"] == "over"
+            assert person.client.connects == 2 and person.room is not None and person.room["you"] == 1
+    assert "No hay ninguna acción 9." in lines and "No hay ninguna acción x." in lines
+    assert any(line.startswith("El número de tu acción") for line in lines)
+    assert any("gana la partida" in line for line in lines)
+    assert lines.count("Ronda 1: reparte Ana.") == 1  # nothing told twice after the reconnection
+
+
+@pytest.mark.parametrize(
+    ("setup", "field"),
+    [({"programs": [0]}, "programs"), ({"programs": [1, 1]}, "programs"), ({"bots": [1], "programs": [1]}, "programs")],
+)
+def test_a_seat_kept_for_a_program_is_one_of_the_guests_seats_and_no_bot_s(setup: dict[str, Any], field: str) -> None:
+    with pytest.raises(UnoError) as refused:
+        RoomSetup(name="Ana", rules={"players": 3}, **setup).check_seats()
+    assert refused.value.code == "setup.invalid" and refused.value.params["field"] == field

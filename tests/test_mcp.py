@@ -1,0 +1,171 @@
+"""unomas mcp through the SDK's own client: over stdio, a local match against bots played
+to its end by choosing among the listed actions; refusals as tool errors with codes; the
+rules resource and the prompt; a room of a real server joined, dropped and played out."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp")
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from server_support import free_port, running
+from unomas import fairness, record
+from unomas.agents.server import Tables, build_server
+from unomas.agents.tables import RemoteTable
+from unomas.client import Refused, RoomClient, create_room
+from unomas.server.storage import SQLiteStore
+
+ROOT = Path(__file__).resolve().parent.parent
+STDIO = StdioServerParameters(
+    command=sys.executable, args=["-m", "unomas", "mcp"], env={"PYTHONPATH": str(ROOT / "src")}, cwd=str(ROOT)
+)
+TOOLS = {"start_match", "join_room", "get_view", "act", "wait", "match_rules", "get_record", "leave"}
+
+
+async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
+    result = await client.call_tool(tool, arguments)
+    assert not result.is_error, result.content
+    assert result.structured_content is not None
+    return dict(result.structured_content)
+
+
+async def refusal(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
+    """The code, params and message of a refused call (a tool error)."""
+    result = await client.call_tool(tool, arguments)
+    assert result.is_error
+    text = result.content[0].text  # type: ignore[union-attr]
+    return dict(json.loads(text[text.index("{") :]))  # the SDK says which tool failed before it
+
+
+def choice(state: dict[str, Any]) -> int:
+    """An agent's choice among the listed actions: the first play, else the first."""
+    actions = state["actions"]
+    return int(next((a["id"] for a in actions if a["action"]["a"] == "play"), actions[0]["id"]))
+
+
+async def play_out(client: Client, table: str | None = None) -> dict[str, Any]:
+    """Wait and act until the match is over; the last state."""
+    while True:
+        state = await call(client, "wait", timeout=30, **({"table": table} if table else {}))
+        if state["over"]:
+            return state
+        if not state["ready"]:
+            continue
+        assert state["words"] and all(a["description"] for a in state["actions"])
+        try:
+            await call(client, "act", action_id=choice(state), ply=state["ply"], **({"table": table} if table else {}))
+        except AssertionError:
+            refused = await refusal(client, "act", action_id=choice(state), ply=state["ply"])
+            assert refused["code"] == "move.stale"
+
+
+@pytest.mark.parametrize("where", ["stdio", "in-process"])
+def test_an_agent_plays_a_local_match_to_its_end(where: str) -> None:
+    async def scenario() -> dict[str, Any]:
+        async with Client(STDIO if where == "stdio" else build_server()) as client:
+            assert {tool.name for tool in (await client.list_tools()).tools} >= TOOLS
+            rules = await client.read_resource("unomas://rules")
+            assert "Wild Draw Four" in rules.contents[0].text  # type: ignore[union-attr]
+            spanish = await client.read_resource("unomas://rules/es")
+            assert "Comodín roba cuatro" in spanish.contents[0].text  # type: ignore[union-attr]
+            prompt = await client.get_prompt("how_to_play")
+            assert "`act`" in prompt.messages[0].content.text  # type: ignore[union-attr]
+            spanish_prompt = await client.get_prompt("how_to_play", {"language": "es"})
+            assert "Di UNO" in spanish_prompt.messages[0].content.text  # type: ignore[union-attr]
+            assert (await refusal(client, "get_view"))["code"] == "table.unknown"
+            bad = await refusal(client, "start_match", players=2, rules={"no_such_rule": True})
+            assert bad["code"] == "setup.invalid"
+            state = await call(
+                client, "start_match", players=3, bots=["playfirst", "heuristic"], rules={"target_score": 0}, seed="7"
+            )
+            assert state["seat"] == 0 and state["news"]["narration"][0].startswith("Round 1")
+            assert "Your hand:" in state["words"]
+            described = await call(client, "match_rules")
+            assert described["rules"]["players"] == 3 and "[ ] Jump in" in described["words"]
+            while not state["ready"]:
+                state = await call(client, "wait", timeout=1)
+            stale = await refusal(client, "act", action_id=0, ply=state["ply"] + 1)
+            assert stale["code"] == "move.stale" and stale["params"] == {"ply": state["ply"] + 1, "now": state["ply"]}
+            wrong = await refusal(client, "act", action_id=len(state["actions"]), ply=state["ply"])
+            assert wrong["code"] == "move.illegal"
+            final = await play_out(client)
+            assert final["over"] and final["view"]["winner"] is not None
+            return await call(client, "get_record")
+
+    written = asyncio.run(asyncio.wait_for(scenario(), 120))
+    game = record.replay(written)
+    assert game.is_over and written["names"][0] == "agent"
+
+
+def test_an_agent_joins_a_room_keeps_its_seat_through_a_dropped_connection_and_plays_to_the_end() -> None:
+    async def scenario(address: str) -> dict[str, Any]:
+        ticket, link = await asyncio.to_thread(
+            create_room, f"http://{address}", "Ana", rules={"players": 2, "target_score": 0}, programs=[1]
+        )
+        tables = Tables()
+        async with Client(build_server("es", tables)) as agent:
+            joined = await call(agent, "join_room", link=link, name="agente")
+            assert joined["seat"] == 1 and joined["view"] is None
+            host = RoomClient.of(ticket)
+            await host.connect()
+            assert host.room is not None and host.room["seats"][1]["program"]
+            await host.start()
+
+            async def person() -> None:
+                while (view := await host.wait_turn(60)) is not None:
+                    legal = view["legal_actions"]
+                    try:
+                        await host.act(next((a for a in legal if a["a"] == "play"), legal[0]))
+                    except Refused:
+                        await asyncio.sleep(0.05)
+
+            people = asyncio.ensure_future(person())
+            first = await call(agent, "wait", timeout=30)
+            assert first["view"] is not None and "Tu mano:" in first["words"]
+            _, seated = tables.get(joined["table"])
+            assert isinstance(seated, RemoteTable)
+            await seated.client.drop()
+            final = await play_out(agent, joined["table"])
+            await people
+            assert seated.client.connects >= 2 and seated.seat == 1 and final["over"]
+            await host.close()
+            return await call(agent, "get_record")
+
+    with running(SQLiteStore(":memory:")) as address:
+        written = asyncio.run(asyncio.wait_for(scenario(address), 120))
+    assert fairness.verify(written).is_over
+    assert written["names"] == ["Ana", "agente"] and written["bots"] == []
+    assert 1 in {e["p"] for r in written["rounds"] for e in r["events"] if "p" in e}
+
+
+def test_an_agent_reaches_the_tools_over_streamable_http() -> None:
+    port = free_port()
+    command = [sys.executable, "-m", "unomas", "mcp", "--http", "--port", str(port), "--lang", "es"]
+    server = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, stderr=subprocess.DEVNULL)
+
+    async def scenario() -> dict[str, Any]:
+        for _ in range(100):
+            try:
+                async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                    assert {tool.name for tool in (await client.list_tools()).tools} >= TOOLS
+                    return await call(client, "start_match", players=2, rules={"target_score": 0}, seed="3")
+            except Exception:
+                await asyncio.sleep(0.2)  # not listening yet
+        raise AssertionError("unomas mcp --http did not answer")
+
+    try:
+        state = asyncio.run(asyncio.wait_for(scenario(), 60))
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert state["seat"] == 0 and "Tu mano:" in state["words"]  # --lang es: the words' default
