@@ -285,7 +285,7 @@ def test_unomas_host_creates_a_room_shares_its_link_and_plays_its_host_seat() ->
         result = CliRunner().invoke(app, [*command, "--name", "Ana", "--lang", "en"], input="\n" + "1\n0\n" * 2000)
     assert result.exit_code == 0, result.output
     assert f"The room's link, to share: http://{address}/r/" in result.output
-    assert "wins the match" in result.output and "bot 1" in result.output and "bot 2" in result.output
+    assert "wins the match" in result.output and "bot 2" in result.output and "bot 3" in result.output
 
 
 @pytest.mark.parametrize(

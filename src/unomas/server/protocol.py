@@ -351,6 +351,8 @@ class Presence(BaseModel):
     before a bot plays for a player whose connection dropped during the match (left out
     otherwise)."""
 
+    model_config = ConfigDict(extra="forbid")
+
     type: Literal["presence"] = "presence"
     seat: int
     connected: bool
@@ -365,12 +367,16 @@ class Presence(BaseModel):
 class RematchMade(BaseModel):
     """The rematch is made: the new room's code (the seats' tokens hold there too)."""
 
+    model_config = ConfigDict(extra="forbid")
+
     type: Literal["rematch"] = "rematch"
     code: str
 
 
 class Reaction(BaseModel):
     """A seat's quick reaction, to everyone."""
+
+    model_config = ConfigDict(extra="forbid")
 
     type: Literal["reaction"] = "reaction"
     seat: int
@@ -381,12 +387,16 @@ class TimedOut(BaseModel):
     """The turn timer ran out for ``seat``: the server acted for it (drew, and passed if it
     could; or had its bot choose a starting colour)."""
 
+    model_config = ConfigDict(extra="forbid")
+
     type: Literal["timeout"] = "timeout"
     seat: int
 
 
 class RoundResult(BaseModel):
     """One round of the standings: who won it, the points, everyone's totals after it."""
+
+    model_config = ConfigDict(extra="forbid")
 
     round: int
     winner: int

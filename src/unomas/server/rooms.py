@@ -936,7 +936,7 @@ class Room:
             "type": "over",
             "record": f"/api/rooms/{self.code}/record",
             "scores": self.record and self.record["scores"],
-            "winner": None if game is None or game.winner < 0 else game.winner,
+            "winner": None if game is None else game.winner,
             "rounds": self._rounds(),
             "reason": "target" if finished else "move_limit",
             "limit": self.settings.max_match_actions,

@@ -28,7 +28,6 @@ __all__ = [
     "HttpError",
     "JoinedRoom",
     "OverMessage",
-    "PresenceMessage",
     "RoomMessage",
     "ServerMessage",
     "UpdateMessage",
@@ -56,6 +55,8 @@ class Seat(_Sent):
     connected: bool
     away: bool
     """Away past the grace period: a bot plays for them until they come back."""
+    grace_left: float | None = None
+    """Seconds before a bot plays for a player whose connection dropped during the match."""
 
 
 class RoomMessage(_Sent):
@@ -75,6 +76,12 @@ class RoomMessage(_Sent):
     turn_seconds: StrictInt
     programs: list[StrictInt]
     """The seats the host kept for programs (people join the others)."""
+    bot: str
+    """The level of the server's bots (:data:`unomas.bots.levels.ROOM_LEVELS`)."""
+    rematch: list[StrictInt]
+    """Once the match is over: the seats whose players asked to play again."""
+    next: str | None = None
+    """Once every person asked: the code of the rematch's room (the seats' tokens hold there)."""
     commitment: str | None = None
     """Once the game has started: the SHA-256 of the shuffle seed, revealed in the record at the end."""
 
@@ -142,16 +149,9 @@ class UpdateMessage(_Sent):
     ref: StrictInt | None = None
     """The ``ref`` of the receiver's own action that caused this change."""
     history: list[Change] | None = None
-    """Only in the first update after a hello: the round in play so far (the latest changes)."""
-
-
-class PresenceMessage(_Sent):
-    """A seat's player came, left, or is away (a bot plays for them)."""
-
-    type: Literal["presence"]
-    seat: StrictInt
-    connected: bool
-    away: bool
+    """Only in the first update after a hello: the match so far (its latest changes)."""
+    rounds: list[protocol.RoundResult] | None = None
+    """Only in the first update after a hello, once a round has ended: the standings."""
 
 
 class OverMessage(_Sent):
@@ -160,6 +160,10 @@ class OverMessage(_Sent):
     type: Literal["over"]
     record: str
     scores: list[StrictInt] | None
+    winner: StrictInt | None
+    """The seat that won; null for a match ended by the move limit."""
+    rounds: list[protocol.RoundResult]
+    """The standings: each round's winner, points and everyone's totals after it."""
     reason: Literal["target", "move_limit"]
     limit: StrictInt
     """The actions after which a match still in play is ended (``move_limit``)."""
@@ -177,7 +181,15 @@ class ErrorMessage(_Sent):
 
 
 ServerMessage = Annotated[
-    RoomMessage | UpdateMessage | PresenceMessage | OverMessage | ErrorMessage, Field(discriminator="type")
+    RoomMessage
+    | UpdateMessage
+    | protocol.Presence
+    | OverMessage
+    | ErrorMessage
+    | protocol.RematchMade
+    | protocol.Reaction
+    | protocol.TimedOut,
+    Field(discriminator="type"),
 ]
 """Every message the server sends on the room's WebSocket."""
 
