@@ -14,6 +14,14 @@ caused, which includes storing it): p50, p99, max.
 server: watchers churning in and out of the played rooms, and a flood of room creations
 and look-ups of made-up codes; the figures are those of the honest rooms' actions, and
 how many of the flood's requests were refused.
+
+``--soak SECONDS``: play that long instead of ``--seconds``, and every ``--sample`` seconds
+print the server's resident memory beside its open rooms, connections, actions so far and
+the load average; at the end, the memory's growth per hour after the first sample (the
+warm-up). Finished rooms close after ``--keep-finished`` seconds, so the rooms held reach a
+steady number early and a flat memory means nothing leaks:
+
+    python benchmarks/server_load.py --rooms 20 --soak 1800 --keep-finished 60
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import random
 import statistics
@@ -30,6 +39,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +55,27 @@ def post(base: str, path: str, body: dict[str, Any], origin: str) -> dict[str, A
     with urllib.request.urlopen(request, timeout=30) as response:
         answer: dict[str, Any] = json.loads(response.read())
         return answer
+
+
+@dataclass
+class Soak:
+    """The server's memory, sampled through a long run."""
+
+    pid: int
+    every: float
+    samples: list[tuple[float, float]] = field(default_factory=list)
+    """(seconds into the run, MiB resident)."""
+
+    def growth_per_hour(self) -> float | None:
+        """MiB per hour, the least-squares slope after the first sample (the warm-up)."""
+        kept = self.samples[1:]
+        if len(kept) < 2:
+            return None
+        mean_t = statistics.fmean(t for t, _ in kept)
+        mean_m = statistics.fmean(m for _, m in kept)
+        spread = sum((t - mean_t) ** 2 for t, _ in kept)
+        slope = sum((t - mean_t) * (m - mean_m) for t, m in kept) / spread
+        return 3600 * slope
 
 
 class Totals:
@@ -138,11 +169,15 @@ async def room_slot(base: str, ws: str, think: float, end: float, totals: Totals
             totals.matches += 1
 
 
-async def run(base: str, ws: str, rooms: int, seconds: float, think: float, seed: int, hostile: bool) -> Totals:
+async def run(
+    base: str, ws: str, rooms: int, seconds: float, think: float, seed: int, hostile: bool, soak: Soak | None
+) -> Totals:
     totals = Totals()
     rng = random.Random(seed)
     end = time.monotonic() + seconds
     slots = []
+    if soak is not None:
+        slots.append(asyncio.ensure_future(sample_memory(base, soak.pid, soak.every, end, soak.samples)))
     if hostile:
         slots += [asyncio.ensure_future(churn(ws, end, totals)) for _ in range(4)]
         slots += [asyncio.ensure_future(flood(base, end, totals)) for _ in range(2)]
@@ -151,6 +186,58 @@ async def run(base: str, ws: str, rooms: int, seconds: float, think: float, seed
         await asyncio.sleep(min(0.02, seconds / max(rooms, 1) / 10))  # ramp up, not all in one instant
     await asyncio.gather(*slots)
     return totals
+
+
+def resident_mib(pid: int) -> float | None:
+    """The resident memory of a process in MiB (Linux), or None elsewhere."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    kib = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), None)
+    return None if kib is None else kib / 1024
+
+
+def server_figures(base: str) -> dict[str, float]:
+    """Rooms, connections and actions stored so far, from the server's ``/metrics``."""
+    with urllib.request.urlopen(f"{base}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    figures: dict[str, float] = {}
+    for line in text.splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        name, value = line.rsplit(" ", 1)
+        figures[name] = float(value)
+    rooms = sum(value for name, value in figures.items() if name.startswith("unomas_rooms{"))
+    return {
+        "rooms": rooms,
+        "connections": figures.get("unomas_connections", 0.0),
+        "actions": figures.get("unomas_actions_total", 0.0),
+    }
+
+
+async def sample_memory(base: str, pid: int, every: float, end: float, samples: list[tuple[float, float]]) -> None:
+    """Every ``every`` seconds until ``end``: print and keep (seconds in, MiB resident)."""
+    started = time.monotonic()
+    while True:
+        await asyncio.sleep(min(every, max(end - time.monotonic(), 0.0)))
+        rss = resident_mib(pid)
+        if rss is None:
+            return
+        try:
+            figures = await asyncio.to_thread(server_figures, base)
+        except OSError:
+            figures = {"rooms": math.nan, "connections": math.nan, "actions": math.nan}
+        elapsed = time.monotonic() - started
+        samples.append((elapsed, rss))
+        load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(
+            f"  {elapsed:7.0f} s  RSS {rss:7.1f} MiB  rooms {figures['rooms']:5.0f}"
+            f"  connections {figures['connections']:5.0f}  actions {figures['actions']:8.0f}  load {load}",
+            flush=True,
+        )
+        if time.monotonic() >= end:
+            return
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -175,13 +262,17 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hostile", action="store_true", help="flood the server meanwhile (see above)")
+    parser.add_argument("--soak", type=float, metavar="SECONDS", help="a long run sampling the server's memory")
+    parser.add_argument("--sample", type=float, default=60.0, help="seconds between memory samples (default 60)")
+    parser.add_argument("--keep-finished", type=float, default=3600.0, help="seconds a finished room stays open")
     args = parser.parse_args()
+    seconds = args.seconds if args.soak is None else args.soak
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "load.sqlite3"
         command = [sys.executable, "-m", "unomas", "serve", "--port", str(args.port), "--db", str(db)]
         # The loopback is a trusted proxy: each room's clients name their own address; the flood
         # comes from the loopback itself, one client.
-        command += ["--bot-delay", "0", "--trust-proxy", "127.0.0.1"]
+        command += ["--bot-delay", "0", "--trust-proxy", "127.0.0.1", "--keep-finished", str(args.keep_finished)]
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         base, ws = f"http://127.0.0.1:{args.port}", f"ws://127.0.0.1:{args.port}"
         try:
@@ -196,7 +287,8 @@ def main() -> None:
             started = time.monotonic()
             server_cpu = cpu_seconds(server.pid)
             client_cpu = time.process_time()
-            totals = asyncio.run(run(base, ws, args.rooms, args.seconds, args.think, args.seed, args.hostile))
+            soak = None if args.soak is None else Soak(server.pid, args.sample)
+            totals = asyncio.run(run(base, ws, args.rooms, seconds, args.think, args.seed, args.hostile, soak))
             elapsed = time.monotonic() - started
             server_after = cpu_seconds(server.pid)
             client_cpu = time.process_time() - client_cpu
@@ -220,6 +312,12 @@ def main() -> None:
             f"latency ms: p50 {1000 * statistics.median(lat):.1f}  p99 {1000 * percentile(lat, 0.99):.1f}"
             f"  max {1000 * max(lat):.1f}"
         )
+    if soak is not None and soak.samples:
+        growth = soak.growth_per_hour()
+        first, last = soak.samples[0][1], soak.samples[-1][1]
+        peak = max(m for _, m in soak.samples)
+        slope = "" if growth is None else f"; growth after the first sample {growth:+.1f} MiB/hour"
+        print(f"server RSS: first sample {first:.1f} MiB, last {last:.1f} MiB, peak {peak:.1f}{slope}")
 
 
 if __name__ == "__main__":

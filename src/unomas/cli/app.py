@@ -492,6 +492,9 @@ def serve_command(
         list[str], typer.Option(help="Another origin whose pages may use this server, e.g. https://example.org.")
     ] = [],  # noqa: B006
     keep_lobby: Annotated[float, typer.Option(min=1, help="Seconds an empty lobby is kept.")] = 600.0,
+    keep_finished: Annotated[
+        float, typer.Option(min=1, help="Seconds a finished room stays open (its record is kept for good).")
+    ] = 3600.0,
     certfile: Annotated[
         Optional[Path],  # noqa: UP045
         typer.Option(help="TLS certificate (PEM): serve https and wss.", exists=True, dir_okay=False),
@@ -521,6 +524,7 @@ def serve_command(
         grace=grace,
         bot_delay=bot_delay,
         keep_empty_lobby=keep_lobby,
+        keep_finished=keep_finished,
         trusted_proxies=frozenset(trust_proxy),
         allowed_origins=frozenset(allow_origin),
     )
