@@ -2,8 +2,12 @@
 
 A game is stored as its record (RECORD.md): each round's deal, then every move's entries
 appended in a transaction of their own as it happens, the secret seed beside it (never
-in the record until the game is over). :meth:`Store.load` gives back everything needed
-to resume each room exactly; another store only has to implement the same methods.
+in the record until the game is over). Each round after the first is stored with a
+snapshot of the match just before its deal (the position and the shuffles' random state),
+so :meth:`Store.load` gives back, to resume each room exactly, only the rounds from the
+last snapshot on: a restart replays the round in play, not the whole match. The earlier
+rounds stay stored for the record (:meth:`Store.rounds`). Another store only has to
+implement the same methods.
 """
 
 from __future__ import annotations
@@ -50,7 +54,11 @@ class StoredRoom:
     """``lobby``, ``playing`` or ``over``."""
     seed: bytes | None = None
     rounds: list[dict[str, Any]] = field(default_factory=list)
-    """The record's rounds so far (deal, events, result once over)."""
+    """The record's rounds from ``first_round`` on (deal, events, result once over)."""
+    first_round: int = 0
+    """The index in the match of ``rounds[0]``: the last round stored with a snapshot."""
+    snapshot: dict[str, Any] | None = None
+    """The match just before ``rounds[0]`` was dealt (None: the first round, dealt from the seed)."""
 
 
 class Store(ABC):
@@ -65,8 +73,9 @@ class Store(ABC):
         """The host started: the final seating, the secret seed and the first deal, at once."""
 
     @abstractmethod
-    def add_round(self, code: str, index: int, deal: dict[str, Any]) -> None:
-        """A new round was dealt (``deal``: dealer, hands, pile, events so far)."""
+    def add_round(self, code: str, index: int, deal: dict[str, Any], snapshot: dict[str, Any]) -> None:
+        """A new round was dealt (``deal``: dealer, hands, pile, events so far); ``snapshot``
+        is the match just before the deal, where a restart takes it up again."""
 
     @abstractmethod
     def append(self, code: str, index: int, entries: list[dict[str, Any]], result: dict[str, Any] | None) -> None:
@@ -82,7 +91,12 @@ class Store(ABC):
 
     @abstractmethod
     def load(self) -> list[StoredRoom]:
-        """Every room not yet over, with its rounds, to resume after a restart."""
+        """Every room not yet over, with its rounds from the last snapshot on, to resume
+        after a restart."""
+
+    @abstractmethod
+    def rounds(self, code: str, start: int, stop: int) -> list[dict[str, Any]]:
+        """The rounds ``start`` to ``stop`` (excluded) of a room's game, as its record has them."""
 
     @abstractmethod
     def finished_record(self, code: str) -> dict[str, Any] | None:
@@ -110,6 +124,9 @@ class SQLiteStore(Store):
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(rounds)")}
+        if columns and "snapshot" not in columns:  # a database from before snapshots
+            self._db.execute("ALTER TABLE rounds ADD COLUMN snapshot TEXT")
         self._db.executescript(_SCHEMA)
 
     def _transaction(self) -> _Transaction:
@@ -131,9 +148,9 @@ class SQLiteStore(Store):
             )
             _insert_round(db, code, 0, first_round)
 
-    def add_round(self, code: str, index: int, deal: dict[str, Any]) -> None:
+    def add_round(self, code: str, index: int, deal: dict[str, Any], snapshot: dict[str, Any]) -> None:
         with self._transaction() as db:
-            _insert_round(db, code, index, deal)
+            _insert_round(db, code, index, deal, snapshot)
 
     def append(self, code: str, index: int, entries: list[dict[str, Any]], result: dict[str, Any] | None) -> None:
         with self._transaction() as db:
@@ -160,19 +177,40 @@ class SQLiteStore(Store):
                     "SELECT code, setup, seats, status, seed FROM rooms WHERE status != 'over' ORDER BY rowid"
                 )
             }
+            for code, index, snapshot in db.execute(
+                "SELECT code, idx, snapshot FROM rounds JOIN rooms USING (code)"
+                f" WHERE status != 'over' AND idx = ({_LAST_SNAPSHOT})"
+            ):
+                rooms[code].first_round, rooms[code].snapshot = index, json.loads(snapshot)
             for code, deal, result in db.execute(
                 "SELECT code, deal, result FROM rounds JOIN rooms USING (code)"
-                " WHERE status != 'over' ORDER BY code, idx"
+                f" WHERE status != 'over' AND idx >= COALESCE(({_LAST_SNAPSHOT}), 0) ORDER BY code, idx"
             ):
-                entry = json.loads(deal)
-                if result is not None:
-                    entry["result"] = json.loads(result)
-                rooms[code].rounds.append(entry)
+                rooms[code].rounds.append(_round(deal, result))
             for code, index, event in db.execute(
-                "SELECT code, round, entry FROM events JOIN rooms USING (code) WHERE status != 'over' ORDER BY id"
+                "SELECT code, round, entry FROM events JOIN rooms USING (code) WHERE status != 'over'"
+                f" AND round >= COALESCE(({_LAST_SNAPSHOT.replace('rounds.code', 'events.code')}), 0)"
+                " ORDER BY events.id"
             ):
-                rooms[code].rounds[index]["events"].append(json.loads(event))
+                stored = rooms[code]
+                stored.rounds[index - stored.first_round]["events"].append(json.loads(event))
         return list(rooms.values())
+
+    def rounds(self, code: str, start: int, stop: int) -> list[dict[str, Any]]:
+        with self._transaction() as db:
+            rounds = [
+                _round(deal, result)
+                for deal, result in db.execute(
+                    "SELECT deal, result FROM rounds WHERE code = ? AND idx >= ? AND idx < ? ORDER BY idx",
+                    (code, start, stop),
+                )
+            ]
+            for index, event in db.execute(
+                "SELECT round, entry FROM events WHERE code = ? AND round >= ? AND round < ? ORDER BY id",
+                (code, start, stop),
+            ):
+                rounds[index - start]["events"].append(json.loads(event))
+        return rounds
 
     def finished_record(self, code: str) -> dict[str, Any] | None:
         with self._transaction() as db:
@@ -264,13 +302,31 @@ def _rollback(db: sqlite3.Connection) -> None:
             db.execute("ROLLBACK")
 
 
-def _insert_round(db: sqlite3.Connection, code: str, index: int, deal: dict[str, Any]) -> None:
-    """A round's deal; the chance events that come with it (returns) go to the events."""
+def _insert_round(
+    db: sqlite3.Connection, code: str, index: int, deal: dict[str, Any], snapshot: dict[str, Any] | None = None
+) -> None:
+    """A round's deal (and the snapshot before it); the chance events that come with it
+    (returns) go to the events."""
     header = {key: deal[key] for key in ("dealer", "hands", "pile")} | {"events": []}
-    db.execute("INSERT INTO rounds (code, idx, deal) VALUES (?, ?, ?)", (code, index, _dumps(header)))
+    db.execute(
+        "INSERT INTO rounds (code, idx, deal, snapshot) VALUES (?, ?, ?, ?)",
+        (code, index, _dumps(header), None if snapshot is None else _dumps(snapshot)),
+    )
     db.executemany(
         "INSERT INTO events (code, round, entry) VALUES (?, ?, ?)", [(code, index, _dumps(e)) for e in deal["events"]]
     )
+
+
+def _round(deal: str, result: str | None) -> dict[str, Any]:
+    """A stored round as the record has it: dealer, hands, pile, events (to fill), result."""
+    entry: dict[str, Any] = json.loads(deal)
+    if result is not None:
+        entry["result"] = json.loads(result)
+    return entry
+
+
+_LAST_SNAPSHOT = "SELECT MAX(idx) FROM rounds AS later WHERE later.code = rounds.code AND later.snapshot IS NOT NULL"
+"""The index of a room's last round stored with a snapshot (NULL if none is)."""
 
 
 def _dumps(value: Any) -> str:
@@ -291,6 +347,7 @@ CREATE TABLE IF NOT EXISTS rounds (
     idx INTEGER NOT NULL,
     deal TEXT NOT NULL,
     result TEXT,
+    snapshot TEXT,
     PRIMARY KEY (code, idx)
 );
 CREATE TABLE IF NOT EXISTS events (
@@ -300,4 +357,5 @@ CREATE TABLE IF NOT EXISTS events (
     entry TEXT NOT NULL,
     FOREIGN KEY (code, round) REFERENCES rounds(code, idx)
 );
+CREATE INDEX IF NOT EXISTS events_by_round ON events (code, round);
 """
