@@ -6,7 +6,8 @@ room's four seats are clients of :mod:`unomas.server.client` that answer every v
 one of its legal actions after ``--think`` seconds (a person's pace; 0 hammers the
 server), and a finished room is replaced by a new one. Prints the actions per second the
 server judged and the latency of each action (from sending it to receiving the update it
-caused, which includes storing it): p50, p99, max.
+caused, which includes storing it): p50, p99, max; and, measured just before, how late a
+5 ms sleep wakes on this machine (on shared cores that lateness is in every figure).
 
     python benchmarks/server_load.py --rooms 200 --seconds 60 --think 0.5
 
@@ -249,6 +250,18 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def wake_up_delays(seconds: float = 2.0, nap: float = 0.005) -> list[float]:
+    """How late this process wakes from ``nap``-second sleeps: the machine's own share of any
+    latency (on shared cores a busy machine delays every process, the server too)."""
+    delays = []
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        started = time.perf_counter()
+        time.sleep(nap)
+        delays.append(time.perf_counter() - started - nap)
+    return delays
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -267,6 +280,7 @@ def main() -> None:
     parser.add_argument("--keep-finished", type=float, default=3600.0, help="seconds a finished room stays open")
     args = parser.parse_args()
     seconds = args.seconds if args.soak is None else args.soak
+    late = wake_up_delays()
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "load.sqlite3"
         command = [sys.executable, "-m", "unomas", "serve", "--port", str(args.port), "--db", str(db)]
@@ -299,6 +313,10 @@ def main() -> None:
     print(f"rooms {args.rooms} x {SEATS} seats, think {args.think} s, {elapsed:.1f} s")
     print(f"matches finished {totals.matches}, actions {totals.actions}, refused (races) {totals.errors}")
     print(f"actions/s {totals.actions / elapsed:.0f}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"machine before the run: a 5 ms sleep woke late by p99 {1000 * percentile(late, 0.99):.1f} ms,"
+        f" max {1000 * max(late):.1f} ms"
+    )
     if args.hostile:
         print("flood: " + ", ".join(f"{what} {count}" for what, count in totals.flood.items()))
     if server_cpu is not None and server_after is not None and totals.actions:
