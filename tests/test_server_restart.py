@@ -8,6 +8,7 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -147,6 +148,18 @@ def test_sigterm_tells_every_page_the_server_is_restarting_and_exits_cleanly(tmp
         assert get(address, f"/api/rooms/{room['code']}")[0] == 200
 
 
+class FlakyStore(SQLiteStore):
+    """A store whose next ``failing`` moves fail to be appended."""
+
+    failing = 0
+
+    def append(self, *args: Any) -> None:
+        if self.failing:
+            self.failing -= 1
+            raise sqlite3.OperationalError("injected: the disk is full")
+        super().append(*args)
+
+
 async def played_until(room: Room, rounds: int) -> None:
     """Wait (bounded) until the room's match is ``rounds`` rounds in and a few moves into that one."""
     deadline = time.monotonic() + 60
@@ -174,7 +187,8 @@ def test_a_restart_replays_the_round_in_play_from_its_snapshot_and_keeps_the_rec
         return room, writer
 
     async def after_the_restart(uninterrupted: Room) -> dict[str, Any]:
-        writer = StoreWriter(SQLiteStore(db))
+        store = FlakyStore(db)
+        writer = StoreWriter(store)
         (stored,) = await writer(writer.store.load)
         game = uninterrupted.game
         assert game is not None and game.log is not None
@@ -194,13 +208,18 @@ def test_a_restart_replays_the_round_in_play_from_its_snapshot_and_keeps_the_rec
         for seat in (0, 1, 2, None):
             told, before = room.conductor.history(seat), uninterrupted.conductor.history(seat)
             assert told == before[-len(told) :] and told[0][0] is None
+        # Moves the store refuses take the restored match back to the store's, from the snapshot.
+        store.failing = 3
         done = asyncio.get_running_loop().create_future()
         room.on_over = done.set_result
         await asyncio.wait_for(done, 120)  # the restored room plays its match to the end
         await room.close()
+        assert writer.failures == 3 and room.epoch >= 1
         finished = await writer(writer.store.finished_record, room.code)
-        await asyncio.to_thread(writer.close)
         assert finished is not None and finished == room.record
+        # The moves stored one by one are the record's, every round of it.
+        assert await writer(store.rounds, room.code, 0, len(finished["rounds"])) == finished["rounds"]
+        await asyncio.to_thread(writer.close)
         return finished
 
     uninterrupted, _ = asyncio.run(before_the_restart())
