@@ -67,9 +67,10 @@ class Soak:
     samples: list[tuple[float, float]] = field(default_factory=list)
     """(seconds into the run, MiB resident)."""
 
-    def growth_per_hour(self) -> float | None:
-        """MiB per hour, the least-squares slope after the first sample (the warm-up)."""
-        kept = self.samples[1:]
+    def growth_per_hour(self, after: float = 0.0) -> float | None:
+        """MiB per hour, the least-squares slope of the samples after the first (the warm-up)
+        and after ``after`` seconds."""
+        kept = [(t, m) for t, m in self.samples[1:] if t >= after]
         if len(kept) < 2:
             return None
         mean_t = statistics.fmean(t for t, _ in kept)
@@ -331,11 +332,13 @@ def main() -> None:
             f"  max {1000 * max(lat):.1f}"
         )
     if soak is not None and soak.samples:
-        growth = soak.growth_per_hour()
         first, last = soak.samples[0][1], soak.samples[-1][1]
         peak = max(m for _, m in soak.samples)
-        slope = "" if growth is None else f"; growth after the first sample {growth:+.1f} MiB/hour"
-        print(f"server RSS: first sample {first:.1f} MiB, last {last:.1f} MiB, peak {peak:.1f}{slope}")
+        print(f"server RSS: first sample {first:.1f} MiB, last {last:.1f} MiB, peak {peak:.1f} MiB")
+        for what, after in (("after the first sample", 0.0), ("over the second half", seconds / 2)):
+            growth = soak.growth_per_hour(after)
+            if growth is not None:
+                print(f"  growth {what}: {growth:+.1f} MiB/hour")
 
 
 if __name__ == "__main__":
