@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import math
 import os
@@ -89,7 +88,9 @@ class Totals:
         self.errors = 0
         self.matches = 0
         self.codes: list[str] = []
-        self.flood = {"watchers": 0, "creates": 0, "lookups": 0, "refused": 0}
+        self.flood = {"watchers": 0, "creates": 0, "lookups": 0, "refused": 0, "unanswered": 0}
+        self.unanswered = 0
+        """Honest requests and connections the server did not answer in time (timeouts)."""
 
 
 FLOOD_LIMIT = 20_000
@@ -105,23 +106,29 @@ async def churn(ws: str, end: float, totals: Totals) -> None:
             await asyncio.sleep(0.05)
             continue
         code = random.choice(totals.codes[-50:])
-        with contextlib.suppress(OSError, asyncio.TimeoutError, websockets.ConnectionClosed):
+        try:
             async with websockets.connect(f"{ws}/ws/{code}") as socket:
                 await socket.send(json.dumps({"type": "hello"}))
                 answer = json.loads(await asyncio.wait_for(socket.recv(), 5))
                 totals.flood["refused" if answer.get("type") == "error" else "watchers"] += 1
+        except OSError:  # timeouts included
+            totals.flood["unanswered"] += 1
+        except websockets.ConnectionClosed:
+            totals.flood["refused"] += 1
 
 
-def knock(base: str, path: str, body: dict[str, Any] | None) -> bool:
-    """One request of the flood; whether it was refused (429)."""
+def knock(base: str, path: str, body: dict[str, Any] | None) -> str:
+    """One request of the flood: ``served``, ``refused`` (429) or ``unanswered`` in time."""
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(f"{base}{path}", data=data, method="GET" if body is None else "POST")
     request.add_header("Content-Type", "application/json")
     try:
         with urllib.request.urlopen(request, timeout=10):
-            return False
+            return "served"
     except urllib.error.HTTPError as error:
-        return error.code == 429
+        return "refused" if error.code == 429 else "served"
+    except OSError:  # timeouts included
+        return "unanswered"
 
 
 async def flood(base: str, end: float, totals: Totals) -> None:
@@ -129,8 +136,10 @@ async def flood(base: str, end: float, totals: Totals) -> None:
     while time.monotonic() < end and sum(totals.flood.values()) < FLOOD_LIMIT:
         creating = random.random() < 0.5
         path, body = ("/api/rooms", {"name": "flood"}) if creating else ("/api/rooms/ZZZZZZZZZZ", None)
-        refused = await asyncio.to_thread(knock, base, path, body)
-        totals.flood["refused" if refused else "creates" if creating else "lookups"] += 1
+        outcome = await asyncio.to_thread(knock, base, path, body)
+        if outcome == "served":
+            outcome = "creates" if creating else "lookups"
+        totals.flood[outcome] += 1
 
 
 async def room_slot(base: str, ws: str, think: float, end: float, totals: Totals, rng: random.Random) -> None:
@@ -139,13 +148,18 @@ async def room_slot(base: str, ws: str, think: float, end: float, totals: Totals
         rules = {"players": SEATS, "target_score": 0}
         # Each room's people come from addresses of their own, through the (trusted) loopback proxy.
         origin = f"10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(1, 255)}"
-        host = await asyncio.to_thread(post, base, "/api/rooms", {"name": "host", "rules": rules}, origin)
-        code = host["code"]
+        try:
+            host = await asyncio.to_thread(post, base, "/api/rooms", {"name": "host", "rules": rules}, origin)
+            code = host["code"]
+            tokens = [host["token"]]
+            for n in range(1, SEATS):
+                joined = await asyncio.to_thread(post, base, f"/api/rooms/{code}/join", {"name": f"p{n}"}, origin)
+                tokens.append(joined["token"])
+        except OSError:  # not answered in time: try again
+            totals.unanswered += 1
+            await asyncio.sleep(1.0)
+            continue
         totals.codes.append(code)
-        tokens = [host["token"]]
-        for n in range(1, SEATS):
-            joined = await asyncio.to_thread(post, base, f"/api/rooms/{code}/join", {"name": f"p{n}"}, origin)
-            tokens.append(joined["token"])
         forwarded = {"X-Forwarded-For": origin}
         clients = [
             SeatClient(f"{ws}/ws/{code}", token, random.Random(rng.random()), think=think, headers=forwarded)
@@ -159,7 +173,8 @@ async def room_slot(base: str, ws: str, think: float, end: float, totals: Totals
         tasks = [asyncio.ensure_future(host_start(clients[0]))]
         tasks += [asyncio.ensure_future(c.play()) for c in clients[1:]]
         remaining = end - time.monotonic()
-        _, pending = await asyncio.wait(tasks, timeout=max(remaining, 0.1))
+        done, pending = await asyncio.wait(tasks, timeout=max(remaining, 0.1))
+        totals.unanswered += sum(not t.cancelled() and t.exception() is not None for t in done)  # (timed out)
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
@@ -313,6 +328,7 @@ def main() -> None:
     lat = totals.latencies
     print(f"rooms {args.rooms} x {SEATS} seats, think {args.think} s, {elapsed:.1f} s")
     print(f"matches finished {totals.matches}, actions {totals.actions}, refused (races) {totals.errors}")
+    print(f"honest requests or connections not answered in time: {totals.unanswered}")
     print(f"actions/s {totals.actions / elapsed:.0f}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(
         f"machine before the run: a 5 ms sleep woke late by p99 {1000 * percentile(late, 0.99):.1f} ms,"
