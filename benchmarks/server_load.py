@@ -174,7 +174,8 @@ async def room_slot(base: str, ws: str, think: float, end: float, totals: Totals
         tasks += [asyncio.ensure_future(c.play()) for c in clients[1:]]
         remaining = end - time.monotonic()
         done, pending = await asyncio.wait(tasks, timeout=max(remaining, 0.1))
-        totals.unanswered += sum(not t.cancelled() and t.exception() is not None for t in done)  # (timed out)
+        failed = sum(not t.cancelled() and t.exception() is not None for t in done)  # (a handshake timed out)
+        totals.unanswered += failed
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
@@ -182,7 +183,7 @@ async def room_slot(base: str, ws: str, think: float, end: float, totals: Totals
             totals.latencies.extend(client.latencies)
             totals.actions += len(client.latencies)
             totals.errors += len(client.errors)
-        if not pending:
+        if not pending and not failed:
             totals.matches += 1
 
 
