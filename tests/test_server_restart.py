@@ -236,3 +236,36 @@ def test_a_restart_replays_the_round_in_play_from_its_snapshot_and_keeps_the_rec
         k: v for k, v in current.items() if k != "events"
     }
     assert fairness.verify(finished).is_over and finished["shuffle"]["commitment"] == so_far["shuffle"]["commitment"]
+
+
+def test_a_database_from_before_snapshots_gains_them_and_its_games_resume_from_the_seed(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    settings = Settings(grace=0.01, bot_delay=0, round_pause=0)
+    setup = RoomSetup(name="Ana", rules={"players": 2, "target_score": 500}, bots=[1])
+
+    async def before() -> Room:
+        writer = StoreWriter(SQLiteStore(db))
+        room, _ = await Room.create(setup, writer, settings, "OLDSCHEMA1")
+        await room.start(0)
+        await played_until(room, 0)
+        await room.close()
+        await asyncio.to_thread(writer.close)
+        return room
+
+    played = asyncio.run(before())
+    with contextlib.closing(sqlite3.connect(db)) as old:
+        old.execute("ALTER TABLE rounds DROP COLUMN snapshot")  # as the database was before snapshots
+
+    async def after() -> None:
+        store = SQLiteStore(db)
+        assert "snapshot" in {row[1] for row in store._db.execute("PRAGMA table_info(rounds)")}
+        writer = StoreWriter(store)
+        (stored,) = await writer(store.load)
+        assert stored.first_round == 0 and stored.snapshot is None
+        room = Room.restore(stored, writer, settings)
+        assert room.game is not None and played.game is not None
+        assert room.game.position() == played.game.position()
+        await room.close()
+        await asyncio.to_thread(writer.close)
+
+    asyncio.run(after())
