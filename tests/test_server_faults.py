@@ -24,8 +24,9 @@ import websockets
 from server_support import get, post, running
 from unomas import fairness
 from unomas.server.client import SeatClient
+from unomas.server.protocol import Refusal
 from unomas.server.rooms import Settings
-from unomas.server.storage import SQLiteStore, StoredRoom
+from unomas.server.storage import SQLiteStore, StoredRoom, StoreWriter
 
 
 class Faulty:
@@ -36,8 +37,10 @@ class Faulty:
         self.db = db
         self.fail: str | None = None
         self.only: Callable[[Any], bool] = lambda parameters: True
+        self.commits = 0
 
     def execute(self, sql: str, *args: Any) -> Any:
+        self.commits += sql == "COMMIT"
         if self.fail is not None and sql.startswith(self.fail) and self.only(args[0] if args else ()):
             raise __import__("sqlite3").OperationalError(f"injected: {sql} failed")
         return self.db.execute(sql, *args)
@@ -81,6 +84,33 @@ def test_a_failed_transaction_releases_the_lock_and_leaves_nothing_behind(statem
     assert in_time(store.load) == []  # nothing of the failed write was kept (and the lock is free)
     in_time(lambda: store.save_room(ROOM))  # the next write neither hangs nor fails
     assert [room.code for room in in_time(store.load)] == ["ROOM"]
+
+
+def test_calls_waiting_together_are_stored_in_one_batch_and_fail_alone_or_all_together() -> None:
+    store, faults = faulty_store()
+    writer = StoreWriter(store)
+    lobby = [StoredRoom(f"ROOM{n:02}", {"name": "Ana"}, [], "lobby") for n in range(50)]
+
+    async def scenario() -> None:
+        await asyncio.gather(*(writer(store.save_room, room) for room in lobby))
+        assert faults.commits < len(lobby) / 2  # a commit for many calls, not one each
+        # One call of a batch failing is undone alone; the others are stored.
+        faults.fail, faults.only = "INSERT INTO rooms", lambda parameters: parameters[0] == "LATE02"
+        late = [StoredRoom(f"LATE{n:02}", {"name": "Ana"}, [], "lobby") for n in range(5)]
+        outcomes = await asyncio.gather(*(writer(store.save_room, room) for room in late), return_exceptions=True)
+        assert [isinstance(outcome, Refusal) for outcome in outcomes] == [False, False, True, False, False]
+        codes = {room.code for room in await writer(store.load)}
+        assert {room.code for room in late} & codes == {"LATE00", "LATE01", "LATE03", "LATE04"}
+        # A batch whose commit fails stores none of its calls, and each is told so.
+        faults.fail, faults.only = "COMMIT", lambda parameters: True
+        lost = [StoredRoom(f"LOST{n:02}", {"name": "Ana"}, [], "lobby") for n in range(5)]
+        outcomes = await asyncio.gather(*(writer(store.save_room, room) for room in lost), return_exceptions=True)
+        assert all(isinstance(outcome, Refusal) and outcome.code == "store.unavailable" for outcome in outcomes)
+        faults.fail = None
+        assert {room.code for room in await writer(store.load)} == codes
+
+    asyncio.run(scenario())
+    in_time(writer.close)
 
 
 async def host_on_turn(url: str, token: str) -> tuple[Any, dict[str, Any]]:

@@ -16,12 +16,12 @@ import asyncio
 import contextlib
 import json
 import logging
+import queue
 import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -106,6 +106,12 @@ class Store(ABC):
     def close(self) -> None:
         """Release the store."""
 
+    def batch(self) -> contextlib.AbstractContextManager[None]:
+        """``with``: the calls made inside in one transaction where the store can, each still
+        succeeding or failing alone, none kept unless the whole batch is (an error leaving
+        the ``with`` undoes them all). This one makes each call on its own."""
+        return contextlib.nullcontext()
+
 
 class SQLiteStore(Store):
     """The embedded store: one SQLite file in WAL mode, one transaction per change.
@@ -119,6 +125,8 @@ class SQLiteStore(Store):
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
+        self._batching: int | None = None
+        """The thread whose batch holds the transaction open (its calls are savepoints in it)."""
         self._db: Any = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=busy_timeout)
         """The connection (``Any``: a test may wrap it to inject faults)."""
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -129,8 +137,20 @@ class SQLiteStore(Store):
             self._db.execute("ALTER TABLE rounds ADD COLUMN snapshot TEXT")
         self._db.executescript(_SCHEMA)
 
-    def _transaction(self) -> _Transaction:
+    def _transaction(self) -> _Transaction | _Savepoint:
+        """One call's statements: a transaction, or a savepoint in the batch this thread holds."""
+        if self._batching == threading.get_ident():
+            return _Savepoint(self._db)
         return _Transaction(self._db, self._lock)
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        with _Transaction(self._db, self._lock):
+            self._batching = threading.get_ident()
+            try:
+                yield
+            finally:
+                self._batching = None
 
     def save_room(self, room: StoredRoom) -> None:
         with self._transaction() as db:
@@ -225,7 +245,15 @@ class SQLiteStore(Store):
 class StoreWriter:
     """The store as the event loop uses it: every call runs on one thread of its own, in the
     order made, and is awaited, so a slow or locked disk never holds up the loop (nor any
-    other room than the one waiting). A call that fails raises ``store.unavailable``."""
+    other room than the one waiting). A call that fails raises ``store.unavailable``.
+
+    The calls waiting when the thread comes to them are made in one batch
+    (:meth:`Store.batch`: one transaction, each call in a savepoint of its own), so a busy
+    server pays one commit, and one wake-up of the loop, for many moves; each call still
+    succeeds or fails alone, and none is answered before its batch is committed."""
+
+    BATCH = 256
+    """The most calls in one batch."""
 
     def __init__(self, store: Store, observe: Callable[[float], None] | None = None) -> None:
         self.store = store
@@ -233,19 +261,24 @@ class StoreWriter:
         """Told each call's seconds (the metrics' histogram)."""
         self.moves = 0
         """Moves stored (counted by the rooms)."""
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="unomas-store")
         self.calls = 0
         self.failures = 0
         self.seconds = 0.0
         """Total seconds the calls took, queueing included (for the metrics)."""
         self.pending = 0
+        self._queue: queue.SimpleQueue[_Call | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._work, name="unomas-store", daemon=True)
+        self._thread.start()
 
     async def __call__(self, method: Callable[..., T], *args: Any) -> T:
         """``method(*args)`` (one of the store's) on the store's thread."""
         started = time.perf_counter()
         self.pending += 1
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[T] = loop.create_future()
+        self._queue.put(_Call(partial(method, *args), answer, loop))
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._thread, partial(method, *args))
+            return await answer
         except Exception as error:
             self.failures += 1
             log.warning("store: %s failed: %s", getattr(method, "__name__", method), error)
@@ -259,10 +292,100 @@ class StoreWriter:
             if self.observe is not None:
                 self.observe(seconds)
 
+    def _work(self) -> None:
+        """The store's thread: make the calls waiting, in batches, until told to stop."""
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            calls = [first]
+            stopping = False
+            while len(calls) < self.BATCH:
+                try:
+                    waiting = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if waiting is None:
+                    stopping = True
+                    break
+                calls.append(waiting)
+            self._settle(calls, self._made(calls))
+            if stopping:
+                return
+
+    def _made(self, calls: list[_Call]) -> list[tuple[bool, Any]]:
+        """Each call's outcome, (True, result) or (False, error), once its batch is over."""
+        outcomes: list[tuple[bool, Any]] = []
+        try:
+            with self.store.batch():
+                for call in calls:
+                    try:
+                        outcomes.append((True, call.make()))
+                    except _BatchLost:
+                        raise
+                    except Exception as error:  # this call alone is undone
+                        outcomes.append((False, error))
+        except Exception as error:  # the batch could not begin or be committed: none of it is stored
+            return [(False, error)] * len(calls)
+        return outcomes
+
+    @staticmethod
+    def _settle(calls: list[_Call], outcomes: list[tuple[bool, Any]]) -> None:
+        """Hand each outcome to its caller, on the caller's loop (one wake-up for them all)."""
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], bool, Any]]] = {}
+        for call, (made, value) in zip(calls, outcomes, strict=True):
+            by_loop.setdefault(call.loop, []).append((call.answer, made, value))
+        for loop, answers in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits any more
+                loop.call_soon_threadsafe(_answer, answers)
+
     def close(self) -> None:
         """Finish the calls under way, then release the store."""
-        self._thread.shutdown(wait=True)
+        self._queue.put(None)
+        self._thread.join()
         self.store.close()
+
+
+@dataclass(slots=True)
+class _Call:
+    """A store call waiting for the store's thread, and where to answer it."""
+
+    make: Callable[[], Any]
+    answer: asyncio.Future[Any]
+    loop: asyncio.AbstractEventLoop
+
+
+def _answer(answers: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+    """On the loop: each waiting caller gets its result or its error (unless it gave up)."""
+    for future, made, value in answers:
+        if future.done():
+            continue
+        if made:
+            future.set_result(value)
+        else:
+            future.set_exception(value)
+
+
+class _Savepoint:
+    """``with``, inside a batch: the statements of one call, undone alone if it fails."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> sqlite3.Connection:
+        self._db.execute("SAVEPOINT call")
+        return self._db
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        if kind is not None:
+            if not self._db.in_transaction:  # SQLite undid the whole transaction (a full or broken disk)
+                raise _BatchLost("the batch's transaction was undone")
+            self._db.execute("ROLLBACK TO call")
+        self._db.execute("RELEASE call")
+
+
+class _BatchLost(Exception):
+    """A call's failure undid its whole batch: every call of it fails."""
 
 
 class _Transaction:
