@@ -267,6 +267,7 @@ class StoreWriter:
         """Total seconds the calls took, queueing included (for the metrics)."""
         self.pending = 0
         self._queue: queue.SimpleQueue[_Call | None] = queue.SimpleQueue()
+        self._closed = False
         self._thread = threading.Thread(target=self._work, name="unomas-store", daemon=True)
         self._thread.start()
 
@@ -276,7 +277,10 @@ class StoreWriter:
         self.pending += 1
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[T] = loop.create_future()
-        self._queue.put(_Call(partial(method, *args), answer, loop))
+        if self._closed:  # (shutting down: no thread will answer)
+            answer.set_exception(RuntimeError("the store is closed"))
+        else:
+            self._queue.put(_Call(partial(method, *args), answer, loop))
         try:
             return await answer
         except Exception as error:
@@ -341,6 +345,7 @@ class StoreWriter:
 
     def close(self) -> None:
         """Finish the calls under way, then release the store."""
+        self._closed = True
         self._queue.put(None)
         self._thread.join()
         self.store.close()
