@@ -6,7 +6,8 @@ room's four seats are clients of :mod:`unomas.server.client` that answer every v
 one of its legal actions after ``--think`` seconds (a person's pace; 0 hammers the
 server), and a finished room is replaced by a new one. Prints the actions per second the
 server judged and the latency of each action (from sending it to receiving the update it
-caused, which includes storing it): p50, p99, max.
+caused, which includes storing it): p50, p99, max; and, measured just before, how late a
+5 ms sleep wakes on this machine (on shared cores that lateness is in every figure).
 
     python benchmarks/server_load.py --rooms 200 --seconds 60 --think 0.5
 
@@ -14,14 +15,22 @@ caused, which includes storing it): p50, p99, max.
 server: watchers churning in and out of the played rooms, and a flood of room creations
 and look-ups of made-up codes; the figures are those of the honest rooms' actions, and
 how many of the flood's requests were refused.
+
+``--soak SECONDS``: play that long instead of ``--seconds``, and every ``--sample`` seconds
+print the server's resident memory beside its open rooms, connections, actions so far and
+the load average; at the end, the memory's growth per hour after the first sample (the
+warm-up). Finished rooms close after ``--keep-finished`` seconds, so the rooms held reach a
+steady number early and a flat memory means nothing leaks:
+
+    python benchmarks/server_load.py --rooms 20 --soak 1800 --keep-finished 60
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
+import math
 import os
 import random
 import statistics
@@ -30,6 +39,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +57,28 @@ def post(base: str, path: str, body: dict[str, Any], origin: str) -> dict[str, A
         return answer
 
 
+@dataclass
+class Soak:
+    """The server's memory, sampled through a long run."""
+
+    pid: int
+    every: float
+    samples: list[tuple[float, float]] = field(default_factory=list)
+    """(seconds into the run, MiB resident)."""
+
+    def growth_per_hour(self, after: float = 0.0) -> float | None:
+        """MiB per hour, the least-squares slope of the samples after the first (the warm-up)
+        and after ``after`` seconds."""
+        kept = [(t, m) for t, m in self.samples[1:] if t >= after]
+        if len(kept) < 2:
+            return None
+        mean_t = statistics.fmean(t for t, _ in kept)
+        mean_m = statistics.fmean(m for _, m in kept)
+        spread = sum((t - mean_t) ** 2 for t, _ in kept)
+        slope = sum((t - mean_t) * (m - mean_m) for t, m in kept) / spread
+        return 3600 * slope
+
+
 class Totals:
     """What every client measured."""
 
@@ -56,7 +88,9 @@ class Totals:
         self.errors = 0
         self.matches = 0
         self.codes: list[str] = []
-        self.flood = {"watchers": 0, "creates": 0, "lookups": 0, "refused": 0}
+        self.flood = {"watchers": 0, "creates": 0, "lookups": 0, "refused": 0, "unanswered": 0}
+        self.unanswered = 0
+        """Honest requests and connections the server did not answer in time (timeouts)."""
 
 
 FLOOD_LIMIT = 20_000
@@ -72,23 +106,29 @@ async def churn(ws: str, end: float, totals: Totals) -> None:
             await asyncio.sleep(0.05)
             continue
         code = random.choice(totals.codes[-50:])
-        with contextlib.suppress(OSError, asyncio.TimeoutError, websockets.ConnectionClosed):
+        try:
             async with websockets.connect(f"{ws}/ws/{code}") as socket:
                 await socket.send(json.dumps({"type": "hello"}))
                 answer = json.loads(await asyncio.wait_for(socket.recv(), 5))
                 totals.flood["refused" if answer.get("type") == "error" else "watchers"] += 1
+        except OSError:  # timeouts included
+            totals.flood["unanswered"] += 1
+        except websockets.ConnectionClosed:
+            totals.flood["refused"] += 1
 
 
-def knock(base: str, path: str, body: dict[str, Any] | None) -> bool:
-    """One request of the flood; whether it was refused (429)."""
+def knock(base: str, path: str, body: dict[str, Any] | None) -> str:
+    """One request of the flood: ``served``, ``refused`` (429) or ``unanswered`` in time."""
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(f"{base}{path}", data=data, method="GET" if body is None else "POST")
     request.add_header("Content-Type", "application/json")
     try:
         with urllib.request.urlopen(request, timeout=10):
-            return False
+            return "served"
     except urllib.error.HTTPError as error:
-        return error.code == 429
+        return "refused" if error.code == 429 else "served"
+    except OSError:  # timeouts included
+        return "unanswered"
 
 
 async def flood(base: str, end: float, totals: Totals) -> None:
@@ -96,8 +136,10 @@ async def flood(base: str, end: float, totals: Totals) -> None:
     while time.monotonic() < end and sum(totals.flood.values()) < FLOOD_LIMIT:
         creating = random.random() < 0.5
         path, body = ("/api/rooms", {"name": "flood"}) if creating else ("/api/rooms/ZZZZZZZZZZ", None)
-        refused = await asyncio.to_thread(knock, base, path, body)
-        totals.flood["refused" if refused else "creates" if creating else "lookups"] += 1
+        outcome = await asyncio.to_thread(knock, base, path, body)
+        if outcome == "served":
+            outcome = "creates" if creating else "lookups"
+        totals.flood[outcome] += 1
 
 
 async def room_slot(base: str, ws: str, think: float, end: float, totals: Totals, rng: random.Random) -> None:
@@ -106,13 +148,18 @@ async def room_slot(base: str, ws: str, think: float, end: float, totals: Totals
         rules = {"players": SEATS, "target_score": 0}
         # Each room's people come from addresses of their own, through the (trusted) loopback proxy.
         origin = f"10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(1, 255)}"
-        host = await asyncio.to_thread(post, base, "/api/rooms", {"name": "host", "rules": rules}, origin)
-        code = host["code"]
+        try:
+            host = await asyncio.to_thread(post, base, "/api/rooms", {"name": "host", "rules": rules}, origin)
+            code = host["code"]
+            tokens = [host["token"]]
+            for n in range(1, SEATS):
+                joined = await asyncio.to_thread(post, base, f"/api/rooms/{code}/join", {"name": f"p{n}"}, origin)
+                tokens.append(joined["token"])
+        except OSError:  # not answered in time: try again
+            totals.unanswered += 1
+            await asyncio.sleep(1.0)
+            continue
         totals.codes.append(code)
-        tokens = [host["token"]]
-        for n in range(1, SEATS):
-            joined = await asyncio.to_thread(post, base, f"/api/rooms/{code}/join", {"name": f"p{n}"}, origin)
-            tokens.append(joined["token"])
         forwarded = {"X-Forwarded-For": origin}
         clients = [
             SeatClient(f"{ws}/ws/{code}", token, random.Random(rng.random()), think=think, headers=forwarded)
@@ -126,7 +173,9 @@ async def room_slot(base: str, ws: str, think: float, end: float, totals: Totals
         tasks = [asyncio.ensure_future(host_start(clients[0]))]
         tasks += [asyncio.ensure_future(c.play()) for c in clients[1:]]
         remaining = end - time.monotonic()
-        _, pending = await asyncio.wait(tasks, timeout=max(remaining, 0.1))
+        done, pending = await asyncio.wait(tasks, timeout=max(remaining, 0.1))
+        failed = sum(not t.cancelled() and t.exception() is not None for t in done)  # (a handshake timed out)
+        totals.unanswered += failed
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
@@ -134,15 +183,19 @@ async def room_slot(base: str, ws: str, think: float, end: float, totals: Totals
             totals.latencies.extend(client.latencies)
             totals.actions += len(client.latencies)
             totals.errors += len(client.errors)
-        if not pending:
+        if not pending and not failed:
             totals.matches += 1
 
 
-async def run(base: str, ws: str, rooms: int, seconds: float, think: float, seed: int, hostile: bool) -> Totals:
+async def run(
+    base: str, ws: str, rooms: int, seconds: float, think: float, seed: int, hostile: bool, soak: Soak | None
+) -> Totals:
     totals = Totals()
     rng = random.Random(seed)
     end = time.monotonic() + seconds
     slots = []
+    if soak is not None:
+        slots.append(asyncio.ensure_future(sample_memory(base, soak.pid, soak.every, end, soak.samples)))
     if hostile:
         slots += [asyncio.ensure_future(churn(ws, end, totals)) for _ in range(4)]
         slots += [asyncio.ensure_future(flood(base, end, totals)) for _ in range(2)]
@@ -153,6 +206,58 @@ async def run(base: str, ws: str, rooms: int, seconds: float, think: float, seed
     return totals
 
 
+def resident_mib(pid: int) -> float | None:
+    """The resident memory of a process in MiB (Linux), or None elsewhere."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    kib = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), None)
+    return None if kib is None else kib / 1024
+
+
+def server_figures(base: str) -> dict[str, float]:
+    """Rooms, connections and actions stored so far, from the server's ``/metrics``."""
+    with urllib.request.urlopen(f"{base}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    figures: dict[str, float] = {}
+    for line in text.splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        name, value = line.rsplit(" ", 1)
+        figures[name] = float(value)
+    rooms = sum(value for name, value in figures.items() if name.startswith("unomas_rooms{"))
+    return {
+        "rooms": rooms,
+        "connections": figures.get("unomas_connections", 0.0),
+        "actions": figures.get("unomas_actions_total", 0.0),
+    }
+
+
+async def sample_memory(base: str, pid: int, every: float, end: float, samples: list[tuple[float, float]]) -> None:
+    """Every ``every`` seconds until ``end``: print and keep (seconds in, MiB resident)."""
+    started = time.monotonic()
+    while True:
+        await asyncio.sleep(min(every, max(end - time.monotonic(), 0.0)))
+        rss = resident_mib(pid)
+        if rss is None:
+            return
+        try:
+            figures = await asyncio.to_thread(server_figures, base)
+        except OSError:
+            figures = {"rooms": math.nan, "connections": math.nan, "actions": math.nan}
+        elapsed = time.monotonic() - started
+        samples.append((elapsed, rss))
+        load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(
+            f"  {elapsed:7.0f} s  RSS {rss:7.1f} MiB  rooms {figures['rooms']:5.0f}"
+            f"  connections {figures['connections']:5.0f}  actions {figures['actions']:8.0f}  load {load}",
+            flush=True,
+        )
+        if time.monotonic() >= end:
+            return
+
+
 def cpu_seconds(pid: int) -> float | None:
     """User + system CPU seconds of a process so far (Linux), or None elsewhere."""
     try:
@@ -160,6 +265,18 @@ def cpu_seconds(pid: int) -> float | None:
     except OSError:
         return None
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wake_up_delays(seconds: float = 2.0, nap: float = 0.005) -> list[float]:
+    """How late this process wakes from ``nap``-second sleeps: the machine's own share of any
+    latency (on shared cores a busy machine delays every process, the server too)."""
+    delays = []
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        started = time.perf_counter()
+        time.sleep(nap)
+        delays.append(time.perf_counter() - started - nap)
+    return delays
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -175,13 +292,18 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hostile", action="store_true", help="flood the server meanwhile (see above)")
+    parser.add_argument("--soak", type=float, metavar="SECONDS", help="a long run sampling the server's memory")
+    parser.add_argument("--sample", type=float, default=60.0, help="seconds between memory samples (default 60)")
+    parser.add_argument("--keep-finished", type=float, default=3600.0, help="seconds a finished room stays open")
     args = parser.parse_args()
+    seconds = args.seconds if args.soak is None else args.soak
+    late = wake_up_delays()
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "load.sqlite3"
         command = [sys.executable, "-m", "unomas", "serve", "--port", str(args.port), "--db", str(db)]
         # The loopback is a trusted proxy: each room's clients name their own address; the flood
         # comes from the loopback itself, one client.
-        command += ["--bot-delay", "0", "--trust-proxy", "127.0.0.1"]
+        command += ["--bot-delay", "0", "--trust-proxy", "127.0.0.1", "--keep-finished", str(args.keep_finished)]
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         base, ws = f"http://127.0.0.1:{args.port}", f"ws://127.0.0.1:{args.port}"
         try:
@@ -196,7 +318,8 @@ def main() -> None:
             started = time.monotonic()
             server_cpu = cpu_seconds(server.pid)
             client_cpu = time.process_time()
-            totals = asyncio.run(run(base, ws, args.rooms, args.seconds, args.think, args.seed, args.hostile))
+            soak = None if args.soak is None else Soak(server.pid, args.sample)
+            totals = asyncio.run(run(base, ws, args.rooms, seconds, args.think, args.seed, args.hostile, soak))
             elapsed = time.monotonic() - started
             server_after = cpu_seconds(server.pid)
             client_cpu = time.process_time() - client_cpu
@@ -206,7 +329,12 @@ def main() -> None:
     lat = totals.latencies
     print(f"rooms {args.rooms} x {SEATS} seats, think {args.think} s, {elapsed:.1f} s")
     print(f"matches finished {totals.matches}, actions {totals.actions}, refused (races) {totals.errors}")
+    print(f"honest requests or connections not answered in time: {totals.unanswered}")
     print(f"actions/s {totals.actions / elapsed:.0f}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"machine before the run: a 5 ms sleep woke late by p99 {1000 * percentile(late, 0.99):.1f} ms,"
+        f" max {1000 * max(late):.1f} ms"
+    )
     if args.hostile:
         print("flood: " + ", ".join(f"{what} {count}" for what, count in totals.flood.items()))
     if server_cpu is not None and server_after is not None and totals.actions:
@@ -220,6 +348,14 @@ def main() -> None:
             f"latency ms: p50 {1000 * statistics.median(lat):.1f}  p99 {1000 * percentile(lat, 0.99):.1f}"
             f"  max {1000 * max(lat):.1f}"
         )
+    if soak is not None and soak.samples:
+        first, last = soak.samples[0][1], soak.samples[-1][1]
+        peak = max(m for _, m in soak.samples)
+        print(f"server RSS: first sample {first:.1f} MiB, last {last:.1f} MiB, peak {peak:.1f} MiB")
+        for what, after in (("after the first sample", 0.0), ("over the second half", seconds / 2)):
+            growth = soak.growth_per_hour(after)
+            if growth is not None:
+                print(f"  growth {what}: {growth:+.1f} MiB/hour")
 
 
 if __name__ == "__main__":

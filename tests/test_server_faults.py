@@ -5,12 +5,14 @@ on once the store is back."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,22 +22,33 @@ pytest.importorskip("uvicorn")
 import websockets
 
 from server_support import get, post, running
+from unomas import fairness
 from unomas.server.client import SeatClient
+from unomas.server.protocol import Refusal
 from unomas.server.rooms import Settings
-from unomas.server.storage import SQLiteStore, StoredRoom
+from unomas.server.storage import SQLiteStore, StoredRoom, StoreWriter
 
 
 class Faulty:
-    """A SQLite connection whose ``BEGIN IMMEDIATE`` or ``COMMIT`` raises while armed."""
+    """A SQLite connection whose statements starting with ``fail`` (``BEGIN IMMEDIATE``,
+    ``COMMIT``, an ``INSERT``…) raise while armed, those whose parameters ``only`` accepts."""
 
     def __init__(self, db: Any) -> None:
         self.db = db
         self.fail: str | None = None
+        self.only: Callable[[Any], bool] = lambda parameters: True
+        self.commits = 0
 
     def execute(self, sql: str, *args: Any) -> Any:
-        if self.fail is not None and sql.startswith(self.fail):
+        self.commits += sql == "COMMIT"
+        if self.fail is not None and sql.startswith(self.fail) and self.only(args[0] if args else ()):
             raise __import__("sqlite3").OperationalError(f"injected: {sql} failed")
         return self.db.execute(sql, *args)
+
+    def executemany(self, sql: str, rows: Any) -> Any:
+        if self.fail is not None and sql.startswith(self.fail):
+            raise __import__("sqlite3").OperationalError(f"injected: {sql} failed")
+        return self.db.executemany(sql, rows)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.db, name)
@@ -71,6 +84,33 @@ def test_a_failed_transaction_releases_the_lock_and_leaves_nothing_behind(statem
     assert in_time(store.load) == []  # nothing of the failed write was kept (and the lock is free)
     in_time(lambda: store.save_room(ROOM))  # the next write neither hangs nor fails
     assert [room.code for room in in_time(store.load)] == ["ROOM"]
+
+
+def test_calls_waiting_together_are_stored_in_one_batch_and_fail_alone_or_all_together() -> None:
+    store, faults = faulty_store()
+    writer = StoreWriter(store)
+    lobby = [StoredRoom(f"ROOM{n:02}", {"name": "Ana"}, [], "lobby") for n in range(50)]
+
+    async def scenario() -> None:
+        await asyncio.gather(*(writer(store.save_room, room) for room in lobby))
+        assert faults.commits < len(lobby) / 2  # a commit for many calls, not one each
+        # One call of a batch failing is undone alone; the others are stored.
+        faults.fail, faults.only = "INSERT INTO rooms", lambda parameters: parameters[0] == "LATE02"
+        late = [StoredRoom(f"LATE{n:02}", {"name": "Ana"}, [], "lobby") for n in range(5)]
+        outcomes = await asyncio.gather(*(writer(store.save_room, room) for room in late), return_exceptions=True)
+        assert [isinstance(outcome, Refusal) for outcome in outcomes] == [False, False, True, False, False]
+        codes = {room.code for room in await writer(store.load)}
+        assert {room.code for room in late} & codes == {"LATE00", "LATE01", "LATE03", "LATE04"}
+        # A batch whose commit fails stores none of its calls, and each is told so.
+        faults.fail, faults.only = "COMMIT", lambda parameters: True
+        lost = [StoredRoom(f"LOST{n:02}", {"name": "Ana"}, [], "lobby") for n in range(5)]
+        outcomes = await asyncio.gather(*(writer(store.save_room, room) for room in lost), return_exceptions=True)
+        assert all(isinstance(outcome, Refusal) and outcome.code == "store.unavailable" for outcome in outcomes)
+        faults.fail = None
+        assert {room.code for room in await writer(store.load)} == codes
+
+    asyncio.run(scenario())
+    in_time(writer.close)
 
 
 async def host_on_turn(url: str, token: str) -> tuple[Any, dict[str, Any]]:
@@ -276,3 +316,113 @@ def test_a_join_or_a_start_the_store_refuses_leaves_the_lobby_as_it_was() -> Non
         status, beto = post(address, f"/api/rooms/{room['code']}/join", {"name": "Beto"})
         assert status == 200 and beto["seat"] == 1  # the seat the failed join took is free again
         assert asyncio.run(start())["type"] == "update"
+
+
+def store_failures(address: str) -> int:
+    return int(get(address, "/healthz")[1]["store"]["failures"])
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 30.0) -> None:
+    """Poll ``condition`` (bounded in time) until it holds."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "waited in vain"
+        time.sleep(0.02)
+
+
+def all_rounds(store: SQLiteStore, code: str) -> list[dict[str, Any]]:
+    return store.rounds(code, 0, 1000)
+
+
+def test_a_deal_the_store_refuses_is_dealt_again_from_the_same_shuffle_once_it_is_back() -> None:
+    store, faults = faulty_store()
+    with running(store, Settings(grace=0.01, bot_delay=0, round_pause=0)) as address:
+        rules = {"players": 2, "target_score": 150}
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": rules, "bots": [1]})
+        code = room["code"]
+        faults.fail = "INSERT INTO rounds"
+        faults.only = lambda parameters: parameters[3] is not None  # the deals after the first (with a snapshot)
+
+        async def start() -> None:
+            async with websockets.connect(f"ws://{address}/ws/{code}") as socket:
+                await socket.send(json.dumps({"type": "hello", "token": room["token"]}))
+                await socket.send(json.dumps({"type": "start"}))
+                while json.loads(await asyncio.wait_for(socket.recv(), 5))["type"] != "update":
+                    pass
+
+        asyncio.run(start())  # the host leaves: bots play both seats
+        wait_for(lambda: store_failures(address) >= 2)  # the second deal failed, and failed again when retried
+        rounds = all_rounds(store, code)
+        assert len(rounds) == 1 and "result" in rounds[0]  # the first round is over and stored; no other
+        assert get(address, f"/api/rooms/{code}")[1]["status"] == "playing"
+        faults.fail = None
+        wait_for(lambda: get(address, f"/api/rooms/{code}/record")[0] == 200, 60)
+        finished = get(address, f"/api/rooms/{code}/record")[1]
+        assert len(finished["rounds"]) > 1
+        fairness.verify(finished)  # the deal made again came from the seed, as the one refused had
+
+
+def test_a_timer_move_the_store_refuses_is_not_made_and_the_timer_tries_again() -> None:
+    store, faults = faulty_store()
+    with running(store, Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+        setup = {"name": "Ana", "rules": {"players": 2, "target_score": 0}, "bots": [1], "turn_seconds": 1}
+        _, room = post(address, "/api/rooms", setup)
+
+        async def scenario() -> None:
+            socket, view = await host_on_turn(f"ws://{address}/ws/{room['code']}", room["token"])
+            faults.fail = "INSERT INTO events"  # the host waits: the timer's draw is refused
+            failures = await asyncio.to_thread(store_failures, address)
+            started = time.monotonic()
+            while time.monotonic() - started < 2.5:  # two expiries at least
+                with contextlib.suppress(TimeoutError):
+                    message = json.loads(await asyncio.wait_for(socket.recv(), 0.2))
+                    assert message["type"] != "update", "a move was made that was not stored"
+            assert await asyncio.to_thread(store_failures, address) >= failures + 2
+            faults.fail = None
+            while True:  # the next expiry draws for the host, stored and told
+                message = json.loads(await asyncio.wait_for(socket.recv(), 5))
+                if message["type"] == "update":
+                    break
+            assert message["view"]["ply"] > view["ply"]
+            drew = [e for e in message["events"] if e["event"] == "drew"]
+            assert drew and drew[0]["player"] == 0
+            (stored,) = store.load()
+            assert any(e.get("a") == "draw" and e["p"] == 0 for e in stored.rounds[-1]["events"])
+            await socket.close()
+
+        asyncio.run(scenario())
+
+
+def test_a_final_record_the_store_refuses_keeps_the_room_playing_until_it_is_stored() -> None:
+    store, faults = faulty_store()
+    with running(store, Settings(grace=0.01, bot_delay=0, round_pause=0)) as address:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2, "target_score": 0}, "bots": [1]})
+        code, url = room["code"], f"ws://{address}/ws/{room['code']}"
+        faults.fail = "UPDATE rooms SET status = 'over'"
+
+        async def play() -> None:
+            host = asyncio.ensure_future(SeatClient(url, room["token"], random.Random(1)).play(start=True))
+            # The match ends; its record fails to be stored, and fails again when retried.
+            await asyncio.to_thread(wait_for, lambda: store_failures(address) >= 2)
+            assert not host.done()  # the host was not told the match is over
+            host.cancel()
+            await asyncio.gather(host, return_exceptions=True)
+
+        asyncio.run(play())
+        assert get(address, f"/api/rooms/{code}/record")[0] == 409  # not over until the record is kept
+        assert get(address, f"/api/rooms/{code}")[1]["status"] == "playing"
+
+        async def watch() -> dict[str, Any]:
+            async with websockets.connect(url) as socket:
+                await socket.send(json.dumps({"type": "hello"}))
+                faults.fail = None
+                while True:
+                    message = json.loads(await asyncio.wait_for(socket.recv(), 10))
+                    if message["type"] == "over":
+                        return dict(message)
+
+        told = asyncio.run(watch())  # once the store is back, the record is kept and everyone told
+        status, finished = get(address, f"/api/rooms/{code}/record")
+        assert status == 200 and told["scores"] == finished["scores"]
+        assert store.finished_record(code) == finished
+        fairness.verify(finished)

@@ -8,11 +8,13 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +24,11 @@ pytest.importorskip("uvicorn")
 import websockets
 
 from server_support import free_port, get, post
-from unomas import fairness
+from unomas import fairness, record
 from unomas.server.client import SeatClient
+from unomas.server.protocol import RoomSetup
+from unomas.server.rooms import Room, Settings
+from unomas.server.storage import SQLiteStore, StoreWriter
 
 
 @contextmanager
@@ -141,3 +146,126 @@ def test_sigterm_tells_every_page_the_server_is_restarting_and_exits_cleanly(tmp
     # The room is still there after the restart.
     with serve(db, port):
         assert get(address, f"/api/rooms/{room['code']}")[0] == 200
+
+
+class FlakyStore(SQLiteStore):
+    """A store whose next ``failing`` moves fail to be appended."""
+
+    failing = 0
+
+    def append(self, *args: Any) -> None:
+        if self.failing:
+            self.failing -= 1
+            raise sqlite3.OperationalError("injected: the disk is full")
+        super().append(*args)
+
+
+async def played_until(room: Room, rounds: int) -> None:
+    """Wait (bounded) until the room's match is ``rounds`` rounds in and a few moves into that one."""
+    deadline = time.monotonic() + 60
+    while True:
+        game = room.game
+        assert game is not None and game.log is not None and not game.is_over, "the match ended too soon"
+        if game.round >= rounds and len(game.log[-1].moves) >= 5:
+            return
+        assert time.monotonic() < deadline, "the bots did not play that far in time"
+        await asyncio.sleep(0.001)
+
+
+def test_a_restart_replays_the_round_in_play_from_its_snapshot_and_keeps_the_record_whole(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    settings = Settings(grace=0.01, bot_delay=0, round_pause=0)  # the bots play every seat
+    setup = RoomSetup(name="Ana", rules={"players": 3, "target_score": 2000}, bots=[1, 2])
+
+    async def before_the_restart() -> tuple[Room, StoreWriter]:
+        writer = StoreWriter(SQLiteStore(db))
+        room, _ = await Room.create(setup, writer, settings, "SNAPSHOTS1")
+        await room.start(0)
+        await played_until(room, 4)
+        await room.close()
+        await asyncio.to_thread(writer.close)  # every move made is stored
+        return room, writer
+
+    async def after_the_restart(uninterrupted: Room) -> dict[str, Any]:
+        store = FlakyStore(db)
+        writer = StoreWriter(store)
+        (stored,) = await writer(writer.store.load)
+        game = uninterrupted.game
+        assert game is not None and game.log is not None
+        # Only the round in play is read and replayed: its deal's snapshot, then its moves.
+        assert stored.first_round == game.round >= 4 and stored.snapshot is not None
+        assert len(stored.rounds) == 1
+        assert len([e for e in stored.rounds[0]["events"] if "chance" not in e]) == len(game.log[-1].moves)
+        room = Room.restore(stored, writer, settings)
+        restored = room.game
+        assert restored is not None and restored.log is not None and len(restored.log) == 1
+        # The restored match is the uninterrupted one: every card, the scores, the shuffles to come,
+        # and what each seat has been told of the round.
+        assert restored.position() == game.position()
+        assert restored.rng.getstate() == game.rng.getstate()  # type: ignore[attr-defined]
+        assert record.round_json(restored.log[0]) == record.round_json(game.log[-1])
+        assert room.conductor is not None and uninterrupted.conductor is not None
+        for seat in (0, 1, 2, None):
+            told, before = room.conductor.history(seat), uninterrupted.conductor.history(seat)
+            assert told == before[-len(told) :] and told[0][0] is None
+        # Moves the store refuses take the restored match back to the store's, from the snapshot.
+        store.failing = 3
+        done = asyncio.get_running_loop().create_future()
+        room.on_over = done.set_result
+        await asyncio.wait_for(done, 120)  # the restored room plays its match to the end
+        await room.close()
+        assert writer.failures == 3 and room.epoch >= 1
+        finished = await writer(writer.store.finished_record, room.code)
+        assert finished is not None and finished == room.record
+        # The moves stored one by one are the record's, every round of it.
+        assert await writer(store.rounds, room.code, 0, len(finished["rounds"])) == finished["rounds"]
+        await asyncio.to_thread(writer.close)
+        return finished
+
+    uninterrupted, _ = asyncio.run(before_the_restart())
+    so_far = uninterrupted.full_record()
+    finished = asyncio.run(after_the_restart(uninterrupted))
+    # The record served is whole: the rounds before the snapshot, byte for byte as played before
+    # the restart, the round in play as it began, and every deal from the committed seed.
+    dump = partial(json.dumps, separators=(",", ":"))
+    played = len(so_far["rounds"]) - 1
+    assert dump(finished["rounds"][:played]) == dump(so_far["rounds"][:played])
+    current, resumed = so_far["rounds"][played], finished["rounds"][played]
+    assert resumed["events"][: len(current["events"])] == current["events"]
+    assert {k: v for k, v in resumed.items() if k not in ("events", "result")} == {
+        k: v for k, v in current.items() if k != "events"
+    }
+    assert fairness.verify(finished).is_over and finished["shuffle"]["commitment"] == so_far["shuffle"]["commitment"]
+
+
+def test_a_database_from_before_snapshots_gains_them_and_its_games_resume_from_the_seed(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    settings = Settings(grace=0.01, bot_delay=0, round_pause=0)
+    setup = RoomSetup(name="Ana", rules={"players": 2, "target_score": 500}, bots=[1])
+
+    async def before() -> Room:
+        writer = StoreWriter(SQLiteStore(db))
+        room, _ = await Room.create(setup, writer, settings, "OLDSCHEMA1")
+        await room.start(0)
+        await played_until(room, 0)
+        await room.close()
+        await asyncio.to_thread(writer.close)
+        return room
+
+    played = asyncio.run(before())
+    with contextlib.closing(sqlite3.connect(db)) as old:
+        old.execute("ALTER TABLE rounds DROP COLUMN snapshot")  # as the database was before snapshots
+
+    async def after() -> None:
+        store = SQLiteStore(db)
+        assert "snapshot" in {row[1] for row in store._db.execute("PRAGMA table_info(rounds)")}
+        writer = StoreWriter(store)
+        (stored,) = await writer(store.load)
+        assert stored.first_round == 0 and stored.snapshot is None
+        room = Room.restore(stored, writer, settings)
+        assert room.game is not None and played.game is not None
+        assert room.game.position() == played.game.position()
+        await room.close()
+        await asyncio.to_thread(writer.close)
+
+    asyncio.run(after())

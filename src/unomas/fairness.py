@@ -24,9 +24,10 @@ fixed before the first move and no one could arrange them during play.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from unomas.actions import Action
@@ -41,7 +42,7 @@ FIELD = "shuffle"
 
 SEED_BYTES = 32
 
-__all__ = ["FIELD", "commit", "commitment_of", "new_seed", "replay_seeded", "reveal", "verify"]
+__all__ = ["FIELD", "commit", "commitment_of", "new_seed", "replay_from", "replay_seeded", "reveal", "verify"]
 
 
 def new_seed() -> bytes:
@@ -100,22 +101,58 @@ def replay_seeded(
     so it goes on exactly as it would have (this is how a server resumes a game).
     ``on_events`` gets the events of each deal (action None) and each move, as they happen.
     """
-    try:
+    with _as_record_error():
         rules = Rules.from_dict(record["rules"], complete=True)
         rounds = record["rounds"]
         game = Game(rules, seed=seed)
-        for index, entry in enumerate(rounds):
-            events = game.round_start_events if index == 0 else game.start_round()
-            if on_events is not None:
-                on_events(None, events)
-            _replay_round(game, index, entry, on_events)
+        _replay_rounds(game, rounds, on_events, dealt=True)
+    return game
+
+
+def replay_from(
+    game: Game,
+    rounds: Sequence[Mapping[str, Any]],
+    *,
+    on_events: Callable[[Action | None, list[Event]], None] | None = None,
+) -> Game:
+    """Deal and play a record's ``rounds`` again on ``game``, a match between two rounds
+    whose random source is the one that dealt them (a game made from a snapshot: its
+    :class:`~unomas.position.Position` and the seeded source's state), with a history.
+
+    Checked as :func:`replay_seeded` checks (rounds counted from ``rounds[0]``): this is how
+    a server resumes a long match from its last round's snapshot instead of its first move.
+    """
+    with _as_record_error():
+        _replay_rounds(game, rounds, on_events, dealt=False)
+    return game
+
+
+@contextlib.contextmanager
+def _as_record_error() -> Iterator[None]:
+    """A record that does not replay raises :class:`RecordError`, whatever the cause."""
+    try:
+        yield
     except RecordError:
         raise
     except (KeyError, TypeError, AttributeError, IndexError) as error:
         raise RecordError(f"malformed record: {type(error).__name__}: {error}") from None
     except (DealError, IllegalAction, NotationError) as error:
         raise RecordError(f"the record does not replay: {error}") from None
-    return game
+
+
+def _replay_rounds(
+    game: Game,
+    rounds: Sequence[Mapping[str, Any]],
+    on_events: Callable[[Action | None, list[Event]], None] | None,
+    *,
+    dealt: bool,
+) -> None:
+    """Each round's deal (the first already made if ``dealt``) and moves, checked."""
+    for index, entry in enumerate(rounds):
+        events = game.round_start_events if index == 0 and dealt else game.start_round()
+        if on_events is not None:
+            on_events(None, events)
+        _replay_round(game, index, entry, on_events)
 
 
 def _replay_round(

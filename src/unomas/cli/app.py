@@ -764,6 +764,14 @@ def serve_command(
     keep_lobby: Annotated[
         float, typer.Option(min=1, metavar="SECONDS", help="Seconds (1 or more) an empty lobby is kept.")
     ] = 600.0,
+    keep_finished: Annotated[
+        float,
+        typer.Option(
+            min=1,
+            metavar="SECONDS",
+            help="Seconds (1 or more) a finished room stays open (its record is kept for good).",
+        ),
+    ] = 3600.0,
     certfile: Annotated[
         Optional[Path],  # noqa: UP045
         typer.Option(metavar="FILE", help="TLS certificate (PEM): serve https and wss.", exists=True, dir_okay=False),
@@ -794,6 +802,7 @@ def serve_command(
         grace=grace,
         bot_delay=bot_delay,
         keep_empty_lobby=keep_lobby,
+        keep_finished=keep_finished,
         trusted_proxies=frozenset(trust_proxy),
         allowed_origins=frozenset(allow_origin),
     )

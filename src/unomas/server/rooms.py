@@ -33,6 +33,7 @@ from unomas.errors import BotError, NotationError, StaleAction
 from unomas.events import Event
 from unomas.game import Game, RoundLog
 from unomas.i18n import narrate
+from unomas.position import Position
 from unomas.rules import Rules
 from unomas.server.protocol import (
     REACTIONS,
@@ -233,7 +234,14 @@ class Room:
         self._stored = 0
         """The game's ply when its last move was stored."""
         self._stored_rounds = 0
-        """How many of the game's rounds are stored (their deals)."""
+        """How many of the rounds in the game's log are stored (their deals)."""
+        self._first_round = 0
+        """The index in the match of the game's first logged round: a match restored from a
+        snapshot has the rounds since that one alone in its log; the earlier are in the store."""
+        self._snapshot: dict[str, Any] | None = None
+        """The match just before that round's deal (None: round 0, dealt from the seed)."""
+        self._earlier: list[dict[str, Any]] = []
+        """The record's rounds before that one, read from the store when the match ends."""
         self.epoch = 0
         """How many times the match was rebuilt from the store."""
         self._lock = asyncio.Lock()
@@ -383,9 +391,9 @@ class Room:
         if stored.status == "playing":
             assert stored.seed is not None
             room.seed = stored.seed
-            stored_record = {"rules": room.rules.to_dict(), "rounds": stored.rounds}
+            room._first_round, room._snapshot = stored.first_round, stored.snapshot
             # The bots are told the round in play again, so they know what they knew.
-            room._conduct(fairness.replay_seeded(stored_record, room.seed))
+            room._conduct(room._replay(stored.rounds))
             loop = asyncio.get_running_loop()
             for number, seat in enumerate(room._all_seats()):
                 if seat.bot is None:  # nobody is connected yet: the grace period starts now
@@ -603,20 +611,33 @@ class Room:
             self._rebuild()
             raise
 
+    def _replay(self, rounds: list[dict[str, Any]]) -> Game:
+        """The match replayed from where its log starts (the seed's first deal, or the
+        snapshot before a later one) through ``rounds``, the record's rounds from there."""
+        if self._snapshot is None:
+            return fairness.replay_seeded({"rules": self.rules.to_dict(), "rounds": rounds}, self.seed)
+        shuffles = random.Random()
+        version, state, gauss = self._snapshot["rng"]
+        shuffles.setstate((version, tuple(state), gauss))
+        game = Game.from_position(self.rules, Position.from_json(self._snapshot["position"]), rng=shuffles)
+        game.log = []  # a history from this round on (the earlier rounds are in the store)
+        return fairness.replay_from(game, rounds)
+
     def _rebuild(self) -> None:
         """Make the match what the store holds again (after a write failed): replayed from
-        its seed and the moves stored, as a restarted server would; the changes not stored
-        were heard by nobody and are forgotten, and every bot is told the round again."""
+        where its log starts and the moves stored, as a restarted server would; the changes
+        not stored were heard by nobody and are forgotten, and every bot is told the round again."""
         old = self.conductor
         assert old is not None and old.game.log is not None
-        rounds = old.game.log[: self._stored_rounds]
-        kept = self._stored - sum(len(played.moves) for played in rounds[:-1])
+        logged = old.game.log
+        start_ply = old.game.ply - sum(len(played.moves) for played in logged)
+        rounds = logged[: self._stored_rounds]
+        kept = self._stored - start_ply - sum(len(played.moves) for played in rounds[:-1])
         last = rounds[-1]
         if kept < len(last.moves):
             rounds[-1] = RoundLog(last.dealer, last.deal, last.moves[:kept])
-        partial_record = {"rules": self.rules.to_dict(), "rounds": [record.round_json(played) for played in rounds]}
         old.close()
-        conductor = self._conduct(fairness.replay_seeded(partial_record, self.seed))
+        conductor = self._conduct(self._replay([record.round_json(played) for played in rounds]))
         for number, player in enumerate(self._all_seats()):
             if player.away:
                 conductor.stand_in(number, True)
@@ -630,6 +651,7 @@ class Room:
         async with self._lock:
             conductor = self.conductor
             assert conductor is not None and conductor.game.log is not None
+            snapshot = _snapshot(conductor.game)
             conductor.deal()
             try:
                 await self.store(
@@ -637,6 +659,7 @@ class Room:
                     self.code,
                     conductor.game.round,
                     record.round_json(conductor.game.log[-1]),
+                    snapshot,
                 )
             except Refusal:
                 self._rebuild()
@@ -767,6 +790,8 @@ class Room:
         assert self.conductor is not None
         if self._timer is not None:
             self._timer.cancel()
+        if len(self._earlier) < self._first_round:  # restored from a snapshot: the rounds before it
+            self._earlier = await self.store(self.store.store.rounds, self.code, 0, self._first_round)
         final = self.full_record()
         await self.store(self.store.store.finish, self.code, final)
         self.status = "over"
@@ -779,17 +804,21 @@ class Room:
             self.on_over(self)
 
     def full_record(self) -> dict[str, Any]:
-        """The record so far; the seed is revealed only once the match is over."""
+        """The record so far; the seed is revealed only once the match is over. (A match
+        restored from a snapshot has its earlier rounds read from the store first.)"""
         game = self.game
         assert game is not None
+        assert len(self._earlier) == self._first_round, "the rounds before the snapshot are read first"
         over = game.is_over or game.ply >= self.settings.max_match_actions
         shuffle = fairness.reveal(self.seed) if over else fairness.commit(self.seed)
         seats = self._all_seats()
-        return record.to_json(
+        made = record.to_json(
             game,
             names=[seat.name for seat in seats],
             **{fairness.FIELD: shuffle, "bots": [n for n, seat in enumerate(seats) if seat.bot is not None]},
         )
+        made["rounds"][:0] = self._earlier
+        return made
 
     async def close(self) -> None:
         """Stop driving the game (the server is shutting down)."""
@@ -956,6 +985,14 @@ def _update(
     """An ``update`` message: a change's events as the receiver may see them, their
     narration, its view after it, and the seconds left on the turn timer."""
     return {"type": "update", "events": events, "narration": narration, "view": view, "turn_left": turn_left}
+
+
+def _snapshot(game: Game) -> dict[str, Any]:
+    """The match between two rounds as a restart takes it up: its position and the state of
+    its seeded random source (which deals the next round)."""
+    shuffles = game.rng
+    assert isinstance(shuffles, random.Random), "a room's game shuffles with its seeded source"
+    return {"position": game.position().to_json(), "rng": shuffles.getstate()}
 
 
 def _report_crash(task: asyncio.Task[None]) -> None:

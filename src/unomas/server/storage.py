@@ -2,8 +2,12 @@
 
 A game is stored as its record (RECORD.md): each round's deal, then every move's entries
 appended in a transaction of their own as it happens, the secret seed beside it (never
-in the record until the game is over). :meth:`Store.load` gives back everything needed
-to resume each room exactly; another store only has to implement the same methods.
+in the record until the game is over). Each round after the first is stored with a
+snapshot of the match just before its deal (the position and the shuffles' random state),
+so :meth:`Store.load` gives back, to resume each room exactly, only the rounds from the
+last snapshot on: a restart replays the round in play, not the whole match. The earlier
+rounds stay stored for the record (:meth:`Store.rounds`). Another store only has to
+implement the same methods.
 """
 
 from __future__ import annotations
@@ -12,12 +16,12 @@ import asyncio
 import contextlib
 import json
 import logging
+import queue
 import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -50,7 +54,11 @@ class StoredRoom:
     """``lobby``, ``playing`` or ``over``."""
     seed: bytes | None = None
     rounds: list[dict[str, Any]] = field(default_factory=list)
-    """The record's rounds so far (deal, events, result once over)."""
+    """The record's rounds from ``first_round`` on (deal, events, result once over)."""
+    first_round: int = 0
+    """The index in the match of ``rounds[0]``: the last round stored with a snapshot."""
+    snapshot: dict[str, Any] | None = None
+    """The match just before ``rounds[0]`` was dealt (None: the first round, dealt from the seed)."""
 
 
 class Store(ABC):
@@ -65,8 +73,9 @@ class Store(ABC):
         """The host started: the final seating, the secret seed and the first deal, at once."""
 
     @abstractmethod
-    def add_round(self, code: str, index: int, deal: dict[str, Any]) -> None:
-        """A new round was dealt (``deal``: dealer, hands, pile, events so far)."""
+    def add_round(self, code: str, index: int, deal: dict[str, Any], snapshot: dict[str, Any]) -> None:
+        """A new round was dealt (``deal``: dealer, hands, pile, events so far); ``snapshot``
+        is the match just before the deal, where a restart takes it up again."""
 
     @abstractmethod
     def append(self, code: str, index: int, entries: list[dict[str, Any]], result: dict[str, Any] | None) -> None:
@@ -82,7 +91,12 @@ class Store(ABC):
 
     @abstractmethod
     def load(self) -> list[StoredRoom]:
-        """Every room not yet over, with its rounds, to resume after a restart."""
+        """Every room not yet over, with its rounds from the last snapshot on, to resume
+        after a restart."""
+
+    @abstractmethod
+    def rounds(self, code: str, start: int, stop: int) -> list[dict[str, Any]]:
+        """The rounds ``start`` to ``stop`` (excluded) of a room's game, as its record has them."""
 
     @abstractmethod
     def finished_record(self, code: str) -> dict[str, Any] | None:
@@ -91,6 +105,12 @@ class Store(ABC):
     @abstractmethod
     def close(self) -> None:
         """Release the store."""
+
+    def batch(self) -> contextlib.AbstractContextManager[None]:
+        """``with``: the calls made inside in one transaction where the store can, each still
+        succeeding or failing alone, none kept unless the whole batch is (an error leaving
+        the ``with`` undoes them all). This one makes each call on its own."""
+        return contextlib.nullcontext()
 
 
 class SQLiteStore(Store):
@@ -105,15 +125,32 @@ class SQLiteStore(Store):
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
+        self._batching: int | None = None
+        """The thread whose batch holds the transaction open (its calls are savepoints in it)."""
         self._db: Any = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=busy_timeout)
         """The connection (``Any``: a test may wrap it to inject faults)."""
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(rounds)")}
+        if columns and "snapshot" not in columns:  # a database from before snapshots
+            self._db.execute("ALTER TABLE rounds ADD COLUMN snapshot TEXT")
         self._db.executescript(_SCHEMA)
 
-    def _transaction(self) -> _Transaction:
+    def _transaction(self) -> _Transaction | _Savepoint:
+        """One call's statements: a transaction, or a savepoint in the batch this thread holds."""
+        if self._batching == threading.get_ident():
+            return _Savepoint(self._db)
         return _Transaction(self._db, self._lock)
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        with _Transaction(self._db, self._lock):
+            self._batching = threading.get_ident()
+            try:
+                yield
+            finally:
+                self._batching = None
 
     def save_room(self, room: StoredRoom) -> None:
         with self._transaction() as db:
@@ -131,9 +168,9 @@ class SQLiteStore(Store):
             )
             _insert_round(db, code, 0, first_round)
 
-    def add_round(self, code: str, index: int, deal: dict[str, Any]) -> None:
+    def add_round(self, code: str, index: int, deal: dict[str, Any], snapshot: dict[str, Any]) -> None:
         with self._transaction() as db:
-            _insert_round(db, code, index, deal)
+            _insert_round(db, code, index, deal, snapshot)
 
     def append(self, code: str, index: int, entries: list[dict[str, Any]], result: dict[str, Any] | None) -> None:
         with self._transaction() as db:
@@ -160,19 +197,40 @@ class SQLiteStore(Store):
                     "SELECT code, setup, seats, status, seed FROM rooms WHERE status != 'over' ORDER BY rowid"
                 )
             }
+            for code, index, snapshot in db.execute(
+                "SELECT code, idx, snapshot FROM rounds JOIN rooms USING (code)"
+                f" WHERE status != 'over' AND idx = ({_LAST_SNAPSHOT})"
+            ):
+                rooms[code].first_round, rooms[code].snapshot = index, json.loads(snapshot)
             for code, deal, result in db.execute(
                 "SELECT code, deal, result FROM rounds JOIN rooms USING (code)"
-                " WHERE status != 'over' ORDER BY code, idx"
+                f" WHERE status != 'over' AND idx >= COALESCE(({_LAST_SNAPSHOT}), 0) ORDER BY code, idx"
             ):
-                entry = json.loads(deal)
-                if result is not None:
-                    entry["result"] = json.loads(result)
-                rooms[code].rounds.append(entry)
+                rooms[code].rounds.append(_round(deal, result))
             for code, index, event in db.execute(
-                "SELECT code, round, entry FROM events JOIN rooms USING (code) WHERE status != 'over' ORDER BY id"
+                "SELECT code, round, entry FROM events JOIN rooms USING (code) WHERE status != 'over'"
+                f" AND round >= COALESCE(({_LAST_SNAPSHOT.replace('rounds.code', 'events.code')}), 0)"
+                " ORDER BY events.id"
             ):
-                rooms[code].rounds[index]["events"].append(json.loads(event))
+                stored = rooms[code]
+                stored.rounds[index - stored.first_round]["events"].append(json.loads(event))
         return list(rooms.values())
+
+    def rounds(self, code: str, start: int, stop: int) -> list[dict[str, Any]]:
+        with self._transaction() as db:
+            rounds = [
+                _round(deal, result)
+                for deal, result in db.execute(
+                    "SELECT deal, result FROM rounds WHERE code = ? AND idx >= ? AND idx < ? ORDER BY idx",
+                    (code, start, stop),
+                )
+            ]
+            for index, event in db.execute(
+                "SELECT round, entry FROM events WHERE code = ? AND round >= ? AND round < ? ORDER BY id",
+                (code, start, stop),
+            ):
+                rounds[index - start]["events"].append(json.loads(event))
+        return rounds
 
     def finished_record(self, code: str) -> dict[str, Any] | None:
         with self._transaction() as db:
@@ -187,7 +245,15 @@ class SQLiteStore(Store):
 class StoreWriter:
     """The store as the event loop uses it: every call runs on one thread of its own, in the
     order made, and is awaited, so a slow or locked disk never holds up the loop (nor any
-    other room than the one waiting). A call that fails raises ``store.unavailable``."""
+    other room than the one waiting). A call that fails raises ``store.unavailable``.
+
+    The calls waiting when the thread comes to them are made in one batch
+    (:meth:`Store.batch`: one transaction, each call in a savepoint of its own), so a busy
+    server pays one commit, and one wake-up of the loop, for many moves; each call still
+    succeeds or fails alone, and none is answered before its batch is committed."""
+
+    BATCH = 256
+    """The most calls in one batch."""
 
     def __init__(self, store: Store, observe: Callable[[float], None] | None = None) -> None:
         self.store = store
@@ -195,19 +261,28 @@ class StoreWriter:
         """Told each call's seconds (the metrics' histogram)."""
         self.moves = 0
         """Moves stored (counted by the rooms)."""
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="unomas-store")
         self.calls = 0
         self.failures = 0
         self.seconds = 0.0
         """Total seconds the calls took, queueing included (for the metrics)."""
         self.pending = 0
+        self._queue: queue.SimpleQueue[_Call | None] = queue.SimpleQueue()
+        self._closed = False
+        self._thread = threading.Thread(target=self._work, name="unomas-store", daemon=True)
+        self._thread.start()
 
     async def __call__(self, method: Callable[..., T], *args: Any) -> T:
         """``method(*args)`` (one of the store's) on the store's thread."""
         started = time.perf_counter()
         self.pending += 1
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[T] = loop.create_future()
+        if self._closed:  # (shutting down: no thread will answer)
+            answer.set_exception(RuntimeError("the store is closed"))
+        else:
+            self._queue.put(_Call(partial(method, *args), answer, loop))
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._thread, partial(method, *args))
+            return await answer
         except Exception as error:
             self.failures += 1
             log.warning("store: %s failed: %s", getattr(method, "__name__", method), error)
@@ -221,10 +296,101 @@ class StoreWriter:
             if self.observe is not None:
                 self.observe(seconds)
 
+    def _work(self) -> None:
+        """The store's thread: make the calls waiting, in batches, until told to stop."""
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            calls = [first]
+            stopping = False
+            while len(calls) < self.BATCH:
+                try:
+                    waiting = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if waiting is None:
+                    stopping = True
+                    break
+                calls.append(waiting)
+            self._settle(calls, self._made(calls))
+            if stopping:
+                return
+
+    def _made(self, calls: list[_Call]) -> list[tuple[bool, Any]]:
+        """Each call's outcome, (True, result) or (False, error), once its batch is over."""
+        outcomes: list[tuple[bool, Any]] = []
+        try:
+            with self.store.batch():
+                for call in calls:
+                    try:
+                        outcomes.append((True, call.make()))
+                    except _BatchLost:
+                        raise
+                    except Exception as error:  # this call alone is undone
+                        outcomes.append((False, error))
+        except Exception as error:  # the batch could not begin or be committed: none of it is stored
+            return [(False, error)] * len(calls)
+        return outcomes
+
+    @staticmethod
+    def _settle(calls: list[_Call], outcomes: list[tuple[bool, Any]]) -> None:
+        """Hand each outcome to its caller, on the caller's loop (one wake-up for them all)."""
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], bool, Any]]] = {}
+        for call, (made, value) in zip(calls, outcomes, strict=True):
+            by_loop.setdefault(call.loop, []).append((call.answer, made, value))
+        for loop, answers in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits any more
+                loop.call_soon_threadsafe(_answer, answers)
+
     def close(self) -> None:
         """Finish the calls under way, then release the store."""
-        self._thread.shutdown(wait=True)
+        self._closed = True
+        self._queue.put(None)
+        self._thread.join()
         self.store.close()
+
+
+@dataclass(slots=True)
+class _Call:
+    """A store call waiting for the store's thread, and where to answer it."""
+
+    make: Callable[[], Any]
+    answer: asyncio.Future[Any]
+    loop: asyncio.AbstractEventLoop
+
+
+def _answer(answers: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+    """On the loop: each waiting caller gets its result or its error (unless it gave up)."""
+    for future, made, value in answers:
+        if future.done():
+            continue
+        if made:
+            future.set_result(value)
+        else:
+            future.set_exception(value)
+
+
+class _Savepoint:
+    """``with``, inside a batch: the statements of one call, undone alone if it fails."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> sqlite3.Connection:
+        self._db.execute("SAVEPOINT call")
+        return self._db
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        if kind is not None:
+            if not self._db.in_transaction:  # SQLite undid the whole transaction (a full or broken disk)
+                raise _BatchLost("the batch's transaction was undone")
+            self._db.execute("ROLLBACK TO call")
+        self._db.execute("RELEASE call")
+
+
+class _BatchLost(Exception):
+    """A call's failure undid its whole batch: every call of it fails."""
 
 
 class _Transaction:
@@ -264,13 +430,31 @@ def _rollback(db: sqlite3.Connection) -> None:
             db.execute("ROLLBACK")
 
 
-def _insert_round(db: sqlite3.Connection, code: str, index: int, deal: dict[str, Any]) -> None:
-    """A round's deal; the chance events that come with it (returns) go to the events."""
+def _insert_round(
+    db: sqlite3.Connection, code: str, index: int, deal: dict[str, Any], snapshot: dict[str, Any] | None = None
+) -> None:
+    """A round's deal (and the snapshot before it); the chance events that come with it
+    (returns) go to the events."""
     header = {key: deal[key] for key in ("dealer", "hands", "pile")} | {"events": []}
-    db.execute("INSERT INTO rounds (code, idx, deal) VALUES (?, ?, ?)", (code, index, _dumps(header)))
+    db.execute(
+        "INSERT INTO rounds (code, idx, deal, snapshot) VALUES (?, ?, ?, ?)",
+        (code, index, _dumps(header), None if snapshot is None else _dumps(snapshot)),
+    )
     db.executemany(
         "INSERT INTO events (code, round, entry) VALUES (?, ?, ?)", [(code, index, _dumps(e)) for e in deal["events"]]
     )
+
+
+def _round(deal: str, result: str | None) -> dict[str, Any]:
+    """A stored round as the record has it: dealer, hands, pile, events (to fill), result."""
+    entry: dict[str, Any] = json.loads(deal)
+    if result is not None:
+        entry["result"] = json.loads(result)
+    return entry
+
+
+_LAST_SNAPSHOT = "SELECT MAX(idx) FROM rounds AS later WHERE later.code = rounds.code AND later.snapshot IS NOT NULL"
+"""The index of a room's last round stored with a snapshot (NULL if none is)."""
 
 
 def _dumps(value: Any) -> str:
@@ -291,6 +475,7 @@ CREATE TABLE IF NOT EXISTS rounds (
     idx INTEGER NOT NULL,
     deal TEXT NOT NULL,
     result TEXT,
+    snapshot TEXT,
     PRIMARY KEY (code, idx)
 );
 CREATE TABLE IF NOT EXISTS events (
@@ -300,4 +485,5 @@ CREATE TABLE IF NOT EXISTS events (
     entry TEXT NOT NULL,
     FOREIGN KEY (code, round) REFERENCES rounds(code, idx)
 );
+CREATE INDEX IF NOT EXISTS events_by_round ON events (code, round);
 """
