@@ -537,6 +537,7 @@ def check_view(game: Game, seat: int | None, rng: random.Random) -> None:
         assert view.legal_actions == () and view.drawn is None and view.shown_hand is None
     as_json = view.to_json()
     assert "pile" not in as_json and "hands" not in as_json
+    assert view.to_json(rules=False) == {key: value for key, value in as_json.items() if key != "rules"}
     # What the seat sees depends on nothing it may not know: redeal the hidden cards and
     # the view stays exactly the same.
     assert scrambled(game, seat, rng).view(seat) == view

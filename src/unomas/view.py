@@ -71,11 +71,13 @@ class View:
     """The match winner, once the match is over."""
     legal_actions: tuple[Action, ...]
 
-    def to_json(self) -> dict[str, Any]:
-        """The view with cards as tokens, for protocols and front ends."""
-        return {
-            "seat": self.seat,
-            "rules": self.rules.to_dict(),
+    def to_json(self, *, rules: bool = True) -> dict[str, Any]:
+        """The view with cards as tokens, for protocols and front ends; ``rules=False``
+        leaves the rules out, for a protocol that sends them once."""
+        sent: dict[str, Any] = {"seat": self.seat}
+        if rules:
+            sent["rules"] = self.rules.to_dict()
+        return sent | {
             "round": self.round,
             "ply": self.ply,
             "dealer": self.dealer,

@@ -889,9 +889,7 @@ class Room:
 
     def _view(self, seat: int | None) -> dict[str, Any]:
         assert self.conductor is not None
-        view = self.conductor.view(seat).to_json()
-        del view["rules"]  # sent once, in the room message
-        return view
+        return self.conductor.view(seat).to_json(rules=False)  # the rules are sent once, in the room message
 
     def _flush(self, ref: int | None = None, by: int | None = None) -> None:
         """Send every connection what its seat heard of the change just stored (``ref`` to
