@@ -732,3 +732,17 @@ def test_unomas_alone_shows_its_help_and_nothing_after_it() -> None:
     result = runner.invoke(app, [], env={"COLUMNS": "80"}, prog_name="unomas")
     assert result.exit_code == 2 and "Usage: unomas [OPTIONS] COMMAND" in result.stdout
     assert result.stdout.rstrip().endswith("╯") and result.stderr == ""
+
+
+def test_plain_mode_wraps_its_lines_between_words_at_the_terminal_s_width() -> None:
+    from unomas.tui.plain import fit
+
+    line = (
+        "N = play card N (add r/y/g/b for a wild, @SEAT for a 7, u for UNO); d = draw; ? = help; q = quit (saved)\n"
+        "Round 1 · Top: Red Draw Two (R+2) · Colour: Red (R) · clockwise ↻ · Pile: 91"
+    )
+    for width in (40, 60, 80):
+        rows = fit(line, width).split("\n")
+        assert all(len(row) <= width for row in rows)
+        assert " ".join(rows).split() == line.split()  # no word cut in two, none lost
+    assert fit(line, 200) == line

@@ -104,7 +104,7 @@ def play(
         session.sort_hand = setup.sort_hand
     if plain:
         assert session is not None
-        line_mode.run(session, t, input, lambda line: print(line, flush=True))
+        line_mode.run(session, t, input, line_mode.terminal_writer())
         return
     from unomas.tui.app import UnomasApp
 

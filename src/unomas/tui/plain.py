@@ -10,6 +10,9 @@ needs a clock; ``?`` lists every answer and the rules in force.
 from __future__ import annotations
 
 import re
+import shutil
+import sys
+import textwrap
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,6 +25,27 @@ from unomas.i18n import Translations
 from unomas.i18n.narration import describe
 from unomas.tui import text
 from unomas.tui.session import Session, Setup, choose_play
+
+
+def fit(line: str, width: int) -> str:
+    """``line`` wrapped between words to ``width`` columns (each of its own lines apart),
+    so a narrow terminal never breaks a word in two.
+
+    >>> print(fit("Round 1 · Top: Red Draw Two (R+2) · clockwise", 24))
+    Round 1 · Top: Red Draw
+    Two (R+2) · clockwise
+    """
+    return "\n".join(
+        textwrap.fill(part, width, break_long_words=False, break_on_hyphens=False) or part for part in line.split("\n")
+    )
+
+
+def terminal_writer() -> Callable[[str], None]:
+    """Write a line to standard output: fitted to the terminal's width when it is one
+    (read again at each line, so a resized window is followed); whole to a pipe."""
+    if not sys.stdout.isatty():
+        return lambda line: print(line, flush=True)
+    return lambda line: print(fit(line, shutil.get_terminal_size().columns), flush=True)
 
 
 def run(session: Session, t: Translations, read: Callable[[str], str], write: Callable[[str], None]) -> None:
