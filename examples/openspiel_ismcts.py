@@ -25,7 +25,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from unomas.bots import make_bot
 from unomas.events import Event, redact
-from unomas.rl.openspiel import SHORT_NAME, RolloutEvaluator, UnoState
+from unomas.rl.openspiel import ALL_RULES_NAME, SHORT_NAME, RolloutEvaluator, UnoState
 
 
 def play_round(game: Any, searcher: ismcts.ISMCTSBot, search_seat: int, seed: int) -> tuple[int, int]:
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
-    game = pyspiel.load_game(SHORT_NAME, {"players": 2, "preset": args.preset})
+    game = pyspiel.load_game(SHORT_NAME if args.preset == "official" else ALL_RULES_NAME, {"players": 2})
     random_state = np.random.RandomState(args.seed)
     evaluator: mcts.Evaluator = (
         RolloutEvaluator(seed=args.seed) if args.rollouts == "greedy" else mcts.RandomRolloutEvaluator(1, random_state)

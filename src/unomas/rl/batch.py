@@ -51,10 +51,12 @@ class BatchEnv:
         episode: Episode = "round",
         reward: Reward = "win",
         max_steps: int = DEFAULT_MAX_STEPS,
+        max_players: int | None = None,
+        history: bool = False,
     ) -> None:
         self.rules = rules
         self.games = games
-        self.layout = ObservationLayout(rules)
+        self.layout = ObservationLayout(rules, max_players=max_players, history=history)
         self.core = core = Batch(
             rules,
             games,
@@ -63,6 +65,8 @@ class BatchEnv:
             episode=episode,
             reward=reward,
             max_steps=max_steps,
+            max_players=max_players,
+            history=history,
         )
         self.table: ActionTable = core.table
         self.actors: npt.NDArray[np.int8] = np.frombuffer(core.actors, dtype=np.int8)
@@ -117,11 +121,21 @@ def batch(
     episode: Episode = "round",
     reward: Reward = "win",
     max_steps: int = DEFAULT_MAX_STEPS,
+    max_players: int | None = None,
+    history: bool = False,
     **settings: Any,
 ) -> BatchEnv:
     """``games`` games under ``preset`` with ``settings`` (any setting of RULES.md by name),
     the other options as :func:`unomas.rl.env`'s."""
-    return BatchEnv(Rules.preset(preset, **settings), games, episode=episode, reward=reward, max_steps=max_steps)
+    return BatchEnv(
+        Rules.preset(preset, **settings),
+        games,
+        episode=episode,
+        reward=reward,
+        max_steps=max_steps,
+        max_players=max_players,
+        history=history,
+    )
 
 
 def random_actions(masks: npt.NDArray[np.int8], rng: np.random.Generator) -> npt.NDArray[np.intp]:

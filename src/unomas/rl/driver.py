@@ -33,7 +33,17 @@ from typing import Any, Final, Literal
 from unomas.cards import POINTS, Card, card_token, color_letter
 from unomas.conductor import Conductor, Player
 from unomas.errors import IllegalAction, SettingsError
-from unomas.events import Event, MatchEnded, Played, Reshuffled, RoundEnded, StartingCard
+from unomas.events import (
+    Drew,
+    Event,
+    HandsPassed,
+    HandsSwapped,
+    MatchEnded,
+    Played,
+    Reshuffled,
+    RoundEnded,
+    StartingCard,
+)
 from unomas.game import Deal, Game, RandomSource
 from unomas.position import Position
 from unomas.rl.actions import ActionTable, action_table
@@ -65,6 +75,10 @@ class Driver:
     outcomes of OpenSpiel's game come from outside). ``game`` is the game to begin on
     (until :meth:`reset` or :meth:`start`; by default one dealt from seed 0), every seat
     external.
+
+    ``max_players`` lays the action ids out for that many seats (see
+    :mod:`unomas.rl.actions`); with ``history`` the driver keeps :attr:`history`, the
+    colours each seat drew on (see :mod:`unomas.rl.observation`).
     """
 
     def __init__(
@@ -76,6 +90,8 @@ class Driver:
         max_steps: int,
         dictate_deals: bool = False,
         game: Game | None = None,
+        max_players: int | None = None,
+        history: bool = False,
     ) -> None:
         if episode not in ("round", "match"):
             raise SettingsError(f"episode must be 'round' or 'match', not {episode!r}")
@@ -85,7 +101,16 @@ class Driver:
             raise SettingsError(f"max_steps must be at least 1, not {max_steps}")
         self.rules = rules
         self.players = rules.players
-        self.table: ActionTable = action_table(rules.players)
+        try:
+            self.table: ActionTable = action_table(rules.players, max_players)
+        except ValueError as error:
+            raise SettingsError(str(error)) from None
+        self.max_players = max_players
+        self.keeps_history = history
+        self.history = [0] * rules.players
+        """By seat, the colours in play when it drew a card on its turn since its last play:
+        bit ``c`` for colour ``c`` (kept with ``history``; cleared for a seat when it plays
+        or its hand is swapped or passed on, for all at a new round)."""
         self.episode = episode
         self.reward = reward
         self.max_steps = max_steps
@@ -136,6 +161,7 @@ class Driver:
         self.steps = 0
         self.done = self.truncated = self.deal_pending = False
         self._recount()
+        self._forget()
         self._decide()
 
     def close(self) -> None:
@@ -149,6 +175,7 @@ class Driver:
         self.deal_pending = False
         self.events = self.conductor.deal(deal)
         self._recount()
+        self._forget()
         self._decide()
 
     def copy(self) -> Driver:
@@ -187,6 +214,9 @@ class Driver:
             self.done,
             self.truncated,
             self.deal_pending,
+            self.max_players,
+            self.keeps_history,
+            self.history[:],
         )
 
     def _resume(self, actor: int, out_of_turn: bool) -> None:
@@ -200,6 +230,11 @@ class Driver:
         self.actor = actor
         self.out_of_turn = out_of_turn
         self._legal = None
+
+    def _forget(self) -> None:
+        """A new round: no seat has drawn on a colour yet."""
+        if self.keeps_history:
+            self.history = [0] * self.players
 
     def _recount(self) -> None:
         """Count the discard pile afresh."""
@@ -221,6 +256,7 @@ class Driver:
                 return
             self.events = self.events + conductor.deal()
             self._recount()
+            self._forget()
             decision = conductor.decision()
         self.actor, self.out_of_turn = decision
 
@@ -286,6 +322,7 @@ class Driver:
             game.uno_pending,
             game.dealer,
             game.scores,
+            self.history,
             keep=True,
         )
 
@@ -352,6 +389,8 @@ class Driver:
         """Count the cards ``events`` played onto the discard pile; return the rewards they give."""
         rewards = None
         discard = self._discard
+        if self.keeps_history:
+            self._remember(events)
         for event in events:
             if isinstance(event, Played):
                 card = event.card
@@ -368,6 +407,21 @@ class Driver:
             elif isinstance(event, MatchEnded) and self.reward == "win" and self.episode == "match":
                 rewards = self._win(event.winner)
         return rewards
+
+    def _remember(self, events: list[Event]) -> None:
+        """Bring :attr:`history` up to date with the events of a step."""
+        history = self.history
+        for event in events:
+            if isinstance(event, Drew):
+                color = self.game.color  # a draw leaves the colour as it was
+                if event.reason == "turn" and color is not None and color >= 0:
+                    history[event.player] |= 1 << color
+            elif isinstance(event, Played):
+                history[event.player] = 0
+            elif isinstance(event, HandsSwapped):
+                history[event.player] = history[event.target] = 0
+            elif isinstance(event, HandsPassed):
+                self.history = history = [0] * self.players
 
     def _win(self, winner: int) -> list[float]:
         rewards = [-1.0] * self.players
@@ -394,9 +448,20 @@ class Driver:
 
 def _rebuild(state: tuple[Any, ...], game: Game, events: list[Event]) -> Driver:
     """A driver in ``state`` (:meth:`Driver._state`) on ``game``, the last step's ``events``."""
-    rules, episode, reward, max_steps, dictate_deals, actor, out_of_turn, steps, done, truncated, deal_pending = state
-    driver = Driver(rules, episode=episode, reward=reward, max_steps=max_steps, dictate_deals=dictate_deals, game=game)
+    rules, episode, reward, max_steps, dictate_deals, actor, out_of_turn, steps, done, truncated = state[:10]
+    deal_pending, max_players, keeps_history, history = state[10:]
+    driver = Driver(
+        rules,
+        episode=episode,
+        reward=reward,
+        max_steps=max_steps,
+        dictate_deals=dictate_deals,
+        game=game,
+        max_players=max_players,
+        history=keeps_history,
+    )
     driver._resume(actor, out_of_turn)
+    driver.history = history[:]
     driver.events = events
     driver.steps = steps
     driver.done = done
