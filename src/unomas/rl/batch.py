@@ -139,8 +139,9 @@ def batch(
 
 
 def random_actions(masks: npt.NDArray[np.int8], rng: np.random.Generator) -> npt.NDArray[np.intp]:
-    """One uniformly random open id per row of ``masks`` (the highest of random keys over the open ids)."""
-    keys = rng.random(masks.shape)
-    keys[masks == 0] = -1.0
-    chosen: npt.NDArray[np.intp] = keys.argmax(axis=1)
+    """One uniformly random open id per row of ``masks`` (each row needs one open id): the
+    ``k``-th open id of the row for a uniform ``k``, one random number per row."""
+    opened = masks.cumsum(axis=1, dtype=np.int16)  # the open ids counted up to each id
+    picks = (rng.random(len(masks)) * opened[:, -1]).astype(np.int16)  # 0 … open ids - 1
+    chosen: npt.NDArray[np.intp] = (opened <= picks[:, None]).argmin(axis=1)  # the first id past the pick
     return chosen

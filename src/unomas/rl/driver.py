@@ -34,6 +34,7 @@ from unomas.cards import POINTS, Card, card_token, color_letter
 from unomas.conductor import Conductor, Player
 from unomas.errors import IllegalAction, SettingsError
 from unomas.events import (
+    Challenged,
     Drew,
     Event,
     HandsPassed,
@@ -45,7 +46,7 @@ from unomas.events import (
     StartingCard,
 )
 from unomas.game import Deal, Game, RandomSource
-from unomas.position import Position
+from unomas.position import Phase, Position
 from unomas.rl.actions import ActionTable, action_table
 from unomas.rl.writer import ObservationWriter, discard_counts
 from unomas.rules import Rules
@@ -56,6 +57,8 @@ __all__ = ["Driver", "Episode", "Reward"]
 Episode = Literal["round", "match"]
 Reward = Literal["win", "points"]
 
+_DRAWN_PHASE: Final = int(Phase.DRAWN)
+"""The only phase with a drawn card (a position's invariant): in any other, no seat has one."""
 _OWN_HAND: Final = own_hand
 _DRAWN_CARD: Final = drawn_card
 _SHOWN_HAND: Final = shown_hand
@@ -123,6 +126,9 @@ class Driver:
         self.truncated = False
         self.deal_pending = False
         self._legal: list[int] | None = None
+        self._maybe_shown = True
+        """Whether some seat may have a hand shown to it (after a challenge): until a look
+        finds none, every observation asks :func:`~unomas.view.shown_hand`."""
         self._no_ids = bytearray(self.table.size)
         """An all-zeros mask, copied for each mask (faster than making one)."""
         first = game if game is not None else Game(rules, seed=0, history=False)
@@ -160,6 +166,7 @@ class Driver:
         self.events = list(conductor.game.round_start_events)
         self.steps = 0
         self.done = self.truncated = self.deal_pending = False
+        self._maybe_shown = True  # a game begun in any position: look once
         self._recount()
         self._forget()
         self._decide()
@@ -295,8 +302,15 @@ class Driver:
         discard = game.discard
         if len(discard) != self._counted:
             self._recount()
-        drawn = _DRAWN_CARD(game, seat)
-        shown = _SHOWN_HAND(game, seat)
+        phase = game.phase
+        # the view's functions are asked only where they may find something (each call
+        # from compiled code into them costs as much as a tenth of a step)
+        drawn = _DRAWN_CARD(game, seat) if phase == _DRAWN_PHASE else None
+        shown = None
+        if self._maybe_shown:
+            shown = _SHOWN_HAND(game, seat)
+            if shown is None and all(_SHOWN_HAND(game, other) is None for other in range(self.players)):
+                self._maybe_shown = False
         shown_seat = -1
         shown_cards: list[Card] = []
         if shown is not None:
@@ -307,7 +321,7 @@ class Driver:
             _OWN_HAND(game, seat),
             discard[-1],
             game.color,
-            game.phase,
+            phase,
             game.current,
             game.direction,
             game.penalty,
@@ -398,6 +412,8 @@ class Driver:
                 self._counted += 1
             elif isinstance(event, Reshuffled) or isinstance(event, StartingCard):  # noqa: SIM101 (a union builds a new type each call)
                 self._recount()  # the pile starts anew (no card is played after it in one step)
+            elif isinstance(event, Challenged):
+                self._maybe_shown = True
             elif isinstance(event, RoundEnded):
                 if self.reward == "points":
                     rewards = [-float(sum(POINTS[c] for c in hand)) for hand in event.hands]
