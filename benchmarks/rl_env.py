@@ -20,6 +20,12 @@ time (``time.process_time``) instead of the wall clock: every loop is single-thr
 the time it waits for a core is left out and the ratios hold steadier.
 
     python benchmarks/rl_env.py [--seconds 10] [--players 2 4] [--clock wall|cpu]
+
+``--lengths EPISODES`` measures instead how long random masked play under ``preset="all"``
+runs and how often it reaches each environment's step limit (the AEC environment's
+100,000, OpenSpiel's 10,000 when ``open_spiel`` is installed).
+
+    python benchmarks/rl_env.py --lengths 100 [--players 2 4]
 """
 
 from __future__ import annotations
@@ -104,14 +110,83 @@ def rlcard_slice(players: int, seconds: float, seed: int, clock: Callable[[], fl
     return episodes, steps, clock() - start
 
 
+def aec_lengths(players: int, episodes: int, rng: random.Random) -> tuple[list[int], int, int]:
+    """Random masked episodes of the AEC environment under ``preset="all"``: their lengths,
+    how many were truncated, the limit."""
+    import unomas.rl
+
+    env = unomas.rl.env(players=players, preset="all")
+    env.reset(seed=players)
+    lengths, truncated = [], 0
+    for _ in range(episodes):
+        env.reset()
+        steps = 0
+        while True:
+            observation, _, terminated, cut, _ = env.last()
+            if terminated or cut:
+                truncated += cut
+                break
+            assert observation is not None
+            allowed = observation["action_mask"].nonzero()[0].tolist()
+            env.step(allowed[rng.randrange(len(allowed))])
+            steps += 1
+        lengths.append(steps)
+    return lengths, truncated, env.driver.max_steps
+
+
+def openspiel_lengths(players: int, episodes: int, rng: random.Random) -> tuple[list[int], int, int]:
+    """The same for OpenSpiel's ``python_unomas_all`` (chance by its probabilities)."""
+    import pyspiel
+
+    from unomas.rl.openspiel import ALL_RULES_NAME
+
+    game = pyspiel.load_game(ALL_RULES_NAME, {"players": players})
+    lengths, truncated = [], 0
+    for _ in range(episodes):
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probabilities)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                steps += 1
+        truncated += state.driver.truncated
+        lengths.append(steps)
+    return lengths, truncated, game.max_game_length()
+
+
+def print_lengths(players: list[int], episodes: int) -> None:
+    """The episode lengths of random play under every house rule, beside each step limit."""
+    import importlib.util
+
+    measures = {"AEC env": aec_lengths}
+    if importlib.util.find_spec("pyspiel") is not None:
+        measures["OpenSpiel"] = openspiel_lengths
+    print(f"{'env':>10} {'players':>7} {'limit':>8} {'episodes':>8} {'truncated':>10} {'median steps':>13}")
+    for name, measure in measures.items():
+        for n in players:
+            lengths, truncated, limit = measure(n, episodes, random.Random(n))
+            median = sorted(lengths)[len(lengths) // 2]
+            print(
+                f"{name:>10} {n:>7} {limit:>8,} {episodes:>8} {truncated:>4} ({truncated / episodes:>3.0%})"
+                f" {median:>13,}"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=10.0, help="measuring time per engine and player count")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--rlcard-python", help="a Python with rlcard==1.2.0 (default: a venv of its own)")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall", help="wall time or each loop's CPU time")
+    parser.add_argument("--lengths", type=int, metavar="EPISODES", help="measure episode lengths instead")
     parser.add_argument("--slice", nargs=3, metavar=("ENGINE", "PLAYERS", "SECONDS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.lengths:
+        print_lengths(args.players, args.lengths)
+        return
     if args.slice:  # one measurement, run in the interpreter that has the engine
         engine, players, seconds = args.slice[0], int(args.slice[1]), float(args.slice[2])
         measure = {"unomas": unomas_slice, "batch": batch_slice, "rlcard": rlcard_slice}[engine]

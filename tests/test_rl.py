@@ -426,6 +426,14 @@ def test_checkers_that_sample_unmasked_actions_pass_with_illegal_lose() -> None:
     assert illegal == 30  # a random id is almost never open: every episode ends on one
 
 
+def test_rllibs_multi_agent_check_passes_with_illegal_lose() -> None:
+    """RLlib's check steps one action sampled from the whole space (where RLlib imports)."""
+    wrappers = pytest.importorskip("ray.rllib.env.wrappers.pettingzoo_env")
+    checks = pytest.importorskip("ray.rllib.utils.pre_checks.env")
+    for _ in range(10):
+        checks.check_multiagent_environments(wrappers.PettingZooEnv(rl.env(players=4, preset="all", illegal="lose")))
+
+
 def test_a_switch_set_false_over_every_house_rule_is_honoured() -> None:
     off: dict[str, Any] = {"preset": "all", "jump_in": False, "challenge_wild_draw_four": False}
     expected = Rules.preset("all", jump_in=False, challenge_wild_draw_four=False)
