@@ -699,6 +699,8 @@ def test_a_layout_for_up_to_max_players_seats_is_the_same_for_every_table_size()
     for bad in (1, 11):
         with pytest.raises(SettingsError, match="max_players"):
             rl.env(players=2, max_players=bad)
+        with pytest.raises(SettingsError, match="max_players"):
+            ObservationLayout(Rules(players=2), max_players=bad)
 
 
 def test_history_holds_the_colours_each_seat_drew_on_since_its_last_play() -> None:
@@ -727,3 +729,5 @@ def test_history_holds_the_colours_each_seat_drew_on_since_its_last_play() -> No
             assert vector.tolist() == [float(bits >> c & 1) for bits in rows for c in range(4)]
     assert checked > 100
     assert "history" not in rl.env(players=3).layout.slices
+    with pytest.raises(ValueError, match="history"):  # a view does not keep the past: it must be given
+        rl.encode(env.game.view(0), env.layout)
