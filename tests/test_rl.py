@@ -469,6 +469,10 @@ def test_human_rendering_keeps_to_render_fps(capsys: pytest.CaptureFixture[str])
     human.render()
     assert time.monotonic() - start >= 2 / fps
     assert capsys.readouterr().out.count("player_0") == 3
+    single = rl.single_agent(opponents="random", players=2, render_mode="human")
+    observation, _ = single.reset(seed=0)
+    single.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert capsys.readouterr().out.count("player_1") == 2  # a frame after the reset and one after the step
 
 
 def test_gymnasium_makes_the_registered_ids_in_a_fresh_interpreter() -> None:
