@@ -31,7 +31,7 @@ def position(
     challengeable: bool = False,
     accused_guilty: bool = False,
     drawn: str | None = None,
-    uno_pending: int = -1,
+    uno_pending: int | None = None,
     **settings: Any,
 ) -> Game:
     """A game in a stacked position: ``hands`` and ``discard`` (bottom first) in tokens.
@@ -65,7 +65,7 @@ def position(
             accused=(current - direction) % rules.players if challengeable else None,
             accused_guilty=accused_guilty,
             drawn=None if drawn is None else cards(drawn)[0],
-            uno_pending=None if uno_pending < 0 else uno_pending,
+            uno_pending=uno_pending,
             scores=(0,) * rules.players,
         ),
         rng=random.Random(0),

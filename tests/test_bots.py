@@ -661,16 +661,16 @@ def check_world(world: Game, view: View) -> None:
     assert tuple(len(h) for h in world.hands) == view.hand_sizes
     assert world.discard == list(view.discard)
     assert len(world.pile) == view.pile_size
-    assert world.color == (-1 if view.color is None else view.color)
+    assert world.color == view.color
     assert (world.direction, world.current, world.phase) == (view.direction, view.current, view.phase)
     assert (world.penalty, world.challengeable) == (view.penalty, view.challengeable)
-    assert world.uno_pending == (-1 if view.uno_pending is None else view.uno_pending)
+    assert world.uno_pending == view.uno_pending
     assert (tuple(world.scores), world.round, world.dealer) == (view.scores, view.round, view.dealer)
     assert world.rules == view.rules
     if view.challengeable:
         assert world.accused == view.accused
     if view.seat == view.current:
-        assert world.drawn == (-1 if view.drawn is None else view.drawn)
+        assert world.drawn == view.drawn
         assert tuple(world.legal_actions(view.seat)) == view.legal_actions
 
 

@@ -21,7 +21,7 @@ runner = CliRunner()
 
 
 def run(*args: str) -> Result:
-    return runner.invoke(app, list(args), env={"COLUMNS": "200", "NO_COLOR": "1"})
+    return runner.invoke(app, list(args), env={"COLUMNS": "200", "NO_COLOR": "1", "LANGUAGE": "en"})
 
 
 def flat(text: str) -> str:
@@ -123,12 +123,12 @@ def test_settings_on_the_command_line(tmp_path: Path) -> None:
         (("--set", "jump_in=maybe"), "jump_in"),
         (("--set", "players=11"), "players"),
         (("--set", "hand_size=x"), "hand_size"),
-        (("--set", "target_score=-5"), "target_score"),
+        (("--set", "target_score=-5"), "The target score must be 0 or more."),
         (("--set", "stack_mixed"), "stack_mixed"),
         (("--players", "1"), "players"),
         (("--rules", "chaos"), "chaos"),
-        (("--policy", "clever"), "unknown policy 'clever' (policies are playfirst, random)"),
-        (("--policy", "uniform"), "unknown policy 'uniform'"),
+        (("--policy", "clever"), "--policy: there is no policy 'clever' (the policies are playfirst, random)."),
+        (("--policy", "uniform"), "there is no policy 'uniform'"),
     ],
 )
 def test_bad_settings_are_refused(tmp_path: Path, args: tuple[str, ...], named: str) -> None:

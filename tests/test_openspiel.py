@@ -272,7 +272,9 @@ def test_out_of_turn_decisions_are_the_drivers() -> None:
     rng = random.Random(3)
     state = load(players=4).new_initial_state()
     state = play_until(
-        state, rng, lambda s: not s.is_chance_node() and s._driver.out_of_turn and s._driver.game.uno_pending >= 0
+        state,
+        rng,
+        lambda s: not s.is_chance_node() and s._driver.out_of_turn and s._driver.game.uno_pending is not None,
     )
     driver = state._driver
     window = driver.game.out_of_turn_seats()
@@ -359,7 +361,7 @@ def test_rollout_evaluator_values_the_round_and_catches_a_forgotten_uno(monkeypa
     # a seat that forgot UNO is caught before the playout: it holds 3 cards, not 1
     rng = random.Random(7)
     state = play_until(
-        game.new_initial_state(), rng, lambda s: not s.is_chance_node() and s.driver.game.uno_pending >= 0
+        game.new_initial_state(), rng, lambda s: not s.is_chance_node() and s.driver.game.uno_pending is not None
     )
     forgot = state.driver.game.uno_pending
     caught = []

@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 import unomas
-from tui_fixtures import Crashing, Scripted, stacked_game
+from tui_fixtures import Crashing, Scripted, exhausting_game, stacked_game
 from unomas import record
 from unomas.actions import Kind
 from unomas.cards import parse_card
@@ -25,7 +25,7 @@ from unomas.errors import IllegalAction, RecordError, SettingsError, StaleAction
 from unomas.i18n import translator
 from unomas.rules import Rules
 from unomas.runs.plot import PLOT_INSTALL
-from unomas.testing import make_game
+from unomas.testing import draw, make_game
 from unomas.tui import plain, text
 from unomas.tui.app import UnomasApp
 from unomas.tui.session import ResumeError, Session, Setup, Watch
@@ -242,25 +242,120 @@ def test_bad_play_flags_are_one_line_in_the_user_s_language_and_exit_2(
         assert result.exit_code == 2 and result.stderr == words + "\n" and result.stdout == ""
 
 
-def test_the_other_commands_bad_options_are_one_line_and_exit_2() -> None:
-    for args in (["simulate", "--players", "11"], ["play", "--nope"], ["play", "--players", "x"], ["replay"]):
-        result = runner.invoke(app, args)
-        assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
-        assert "╭" not in result.stderr and "takes a" not in result.stderr
-    result = runner.invoke(app, ["simulate", "--players", "11"])
-    assert "players must be 2 to 10, not 11" in result.stderr
+@pytest.mark.parametrize(
+    ("args", "english", "spanish"),
+    [
+        (
+            ["simulate", "--players", "11"],
+            "A match has 2 to 10 players, not 11.",
+            "Una partida tiene de 2 a 10 jugadores, no 11.",
+        ),
+        (
+            ["simulate", "--games", "x"],
+            "--games takes a whole number, not x. (unomas simulate --help)",
+            "--games lleva un número entero, no x. (unomas simulate --help)",
+        ),
+        (
+            ["simulate", "--games", "0"],
+            "--games must be 1 or more, not 0. (unomas simulate --help)",
+            "--games debe ser 1 o más, no 0. (unomas simulate --help)",
+        ),
+        (
+            ["simulate", "--policy", "clever"],
+            "--policy: there is no policy 'clever' (the policies are playfirst, random).",
+            "--policy: no existe la política 'clever' (las políticas son playfirst, random).",
+        ),
+        (
+            ["simulate", "--backend", "moon"],
+            "--backend: there is no backend moon (the backends are local, ray).",
+            "--backend: no existe el backend moon (los backends son local, ray).",
+        ),
+        (["simulate", "--address", "h:1"], "--address is for --backend ray.", "--address es para --backend ray."),
+        (
+            ["simulate", "--nope"],
+            "There is no option --nope. (unomas simulate --help)",
+            "No existe la opción --nope. (unomas simulate --help)",
+        ),
+        (
+            ["simulate", "more"],
+            "unomas simulate takes no arguments (given: more).",
+            "unomas simulate no lleva argumentos (se dio: more).",
+        ),
+        (["simulate", "--games"], "--games needs a value.", "--games necesita un valor."),
+        (["tournament"], "Give at least one bot: --bots or --bot.", "Da al menos un bot: --bots o --bot."),
+        (
+            ["tournament", "--bots", "random"],
+            "A tournament needs 2 seats or more: give two bots or more, or --players.",
+            "Un torneo necesita 2 asientos o más: da dos bots o más, o --players.",
+        ),
+        (
+            ["tournament", "--bots", "random,wizard"],
+            "--bots: 'wizard' is not a bot (the bots are random, playfirst, heuristic, ismcts, or cmd:COMMAND for a"
+            " program).",
+            "--bots: 'wizard' no es un bot (los bots son random, playfirst, heuristic, ismcts, o cmd:ORDEN para un"
+            " programa).",
+        ),
+        (
+            ["tournament", "--bots", "random,random,random", "--players", "2"],
+            "3 bots need 3 seats or more, not 2.",
+            "3 bots necesitan 3 asientos o más, no 2.",
+        ),
+        (
+            ["tournament", "--bots", "random,random", "--set", "target_score=-5"],
+            "The target score must be 0 or more.",
+            "Los puntos para ganar deben ser 0 o más.",
+        ),
+        (
+            ["serve", "--port", "0"],
+            "--port must be 1 or more, not 0. (unomas serve --help)",
+            "--port debe ser 1 o más, no 0. (unomas serve --help)",
+        ),
+        (["replay"], "FILE is missing. (unomas replay --help)", "Falta FILE. (unomas replay --help)"),
+        (
+            ["dance"],
+            "There is no command dance (the commands are simulate, tournament, play, replay, serve).",
+            "No existe la orden dance (las órdenes son simulate, tournament, play, replay, serve).",
+        ),
+        (["play", "--players", "x"], "--players takes a whole number, not x. (unomas play --help)", None),
+        (
+            ["play", "--players", "x", "--lang", "es"],
+            "--players lleva un número entero, no x. (unomas play --help)",
+            "--players lleva un número entero, no x. (unomas play --help)",
+        ),
+        (
+            ["play", "--lang=en", "--zzz"],
+            "There is no option --zzz. (unomas play --help)",
+            "There is no option --zzz. (unomas play --help)",
+        ),
+    ],
+)
+def test_every_command_s_bad_options_are_one_line_in_the_user_s_language_and_exit_2(
+    args: list[str], english: str, spanish: str | None
+) -> None:
+    for lang, words in (("en", english), ("es", spanish)):
+        if words is None:
+            continue
+        result = runner.invoke(app, args, env={"LANGUAGE": lang}, prog_name="unomas")
+        assert (result.exit_code, result.stderr, result.stdout) == (2, words + "\n", ""), lang
+
+
+def test_resuming_with_nothing_to_resume_is_one_line_and_exit_1() -> None:
     result = runner.invoke(app, ["play", "--resume", "--lang", "en"])
     assert result.exit_code == 1 and result.stderr == "There is no unfinished match to resume.\n"
 
 
-@pytest.mark.parametrize("command", ["play", "replay", "simulate", "tournament"])
-def test_help_names_values_by_metavar_not_by_python_type(command: str) -> None:
-    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "120"})
+@pytest.mark.parametrize("command", [[], ["play"], ["replay"], ["simulate"], ["tournament"], ["serve"]])
+def test_help_names_values_by_metavar_not_by_python_type(command: list[str]) -> None:
+    result = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "120"})
     assert result.exit_code == 0
-    for python in ("<bool>", "<list[str]>", "<list[Path]>", "{files}", "{FILE}"):
+    for python in ("<", "{files}", "{FILE}", "x>=", "_PRESET", "RULES"):
         assert python not in result.output
-    if command == "replay":
+    if command == ["replay"]:
         assert "replay [OPTIONS] FILE..." in result.output
+    if command == ["simulate"]:
+        for shown in ("--games    -n      N ", "--rules            PRESET ", "--records          FILE "):
+            assert shown in result.output
+        assert "(a Ray cluster, unomas[ray])" in result.output  # not taken for markup
 
 
 def test_play_command_flags_choose_the_rules(data_folder: Path) -> None:
@@ -462,15 +557,21 @@ def test_replay_of_a_directory_or_an_empty_file_is_one_line_and_exit_1(tmp_path:
     empty.write_text("\n", encoding="utf-8")
     binary = tmp_path / "binary.json"
     binary.write_bytes(b"\xff\xfe\x00")
+    missing = tmp_path / "missing.json"
     cases = {
-        tmp_path: f"{tmp_path}: a directory, not a record file",
-        empty: f"{empty}: empty, no record in it",
-        tmp_path / "missing.json": f"{tmp_path / 'missing.json'}: No such file or directory",
-        binary: f"{binary}: not a text file (records are UTF-8 JSON)",
+        tmp_path: ("a directory, not a record file", "es una carpeta, no un archivo de registro"),
+        empty: ("empty, no record in it", "está vacío, no hay ningún registro"),
+        missing: ("no such file", "no existe el archivo"),
+        binary: (
+            "not a text file (records are UTF-8 JSON)",
+            "no es un archivo de texto (los registros son JSON en UTF-8)",
+        ),
     }
-    for path, line in cases.items():
-        result = runner.invoke(app, ["replay", str(path), *(["--watch"] if watch else [])])
-        assert (result.exit_code, result.output) == (1, line + "\n"), path
+    for path, (english, spanish) in cases.items():
+        for lang, words in (("en", english), ("es", spanish)):
+            args = ["replay", str(path), *(["--watch"] if watch else []), "--lang", lang]
+            result = runner.invoke(app, args)
+            assert (result.exit_code, result.output) == (1, f"{path}: {words}\n"), (path, lang)
 
 
 def test_plain_mode_marks_new_cards_sorts_on_s_and_remembers_it(data_folder: Path) -> None:
@@ -542,3 +643,92 @@ def test_the_spanish_words_of_the_terminal_read_naturally() -> None:
     out_text = "\n".join(run_plain("es", ["1", "c", "2 y u"])[1])
     assert "Ana juega Comodín (W) y elige amarillo: ¡Ana canta UNO!" in out_text
     assert "échala" not in out_text
+
+
+@pytest.mark.parametrize(
+    ("lang", "drew", "prompt", "offer"),
+    [
+        (
+            "en",
+            "Ana draws nothing: the draw pile and the discard pile are used up.",
+            "Your turn: play a card or draw. Nothing is left to draw: a draw takes no card and ends your turn.",
+            "d = draw (nothing left)",
+        ),
+        (
+            "es",
+            "Ana no roba nada: se han agotado el mazo y los descartes.",
+            "Tu turno: juega una carta o roba. No queda nada que robar: robar no te da ninguna carta y termina tu"
+            " turno.",
+            "d = robar (no queda nada)",
+        ),
+    ],
+)
+def test_plain_mode_says_when_nothing_is_left_to_draw_and_still_offers_the_draw(
+    lang: str, drew: str, prompt: str, offer: str
+) -> None:
+    game = exhausting_game()
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+    out: list[str] = []
+    answers = iter(["d"] * 6)
+    plain.run(session, translator(lang), lambda _prompt: next(answers, "q"), out.append)
+    assert out.count(prompt) == 3  # the last two draws, and the question that came then
+    offers = [line for line in out if line.startswith("N = ")]
+    assert len(offers) == 7 and all(offer in line for line in offers[-3:]) and offer not in offers[-4]
+    assert out.count(drew) == 2 and out.count(drew.replace("Ana", "Beto")) == 2
+    assert {a.kind for a in session.actions()} == {Kind.DRAW, Kind.PLAY}  # the engine's choices, both offered
+
+
+@pytest.mark.parametrize(
+    ("force", "english", "spanish"),
+    [
+        (False, "You drew Red 7 (R7): play it or keep it.", "Has robado 7 rojo (R7): juégala o quédatela."),
+        (
+            True,
+            "You drew Red 7 (R7): play it (these rules do not let you keep it).",
+            "Has robado 7 rojo (R7): juégala (estas reglas no te dejan quedártela).",
+        ),
+    ],
+)
+def test_a_drawn_card_is_offered_to_keep_only_where_the_rules_allow_it(force: bool, english: str, spanish: str) -> None:
+    game = make_game([["G1", "G2"], ["Y3", "Y4"]], ["R9", "Y5", "R7"], target_score=0, force_play_drawn=force)
+    draw(game, 1)  # Beto draws Y5, which does not match
+    draw(game, 0)  # Ana draws R7, which does
+    view = game.view(0)
+    assert (Kind.PASS in {a.kind for a in view.legal_actions}) is not force
+    for lang, words in (("en", english), ("es", spanish)):
+        assert text.prompt(view, ["Ana", "Beto"], translator(lang)) == words
+        assert (dict(text.offers(view, ["Ana", "Beto"], translator(lang))).get("p") is None) is force
+
+
+def test_plain_mode_says_a_key_the_rules_do_not_allow_now_is_not_allowed() -> None:
+    game = make_game([["R1", "G2"], ["Y3", "Y4"]], ["B9", "Y5", "B7"], target_score=0, force_play_drawn=True)
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+    out: list[str] = []
+    answers = iter(["d", "p", "x", "3"])
+    plain.run(session, translator("en"), lambda _prompt: next(answers, "q"), out.append)
+    assert out.count("That is not allowed now.") == 2 and "Not understood" not in "\n".join(out)
+    assert "Ana plays Blue 7 (B7)." in out
+
+
+def test_what_an_action_caused_goes_on_after_its_colon_in_lower_case_but_names() -> None:
+    from unomas.events import DirectionChanged, Event, HandsPassed, PenaltyPending, Played
+    from unomas.i18n.narration import describe
+
+    names = ["Ana", "Beto"]
+    reverse: list[Event] = [Played(1, parse_card("BR"), None, None, False, False), DirectionChanged(-1)]
+    zero: list[Event] = [Played(0, parse_card("Y0"), None, None, False, False), HandsPassed(1)]
+    draw_two: list[Event] = [Played(1, parse_card("R+2"), None, None, False, False), PenaltyPending(0, 2, False)]
+    assert describe(reverse, names, "es") == (
+        "Beto juega Cambio de sentido azul (BR): ahora se juega en sentido contrario a las agujas del reloj."
+    )
+    assert describe(reverse, names, "en") == "Beto plays Blue Reverse (BR): play goes counter-clockwise now."
+    assert describe(zero, names, "es") == (
+        "Ana juega 0 amarillo (Y0): todas las manos pasan al siguiente en el sentido de las agujas del reloj."
+    )
+    assert describe(draw_two, names, "en") == "Beto plays Red Draw Two (R+2): Ana must draw 2."
+
+
+def test_unomas_alone_shows_its_help_and_nothing_after_it() -> None:
+    result = runner.invoke(app, [], env={"COLUMNS": "80"}, prog_name="unomas")
+    assert result.exit_code == 2 and "Usage: unomas [OPTIONS] COMMAND" in result.stdout
+    assert result.stdout.rstrip().endswith("╯") and result.stderr == ""

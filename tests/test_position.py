@@ -9,7 +9,7 @@ import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -84,17 +84,28 @@ def test_a_game_from_its_position_plays_on_as_the_game_does(seed: int) -> None:
         assert twin.position() == game.position()
 
 
-def test_none_is_none_in_a_position_never_minus_one() -> None:
+NONE_FIELDS: Final = ("color", "accused", "drawn", "uno_pending", "winner")
+"""The state's fields that may hold nothing: no colour chosen, no accused, no drawn card, no
+seat to catch, no winner yet."""
+
+
+def test_none_is_none_in_the_game_its_position_and_its_views_never_minus_one() -> None:
     seen: set[str] = set()
     for seed in range(15):
         for game in random_games(seed):
             position = game.position()
-            for name in ("color", "accused", "drawn", "uno_pending", "winner"):
-                value = getattr(position, name)
-                assert value is None or value >= 0
+            views = [game.view(seat) for seat in (None, *range(game.players))]
+            for name in NONE_FIELDS:
+                value = getattr(game, name)
+                assert value is None or value >= 0, (name, value)
+                if name != "accused" or game.challengeable:  # the accused is moot otherwise
+                    assert getattr(position, name) == value, name
+                for view in views:
+                    shown = getattr(view, name)
+                    assert shown is None or shown >= 0, (name, view.seat, shown)
                 if value is None:
                     seen.add(name)
-    assert seen == {"color", "accused", "drawn", "uno_pending", "winner"}
+    assert seen == set(NONE_FIELDS)
 
 
 NOT_STATE = {"rules", "players", "rng", "log", "round_start_events", "_forced_pile", "_plays", "_seats"}
@@ -149,7 +160,7 @@ def base() -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("data", "code", "params"),
     [
-        ([], "notation.position_not_object", {"type": "list"}),
+        ([], "notation.position_not_object", {"type": "array"}),
         (base() | {"turn": 3}, "notation.position_unknown_field", {"field": "'turn'"}),
         ({k: v for k, v in base().items() if k != "ply"}, "notation.position_missing_field", {"field": "'ply'"}),
         (base() | {"round": "1"}, "notation.position_bad_field", {"field": "'round'", "value": "'1'"}),
@@ -255,8 +266,9 @@ def test_a_game_redealt_shows_each_seat_the_same_view(seed: int) -> None:
         hidden = [c for other, hand in enumerate(game.hands) if other != seat for c in hand] + game.pile
         rng.shuffle(hidden)
         hands = [list(hand) if other == seat else [hidden.pop() for _ in hand] for other, hand in enumerate(game.hands)]
-        drawn = None if game.drawn < 0 else game.drawn
-        world = game.redealt(hands, hidden, drawn=drawn, accused_guilty=rng.random() < 0.5, rng=random.Random(seed))
+        world = game.redealt(
+            hands, hidden, drawn=game.drawn, accused_guilty=rng.random() < 0.5, rng=random.Random(seed)
+        )
         assert world.view(seat) == game.view(seat)
         position = world.position()
         assert position.hands == tuple(map(tuple, hands)) and position.pile == tuple(hidden)
@@ -356,7 +368,7 @@ def test_the_drawn_card_and_the_shown_hand_reach_their_seat() -> None:
     drawn = shown = False
     for seed in range(40):
         for game in random_games(seed):
-            if game.drawn >= 0:
+            if game.drawn is not None:
                 assert drawn_card(game, game.current) == game.drawn
                 drawn = True
             if game.shown is not None:

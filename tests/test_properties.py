@@ -123,7 +123,7 @@ def test_state_invariants(rules: Rules, seed: int) -> None:
         if not game.round_over:
             assert all(game.hands), "a round goes on only while every seat holds cards"
             assert 0 <= game.current < rules.players
-            assert game.color in (0, 1, 2, 3) or game.phase is Phase.COLOR
+            assert game.color in (0, 1, 2, 3) or (game.color is None and game.phase is Phase.COLOR)
         assert game.direction in (1, -1)
         if game.phase is Phase.PENALTY:
             assert game.penalty > 0
@@ -138,7 +138,7 @@ def test_state_invariants(rules: Rules, seed: int) -> None:
                 # its player to call (and lets the others catch them); any play ends an
                 # earlier obligation.
                 obliged = not event.uno and len(game.hands[event.player]) == 1
-                assert game.uno_pending == (event.player if obliged else -1)
+                assert game.uno_pending == (event.player if obliged else None)
             if isinstance(event, RoundEnded):
                 assert game.round_over
                 assert not game.hands[event.winner]
@@ -147,7 +147,7 @@ def test_state_invariants(rules: Rules, seed: int) -> None:
                 scores[event.winner] += left
                 assert game.scores == scores
         if game.is_over:
-            assert game.winner >= 0
+            assert game.winner is not None
             assert game.scores[game.winner] == max(game.scores)
             assert rules.target_score == 0 or game.scores[game.winner] >= rules.target_score
 
@@ -187,11 +187,12 @@ def expected_actions(game: Game, seat: int) -> set[Action]:
     if phase is Phase.COLOR:
         return {Action(seat, Kind.COLOR, color=c) for c in range(4)} if seat == game.current else set()
     actions: set[Action] = set()
-    if game.uno_pending >= 0:
-        if game.uno_pending == seat:
+    pending = game.uno_pending
+    if pending is not None:
+        if pending == seat:
             actions.add(Action(seat, Kind.UNO))
         else:
-            actions.add(Action(seat, Kind.CATCH, target=game.uno_pending))
+            actions.add(Action(seat, Kind.CATCH, target=pending))
     top = game.discard[-1]
 
     def answers_penalty(card: int) -> bool:
@@ -211,6 +212,7 @@ def expected_actions(game: Game, seat: int) -> set[Action]:
         elif phase is Phase.DRAWN:
             if not rules.force_play_drawn:
                 actions.add(Action(seat, Kind.PASS))
+            assert game.drawn is not None
             playable = {game.drawn}
         else:
             actions.add(Action(seat, Kind.DRAW))
@@ -261,9 +263,9 @@ def check_effects(before: Game, action: Action, events: list[Event], after: Game
     if action.kind is Kind.CATCH:
         assert action.target is not None
         assert gained(action.target) == min(2, available)
-        assert (after.current, after.phase, after.uno_pending) == (before.current, before.phase, -1)
+        assert (after.current, after.phase, after.uno_pending) == (before.current, before.phase, None)
     elif action.kind is Kind.UNO:
-        assert after.hands == before.hands and after.uno_pending == -1 and after.current == before.current
+        assert after.hands == before.hands and after.uno_pending is None and after.current == before.current
     elif action.kind is Kind.CHALLENGE:
         accused = (p - d) % n
         assert after.phase is Phase.TURN and after.penalty == 0
@@ -450,7 +452,7 @@ def replays_to_same_state(game: Game) -> None:
     written = json.loads(record.dumps(record.to_json(game)))
     replayed = record.replay(written)
     assert written["scores"] == game.scores == replayed.scores
-    assert written["winner"] == (game.winner if game.winner >= 0 else None)
+    assert written["winner"] == game.winner
     assert replayed.winner == game.winner
     assert replayed.hands == game.hands
     assert snapshot(replayed) == snapshot(game)
@@ -481,7 +483,7 @@ def test_simulated_matches_replay(players: int, hand_size: int, preset: str, pol
     summary = table.play()
     game = table.game
     if not summary.abandoned:
-        assert game.is_over and game.winner >= 0
+        assert game.is_over and game.winner is not None
         assert max(game.scores) == game.scores[game.winner] >= 40
     replays_to_same_state(game)
 

@@ -85,7 +85,7 @@ def test_example_replays_with_its_scores(name: str) -> None:
     written = example(name)
     game = record.replay(copy.deepcopy(written))
     assert game.scores == written["scores"]
-    assert (game.winner if game.winner >= 0 else None) == written["winner"]
+    assert game.winner == written["winner"]
     assert game.log is not None and len(game.log) == len(written["rounds"])
     for log, entry in zip(game.log, written["rounds"], strict=True):
         result = log.result
@@ -103,7 +103,7 @@ def test_examples_show_their_rules() -> None:
     guilty = record.replay(example("legal-challenge-guilty-01.json"))
     assert guilty.scores == [18, 0] and guilty.winner == 0
     reshuffle = record.replay(example("legal-draw-until-playable-reshuffle-01.json"))
-    assert not reshuffle.round_over and reshuffle.winner == -1
+    assert not reshuffle.round_over and reshuffle.winner is None
     seven = record.replay(example("legal-seven-swap-01.json"))
     assert seven.scores == [0, 8] and seven.winner == 1
 
@@ -149,7 +149,7 @@ def test_simulated_records_round_trip_through_json_lines(tmp_path: Path, rules: 
     for entry in read:
         game = record.replay(entry)
         assert game.scores == entry["scores"]
-        assert (game.winner if game.winner >= 0 else None) == entry["winner"]
+        assert game.winner == entry["winner"]
         assert record.to_json(game) == entry
 
 

@@ -134,7 +134,7 @@ def test_out_of_turn_window_in_seat_order() -> None:
         env.reset(seed=episode)
         while env.agents:
             driver = env.driver
-            if not driver.done and driver.out_of_turn and driver.game.uno_pending >= 0:
+            if not driver.done and driver.out_of_turn and driver.game.uno_pending is not None:
                 window = driver.game.out_of_turn_seats()
                 assert driver.actor == window[0]
                 asked = []
@@ -224,7 +224,7 @@ def test_observation_holds_no_hidden_information(settings: dict[str, Any]) -> No
                 real = driver.game
                 for agent in env.agents:
                     seat = int(agent.split("_")[1])
-                    if real.drawn >= 0 and seat != real.current:
+                    if real.drawn is not None and seat != real.current:
                         continue  # the drawn card is the player on turn's secret: keep it where it is
                     moved = with_hidden_cards_moved(real, seat, rng)
                     assert moved.view(seat) == real.view(seat)
@@ -351,7 +351,8 @@ def test_points_rewards_add_up_to_zero_each_round() -> None:
     env = rl.env(players=4, reward="points", target_score=0)
     totals = play_out(env, 2)
     assert sum(totals.values()) == 0.0
-    assert max(totals.values()) == env.game.scores[env.game.winner] > 0
+    winner = env.game.winner
+    assert winner is not None and max(totals.values()) == env.game.scores[winner] > 0
 
 
 def test_match_episode() -> None:
@@ -723,6 +724,7 @@ def test_history_holds_the_colours_each_seat_drew_on_since_its_last_play() -> No
             random_step(env, rng)
             for event in env.driver.events:
                 if isinstance(event, Drew) and event.reason == "turn":
+                    assert color is not None  # a turn's draw comes once the colour is known
                     expected[event.player] |= 1 << color
                 elif isinstance(event, Played):
                     expected[event.player] = 0

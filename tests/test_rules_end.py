@@ -91,7 +91,7 @@ def test_points_of_a_round() -> None:
     assert ended.hands == ((C("W+4"),), (), (C("BS"),), (C("Y7"),))
     assert game.scores == [0, 77, 0, 0]
     assert game.phase is Phase.ROUND_OVER and not game.is_over
-    assert game.uno_pending == -1
+    assert game.uno_pending is None
 
 
 def test_round_over_refuses_actions() -> None:

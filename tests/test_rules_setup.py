@@ -320,7 +320,7 @@ def test_starting_draw_two_can_be_answered_with_w4_with_stack_mixed() -> None:
 
 def test_starting_wild_dealer_chooses_colour() -> None:
     game = make_game([["G1"], ["G2"], ["G3"]], ["W"])
-    assert (game.phase, game.current) == (Phase.COLOR, 0)
+    assert (game.phase, game.current, game.color) == (Phase.COLOR, 0, None)
     assert game.view(0).color is None
     assert [a.kind.value for a in game.legal_actions(0)] == ["color"] * 4
     assert game.legal_actions(1) == []
@@ -358,11 +358,11 @@ def test_starting_number_has_no_effect(start: str, seven_zero: bool) -> None:
 def test_starting_card_never_counts_for_uno() -> None:
     for start in ("RS", "RR", "R+2", "R9"):
         game = make_game([["G1"], ["G2"]], [start])
-        assert game.uno_pending == -1
+        assert game.uno_pending is None
         assert all(a.kind.value != "catch" for s in (0, 1) for a in game.legal_actions(s))
     game = make_game([["G1"], ["G2"]], ["W"])
     game.apply(Action.choose_color(0, 0))
-    assert game.uno_pending == -1
+    assert game.uno_pending is None
     with pytest.raises(IllegalAction):
         game.apply(Action.catch(1, 0))
 
@@ -404,6 +404,7 @@ def test_starting_wild_in_a_later_round_is_the_new_dealers_choice() -> None:
 # ---------------------------------------------------------------- refusal codes of settings and notation
 
 NOT_A_MAPPING: Any = []
+NO_SETTINGS: Any = None
 BAD_SWITCH: dict[str, Any] = {"jump_in": 1}
 BAD_COUNT: dict[str, Any] = {"players": "x"}
 
@@ -422,7 +423,8 @@ BAD_COUNT: dict[str, Any] = {"players": "x"}
         (lambda: Rules(**BAD_SWITCH), "setup.not_boolean", {"name": "jump_in", "value": "1"}),
         (lambda: Rules(**BAD_COUNT), "setup.not_integer", {"name": "players", "value": "'x'"}),
         (lambda: Rules.preset("x"), "setup.unknown_preset", {"name": "'x'", "known": "official, all"}),
-        (lambda: Rules.from_dict(NOT_A_MAPPING), "setup.not_an_object", {"type": "list"}),
+        (lambda: Rules.from_dict(NOT_A_MAPPING), "setup.not_an_object", {"type": "array"}),
+        (lambda: Rules.from_dict(NO_SETTINGS), "setup.not_an_object", {"type": "null"}),
         (lambda: Rules.from_dict({}, complete=True), "setup.missing_setting", {"name": "'players'"}),
         (lambda: Rules().with_settings(["x"]), "setup.not_an_assignment", {"text": "'x'"}),
         (
@@ -456,7 +458,7 @@ def test_an_unknown_setting_lists_the_known_ones(make: Any) -> None:
     [
         (lambda: parse_card("R10"), "notation.not_a_card", {"token": "'R10'"}),
         (lambda: parse_color("X"), "notation.not_a_color", {"letter": "'X'"}),
-        (lambda: Action.from_json([]), "notation.move_not_object", {"type": "list"}),
+        (lambda: Action.from_json([]), "notation.move_not_object", {"type": "array"}),
         (lambda: Action.from_json({"p": "x", "a": "play"}), "notation.not_a_seat", {"field": "p", "value": "'x'"}),
         (
             lambda: Action.from_json({"p": 0, "a": "draw", "card": "R1"}),

@@ -33,7 +33,7 @@ def test_uno_called_with_the_play() -> None:
     events = play(game, 1, "R3", uno=True)
     assert Played(1, C("R3"), None, None, True, False) in events
     assert UnoCalled(1) in events
-    assert game.uno_pending == -1
+    assert game.uno_pending is None
     with pytest.raises(IllegalAction, match="cannot be caught"):
         game.apply(Action.catch(2, 1))
 
@@ -65,7 +65,7 @@ def test_caught_obligation_ends() -> None:
     game = _two_cards()
     play(game, 1, "R3")
     game.apply(Action.catch(2, 1))
-    assert game.uno_pending == -1
+    assert game.uno_pending is None
     before = snapshot(game)
     with pytest.raises(IllegalAction):
         game.apply(Action.catch(0, 1))
@@ -79,7 +79,7 @@ def test_late_uno_call() -> None:
     play(game, 1, "R3")
     events = game.apply(Action.call_uno(1))
     assert events == [UnoCalled(1)]
-    assert game.uno_pending == -1
+    assert game.uno_pending is None
     assert game.current == 2
     with pytest.raises(IllegalAction, match="cannot be caught"):
         game.apply(Action.catch(0, 1))
@@ -93,7 +93,7 @@ def test_obligation_ends_at_the_next_turn_action(turn_action: str) -> None:
         play(game, 2, "R4")
     else:
         draw(game, 2)
-    assert game.uno_pending == (2 if turn_action == "play" else -1)  # a play may oblige its own player
+    assert game.uno_pending == (2 if turn_action == "play" else None)  # a play may oblige its own player
     with pytest.raises(IllegalAction, match="cannot be caught"):
         game.apply(Action.catch(0, 1))
     with pytest.raises(IllegalAction, match="no UNO"):
@@ -105,7 +105,7 @@ def test_obligation_ends_at_a_challenge() -> None:
     play(game, 1, "W+4", "B")
     assert game.uno_pending == 1
     game.apply(Action.challenge(2))
-    assert game.uno_pending == -1
+    assert game.uno_pending is None
     with pytest.raises(IllegalAction, match="cannot be caught"):
         game.apply(Action.catch(0, 1))
 
@@ -251,7 +251,7 @@ def test_uno_called_with_a_seven_swap() -> None:
     play(game, 0, "R3", uno=True)
     events = play(game, 1, "R7", target=0, uno=True)
     assert UnoCalled(1) in events
-    assert game.uno_pending == -1
+    assert game.uno_pending is None
 
 
 def test_no_uno_when_a_swap_leaves_more_cards() -> None:
@@ -261,7 +261,7 @@ def test_no_uno_when_a_swap_leaves_more_cards() -> None:
     play(game, 1, "R7", target=2)
     assert hand(game, 1) == sorted(["Y1", "Y2"])
     assert hand(game, 2) == ["G1"]
-    assert game.uno_pending == -1  # the target is not obliged
+    assert game.uno_pending is None  # the target is not obliged
 
 
 def test_uno_counts_the_hand_after_a_zero_pass() -> None:
@@ -283,7 +283,7 @@ def test_no_uno_when_a_zero_pass_leaves_more_cards() -> None:
         play(game, 1, "R0", uno=True)
     play(game, 1, "R0")
     assert hand(game, 1) == sorted(["R3", "B4"])
-    assert game.uno_pending == -1
+    assert game.uno_pending is None
 
 
 def test_last_seven_names_its_target_but_has_no_effect() -> None:
@@ -424,7 +424,7 @@ def test_jump_in_ends_an_uno_obligation() -> None:
     play(game, 1, "R3")
     assert game.uno_pending == 1
     play(game, 2, "R3", uno=True)
-    assert game.uno_pending == -1
+    assert game.uno_pending is None
     with pytest.raises(IllegalAction):
         game.apply(Action.catch(0, 1))
 

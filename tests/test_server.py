@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import sqlite3
 import time
 from collections import Counter
@@ -182,7 +183,13 @@ def test_the_link_page_static_files_and_room_info() -> None:
         status, info = get(address, f"/api/rooms/{room['code'].lower()}")
         assert status == 200 and info["status"] == "lobby" and info["you"] is None
         assert info["seats"][0]["name"] == "Ana" and "token" not in json.dumps(info)
-        assert get(address, "/static/app.js")[0] == 200
+        for module in ("main", "net", "table", "hand", "dialogs", "sound", "words", "lobby", "over", "state"):
+            assert get(address, f"/static/{module}.js")[0] == 200
+        status, manifest = get(address, "/static/manifest.webmanifest")
+        assert status == 200 and manifest["icons"] and manifest["start_url"] == "/"
+        for icon in manifest["icons"]:
+            assert get(address, icon["src"])[0] == 200
+        assert "<svg" in get(address, "/favicon.ico")[1]
         status, answer = get(address, "/api/rooms/NOPE99")
         assert status == 404 and refusal(answer) == ("room.not_found", {"room": "NOPE99"})
         status, answer = get(address, "/api/rooms/NOPE99/record")
@@ -226,7 +233,6 @@ def test_a_lobby_nobody_is_in_is_forgotten_after_a_while_one_with_someone_stays(
         ({"name": "Ana", "bots": [1, 1]}, "bots", "listed twice"),
         ({"name": "Ana", "bot": "cmd:rm -rf /"}, "bot", "bot"),
         ({"name": ""}, "name", "name"),
-        ({"name": "<script>"}, "name", "name"),
         ({"name": "Ana", "turn_seconds": -1}, "turn_seconds", "turn_seconds"),
         ({"name": "Ana", "extra": 1}, "extra", "extra"),
     ],
@@ -786,8 +792,8 @@ def test_every_refusal_code_has_words_in_both_languages() -> None:
 
 
 def test_the_page_shows_refusals_from_their_codes_never_their_text() -> None:
-    page = (STATIC / "app.js").read_text()
-    assert "state.errors = answer.errors" in page and "function errorText(error)" in page
+    page = "\n".join(path.read_text() for path in sorted(STATIC.glob("*.js")))
+    assert "errors: answer.errors" in page and "function errorText(error)" in page
     assert 'message.code === "auth.bad_token"' in page and "showError(errorText(message))" in page
     assert ".message.startsWith" not in page and "showError(error.message)" not in page
     assert "ply: state.view.ply" not in page and "ply = state.view.ply" in page  # every action names its ply
@@ -869,3 +875,216 @@ def test_an_action_once_the_match_is_over_is_refused() -> None:
                 return await exchange(socket, json.dumps({"type": "act", "action": {"p": 0, "a": "draw"}}))
 
         assert asyncio.run(late())["code"] == "room.over"
+
+
+@pytest.mark.parametrize(
+    ("name", "code", "reason"),
+    [
+        ("\u200b\u200d ", "name.invalid", "name.invisible"),
+        ("\u202eanA", "name.invalid", "name.bidi"),
+        ("Za\u0301\u0302\u0303\u0304", "name.invalid", "name.marks"),
+        ("<b>", "name.invalid", "name.symbols"),
+        ("JOSÉ", "name.taken", None),
+        ("Jose\u0301", "name.taken", None),
+        ("Bot 3", "name.taken", None),
+    ],
+)
+def test_names_are_normalised_and_refused_when_invisible_misleading_or_taken(
+    name: str, code: str, reason: str | None
+) -> None:
+    with running(SQLiteStore(":memory:")) as address:
+        room = create(address, name="Jose\u0301", rules={"players": 3}, bots=[2])
+        status, info = get(address, f"/api/rooms/{room['code']}")
+        assert [seat and seat["name"] for seat in info["seats"]] == ["José", None, "bot 3"]  # seat 3 is "bot 3"
+        status, answer = post(address, f"/api/rooms/{room['code']}/join", {"name": name})
+        assert status == protocol.ERRORS[code]
+        got, params = refusal(answer)
+        assert got == code and params.get("reason_code") == reason
+        for lang in LANGUAGES:
+            words = error_text(code, params, lang)
+            assert "{" not in words and (reason is None or error_messages(lang)[reason] in words)
+        assert join(address, room["code"], "Beto")["seat"] == 1
+
+
+async def hello(url: str, token: str | None) -> Any:
+    socket = await websockets.connect(url)
+    await socket.send(json.dumps({"type": "hello", "token": token}))
+    return socket
+
+
+async def next_of(socket: Any, kind: str, seconds: float = 5.0) -> dict[str, Any]:
+    """The next message of type ``kind`` on ``socket``."""
+    while True:
+        message = json.loads(await asyncio.wait_for(socket.recv(), seconds))
+        if message["type"] == kind:
+            return dict(message)
+
+
+def test_the_host_role_goes_to_the_next_person_when_the_host_leaves_the_lobby() -> None:
+    with running(SQLiteStore(":memory:")) as address:
+        room = create(address, rules={"players": 3})
+        beto = join(address, room["code"], "Beto")
+        url = f"ws://{address}/ws/{room['code']}"
+
+        async def scenario() -> None:
+            host = await hello(url, room["token"])
+            await next_of(host, "room")
+            guest = await hello(url, beto["token"])
+            assert (await next_of(guest, "room"))["host"] == 0
+            await guest.send(json.dumps({"type": "start"}))
+            assert (await next_of(guest, "error"))["code"] == "room.not_host"
+            await host.close()
+            while (await next_of(guest, "room"))["host"] != 1:
+                pass
+            await guest.send(json.dumps({"type": "start"}))
+            assert (await next_of(guest, "room"))["status"] == "playing"
+            await guest.close()
+
+        asyncio.run(scenario())
+        room = create(address, rules={"players": 3})
+        beto = join(address, room["code"], "Beto")
+        url = f"ws://{address}/ws/{room['code']}"
+
+        async def host_gone_before_anyone_came() -> int:
+            host = await hello(url, room["token"])
+            await next_of(host, "room")
+            await host.close()
+            await asyncio.sleep(0.2)
+            guest = await hello(url, beto["token"])
+            seat = (await next_of(guest, "room"))["host"]
+            await guest.close()
+            return int(seat)
+
+        assert asyncio.run(host_gone_before_anyone_came()) == 1
+
+
+def test_a_dropped_connection_is_told_at_once_with_the_grace_left_and_a_timeout_is_told() -> None:
+    with running(SQLiteStore(":memory:"), Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+        room = create(address, rules={"players": 3, "target_score": 0}, bots=[2], turn_seconds=1)
+        beto = join(address, room["code"], "Beto")
+        url = f"ws://{address}/ws/{room['code']}"
+
+        async def scenario() -> None:
+            host = await hello(url, room["token"])
+            lobby = await next_of(host, "room")
+            assert lobby["turn_seconds"] == 1 and "grace_left" not in lobby["seats"][0]
+            guest = await hello(url, beto["token"])
+            await host.send(json.dumps({"type": "start"}))
+            await next_of(guest, "update")
+            await guest.close()
+            told = await next_of(host, "presence")
+            while told["connected"]:  # (the guest's hello)
+                told = await next_of(host, "presence")
+            assert told["seat"] == 1 and not told["connected"] and 29 <= told["grace_left"] <= 30
+            timeout = await next_of(host, "timeout")  # nobody plays: the timer acts for a person
+            assert timeout["seat"] in (0, 1)
+            await host.close()
+
+        asyncio.run(scenario())
+
+
+def test_reactions_are_a_fixed_set_sent_to_everyone_and_not_by_spectators() -> None:
+    with running(SQLiteStore(":memory:")) as address:
+        room = create(address)
+        url = f"ws://{address}/ws/{room['code']}"
+
+        async def scenario() -> None:
+            host, watcher = await hello(url, room["token"]), await hello(url, None)
+            await next_of(watcher, "room")
+            await host.send(json.dumps({"type": "react", "reaction": "good_game"}))
+            for socket in (host, watcher):
+                assert await next_of(socket, "reaction") == {"type": "reaction", "seat": 0, "reaction": "good_game"}
+            await host.send(json.dumps({"type": "react", "reaction": "nice"}))  # too soon after the first
+            assert (await next_of(host, "error"))["code"] == "rate.limited"
+            await host.send(json.dumps({"type": "react", "reaction": "you fool"}))
+            assert (await next_of(host, "error"))["code"] == "message.invalid"
+            await watcher.send(json.dumps({"type": "react", "reaction": "nice"}))
+            assert (await next_of(watcher, "error"))["code"] == "seat.spectator"
+            await host.close()
+            await watcher.close()
+
+        asyncio.run(scenario())
+    assert "hurry" in protocol.REACTIONS
+
+
+def test_a_rematch_has_the_same_seats_and_rules_a_new_seed_once_every_person_opts_in() -> None:
+    with running(SQLiteStore(":memory:")) as address:
+        rules = {"players": 3, "target_score": 30, "hand_size": 3}
+        room = create(address, rules=rules, bots=[2])
+        beto = join(address, room["code"], "Beto")
+        url = f"ws://{address}/ws/{room['code']}"
+        players = [SeatClient(url, room["token"], random.Random(1)), SeatClient(url, beto["token"], random.Random(2))]
+
+        async def too_early() -> str:
+            socket = await hello(url, beto["token"])
+            await socket.send(json.dumps({"type": "rematch"}))
+            code = (await next_of(socket, "error"))["code"]
+            await socket.close()
+            return str(code)
+
+        assert asyncio.run(too_early()) == "rematch.early"
+        over = asyncio.run(play_all(players))
+        assert over[0]["winner"] is not None and over[0]["rounds"][-1]["scores"] == over[0]["scores"]
+        assert [r["round"] for r in over[0]["rounds"]] == list(range(len(over[0]["rounds"])))
+
+        async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+            host, guest, watcher = [await hello(url, t) for t in (room["token"], beto["token"], None)]
+            # A late spectator gets the whole match as it may see it: every round's deal.
+            first = await next_of(watcher, "update")
+            assert sum(e["event"] == "dealt" for h in first["history"] for e in h["events"]) == len(over[0]["rounds"])
+            assert first["rounds"] == over[0]["rounds"]
+            await watcher.send(json.dumps({"type": "rematch"}))
+            assert (await next_of(watcher, "error"))["code"] == "seat.spectator"
+            await host.send(json.dumps({"type": "rematch"}))
+            while (await next_of(guest, "room"))["rematch"] != [0]:
+                pass
+            await guest.send(json.dumps({"type": "rematch"}))
+            made = [await next_of(socket, "rematch") for socket in (host, guest, watcher)]
+            assert len({m["code"] for m in made}) == 1
+            late = await hello(url, room["token"])  # a tab on the old room later is sent the new one
+            assert (await next_of(late, "rematch")) == made[0]
+            await late.close()
+            again = await hello(f"ws://{address}/ws/{made[0]['code']}", beto["token"])
+            new_room = await next_of(again, "room")
+            old_room = await next_of(host, "room")
+            for socket in (host, guest, watcher, again):
+                await socket.close()
+            return old_room, new_room
+
+        old_room, new_room = asyncio.run(scenario())
+        assert old_room["next"] == new_room["code"] != room["code"]
+        assert new_room["status"] == "playing" and new_room["you"] == 1 and new_room["rules"] == old_room["rules"]
+        assert [s["name"] for s in new_room["seats"]] == ["Ana", "Beto", "bot 3"]
+        assert new_room["commitment"] != old_room["commitment"]
+
+
+def contrast(one: str, other: str) -> float:
+    """The WCAG 2 contrast ratio of two ``#rrggbb`` colours."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_every_card_s_text_meets_a_contrast_of_4_5_to_1() -> None:
+    """The corners' ink on each card's colour, and the middle sign on its white oval."""
+    page = (STATIC / "hand.js").read_text()
+
+    def table(name: str) -> dict[str, str]:
+        found = re.search(rf"export const {name} = \{{([^}}]+)\}}", page)
+        assert found is not None, name
+        return dict(re.findall(r'(\w): "(#[0-9a-f]{6})"', found.group(1)))
+
+    fill, ink, sign = table("FILL"), table("INK"), table("SIGN")
+    assert set(fill) == set(ink) == set(sign) == set("RYGBW")
+    for letter in fill:
+        assert contrast(ink[letter], fill[letter]) >= 4.5, letter
+        assert contrast(sign[letter], "#ffffff") >= 4.5, letter
+    assert contrast("#f9a825", "#ffffff") < 4.5  # (the old yellow sign, which this test would refuse)
+    # The words on the felt (white) stand on its lightest green, in the middle of the table.
+    felt = re.search(r"radial-gradient\(ellipse at center, (#[0-9a-f]{6}) 0%", (STATIC / "style.css").read_text())
+    assert felt is not None and contrast("#ffffff", felt.group(1)) >= 4.5

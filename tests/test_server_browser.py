@@ -1,26 +1,32 @@
-"""End to end in a real browser (Debian's chromium through Playwright): two people create
-and join a room, play a whole match with a bot, by mouse and keyboard; a refusal is shown
-in the page's language; screenshots are saved in ``test-artifacts/`` at the repository's root."""
+"""End to end in a real browser (Debian's chromium through Playwright): two people and a
+bot play a whole match to a rematch, the host at desktop size (1280×800) in English, the
+guest on a phone (390×844) in Spanish, with a reload and a dropped connection in the middle;
+axe-core, run in the page, finds no critical or serious problem on the home, lobby, table
+and match-over screens. Screenshots of every screen are saved under pytest's temporary
+folder (the path is printed)."""
 
 from __future__ import annotations
 
 import contextlib
 import shutil
 import time
+from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from server_support import post, running
 from unomas.i18n.switches import switch_groups
 from unomas.rules import Rules
+from unomas.server import rooms
 from unomas.server.rooms import Settings
 from unomas.server.storage import SQLiteStore
+from unomas.testing import make_game
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 ARGS = [
     "--headless",
     "--no-sandbox",
@@ -31,12 +37,14 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
 
 # One step of a player: whatever the page offers now, as a person would pick it.
 STEP = """() => {
   if (document.querySelector('#over-banner')) return 'over';
   if (document.querySelector('#dialog[open]')) return 'dialog';
   if (document.querySelector('#actions [data-a=uno]')) return 'uno';
+  if (document.querySelector('#actions .say-uno[aria-pressed=false]')) return 'say-uno';
   if (document.querySelector('#actions [data-a=color]')) return 'color';
   if (document.querySelector('#hand .card.playable')) return 'play';
   if (document.querySelector('#actions [data-a=draw]')) return 'draw';
@@ -44,17 +52,19 @@ STEP = """() => {
   return 'wait';
 }"""
 
-
 # Every error the server sends a page is kept, to check that the page only ever sent
 # actions the view offered (a refusal can then only be a race lost to another seat), and
-# every action it sent, to check that each names the ply of the view it answers.
+# every action it sent, to check that each names the ply of the view it answers. The
+# sockets are kept too, so a test can drop them.
 KEEP_ERRORS = """(() => {
   window.unomasErrors = [];
   window.unomasSent = [];
+  window.unomasSockets = [];
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(...args) {
       super(...args);
+      window.unomasSockets.push(this);
       this.addEventListener('message', (event) => {
         const message = JSON.parse(event.data);
         if (message.type === 'error') window.unomasErrors.push(message.code);
@@ -70,119 +80,272 @@ KEEP_ERRORS = """(() => {
 
 # A modal dialog takes the focus (the browser then keeps it there until it closes).
 FOCUS_IN_DIALOG = "() => !document.querySelector('#dialog[open]') || !!document.activeElement.closest('#dialog')"
+FOCUS_KEPT = "() => document.activeElement !== document.body && document.activeElement !== null"
 
 CLICKS = {
     "dialog": "#dialog-body button",
     "uno": "#actions [data-a=uno]",
+    "say-uno": "#actions .say-uno",
     "color": "#actions [data-a=color]",
     "play": "#hand .card.playable",
 }
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
-def test_two_people_and_a_bot_play_a_match_in_the_browser() -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    settings = Settings(grace=60, bot_delay=0.05, round_pause=0.2)
+def axe_problems(page: Any) -> list[str]:
+    """The critical and serious violations axe-core finds in the page as it is now."""
+    axe = pytest.importorskip("axe_playwright_python")
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate((resources.files(axe) / "axe.min.js").read_text())
+    found = page.evaluate("axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations)")
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']]}"
+        for v in found
+        if v["impact"] in ("critical", "serious")
+    ]
+
+
+class Screens:
+    """Screenshots of each screen, in one folder under pytest's temporary path."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        print(f"\nscreenshots: {folder}")
+
+    def __call__(self, page: Any, name: str, full: bool = False) -> None:
+        page.screenshot(path=str(self.folder / f"{name}.png"), full_page=full)
+
+
+def play_until_over(pages: dict[str, Any], screens: Screens, during: Any = None, seconds: float = 180) -> list[str]:
+    """Both people play whatever their page offers until both see the match's end; the
+    host draws by tapping the pile, the guest with the keyboard. ``during(steps)`` is
+    called on every round of the loop (for what the test does mid-match). Returns the
+    moments the focus fell to nothing after a play."""
+    deadline = time.monotonic() + seconds
+    done = dict.fromkeys(pages, False)
+    lost_focus: list[str] = []
+    steps = 0
+    while not all(done.values()):
+        if time.monotonic() > deadline:
+            for name, page in pages.items():
+                screens(page, f"stuck-{name}")
+            raise AssertionError(f"the match did not end in time (see {screens.folder}/stuck-*.png)")
+        steps += 1
+        if during is not None:
+            during(steps)
+        for name, page in pages.items():
+            if done[name]:
+                continue
+            step = page.evaluate(STEP)
+            if step == "over":
+                done[name] = True
+            elif step == "draw":
+                if name == "host":
+                    with contextlib.suppress(playwright_api.TimeoutError):
+                        page.locator("#piles button.pile:not([aria-disabled])").click(timeout=1000)
+                else:
+                    page.keyboard.press("d")  # the keyboard shortcut for Draw
+            elif step == "pass":
+                page.keyboard.press("p")
+            elif step == "dialog" and not page.evaluate(FOCUS_IN_DIALOG):
+                raise AssertionError("a dialog opened without the focus in it")
+            elif step in CLICKS:
+                # The moment may pass (another seat moved first): then look again.
+                with contextlib.suppress(playwright_api.TimeoutError):
+                    page.locator(CLICKS[step]).first.click(timeout=1000)
+                    if step in ("play", "dialog") and not page.evaluate("!!document.querySelector('#dialog[open]')"):
+                        page.wait_for_timeout(150)
+                        if not page.evaluate(FOCUS_KEPT):
+                            lost_focus.append(f"{name} after a {step}")
+            else:
+                page.wait_for_timeout(30)
+    return lost_focus
+
+
+@needs_chromium
+def test_two_people_and_a_bot_play_a_match_to_a_rematch(tmp_path_factory: pytest.TempPathFactory) -> None:
+    screens = Screens(tmp_path_factory.mktemp("browser-screens"))
+    settings = Settings(grace=60, bot_delay=0.05, round_pause=0.3)
     with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        host = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
-        guest = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
+        host_context = browser.new_context(viewport={"width": 1280, "height": 800})
+        guest_context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        host, guest = host_context.new_page(), guest_context.new_page()
         for page in (host, guest):
             page.set_default_timeout(15_000)
             page.add_init_script(KEEP_ERRORS)
 
-        # The host creates a room: three seats, the third a bot, one round, jump-in on.
+        # The host creates a room: three seats, the third a bot, short rounds, a turn timer.
         host.goto(f"http://{address}/")
-        host.fill("#create-form input[name=name]", "Ana")
-        host.fill("#create-form input[name=players]", "3")
-        host.check("#bot-seats input[value='2']")
-        host.fill("#create-form input[name=target_score]", "0")
-        # The house rules are the server's list: grouped, each explained, the official ones on.
+        host.wait_for_selector("#switches input")
         groups = switch_groups("en")
         assert host.locator("#switches fieldset legend").all_text_contents() == [g.title for g in groups]
         for switch in (s for g in groups for s in g.switches):
             box = host.locator(f"#switches input[name={switch.name}]")
             assert box.is_checked() == getattr(Rules.preset("official"), switch.name)
             assert host.text_content(f"#{box.get_attribute('aria-describedby')}") == switch.explanation
-        host.screenshot(path=str(ARTIFACTS / "browser-create.png"), full_page=True)
+        host.check("#presets input[value=all]")  # the presets set every switch at once
+        assert all(host.locator("#switches input[type=checkbox]").evaluate_all("(l) => l.map((i) => i.checked)"))
+        host.check("#presets input[value=official]")
+        screens(host, "home", full=True)
+        assert axe_problems(host) == []
+        host.fill("#create-form input[name=name]", "Ana")
+        host.fill("#create-form input[name=players]", "3")
+        host.dispatch_event("#create-form input[name=players]", "input")
+        assert [t.strip() for t in host.locator("#bot-seats label").all_inner_texts()] == ["Seat 2", "Seat 3"]
+        host.check("#bot-seats input[value='2']")
+        host.fill("#create-form input[name=target_score]", "120")
+        host.fill("#create-form input[name=hand_size]", "3")
+        host.fill("#create-form input[name=turn_seconds]", "8")
         host.check("#switches input[name=jump_in]")
         host.click("#create-form button[type=submit]")
         host.wait_for_selector("#lobby:not([hidden])")
         link = host.input_value("#link")
         assert link.startswith(f"http://{address}/r/")
+        lobby = host.text_content("#lobby")
+        assert "Seat 3" in lobby and "bot 3" in lobby  # the setup's seat 3 is the lobby's seat 3
+        assert "Turn timer: 8 s" in lobby and "Plays to 120 points" in lobby and "Jump in" in lobby
+        host.click("#copy")
+        host.wait_for_function("() => document.querySelector('#copied').textContent.length > 0")
+        screens(host, "lobby")
+        assert axe_problems(host) == []
 
-        # A friend opens the link, in Spanish, and joins by name.
+        # A friend opens the link on a phone, in Spanish: sees who is in, takes a name.
         guest.goto(link)
         guest.select_option("#lang", "es")
         guest.wait_for_selector("#join:not([hidden])")
-        assert guest.text_content("#join-form button") == "Unirse"
+        guest.wait_for_function("() => document.querySelector('#join-form button').textContent === 'Unirse'")
+        assert "Ana" in guest.text_content("#join-seats")
+        assert "Tiempo por turno: 8 s" in guest.text_content("#join-rules")
+        guest.fill("#join-form input[name=name]", "ana")  # taken (case aside): told in Spanish
+        guest.click("#join-form button")
+        guest.wait_for_selector("#error:not([hidden])")
+        assert guest.text_content("#error") == "Alguien en esta sala ya se llama ana."
+        screens(guest, "join-phone")
+        assert axe_problems(guest) == []
         guest.fill("#join-form input[name=name]", "Beto")
         guest.click("#join-form button")
         guest.wait_for_selector("#lobby:not([hidden])")
-        host.wait_for_function("document.querySelectorAll('#lobby-seats li').length === 3")
-        assert "Beto" in host.text_content("#lobby-seats")
+        host.wait_for_function("() => document.querySelector('#lobby-seats').textContent.includes('Beto')")
+        screens(guest, "lobby-phone")
 
         host.click("#start")
         for page in (host, guest):
             page.wait_for_selector("#table:not([hidden])")
             page.wait_for_selector("#hand .card")
-        # A reload comes back to the same seat, with the round so far in its log.
+        assert host.get_attribute("#status", "role") == "status"
+        cards = host.locator("#hand .card")
+        assert cards.count() == 3 == host.locator("#hand .card[aria-disabled=true], #hand .card.playable").count()
+        assert host.locator("#hand .card:disabled").count() == 0  # every card reachable with Tab
+        screens(host, "table")
+        screens(guest, "table-phone")
+        assert axe_problems(host) == []
+        assert axe_problems(guest) == []
+
+        # A reload comes back to the same seat, with the match so far in its log.
         guest.reload()
         guest.wait_for_selector("#hand .card")
-        guest.wait_for_function("document.querySelectorAll('#log li').length > 0")
+        guest.wait_for_function("() => document.querySelectorAll('#log li').length > 0")
         assert guest.locator("#log li").first.text_content().startswith("Ronda 1:")
         assert "SHA-256" in host.text_content("#fairness")
+        commitment = host.text_content("#fairness")
+        # A spectator who comes in late sees the match so far, as a spectator may.
+        watcher = browser.new_page()
+        watcher.goto(link)
+        watcher.wait_for_function("() => document.querySelectorAll('#log li').length > 1")
+        assert watcher.locator("#log li").first.text_content().startswith("Round 1:")
+        assert "Spectating" in watcher.text_content("#status") and watcher.is_hidden("#reactions")
+        assert watcher.locator("#hand .card").count() == 0
+        watcher.close()
+        # Switching language tells the log again in the new words; then back to Spanish.
+        guest.select_option("#lang", "en")
+        guest.wait_for_function("() => document.querySelector('#log li').textContent.startsWith('Round 1:')")
+        guest.select_option("#lang", "es")
+        guest.wait_for_function("() => document.querySelector('#log li').textContent.startsWith('Ronda 1:')")
+        # A quick reaction reaches the others, in their words.
+        guest.click("#reactions summary")
+        guest.click("#reactions button[data-reaction=good_game]")
+        host.wait_for_function("() => document.querySelector('#log').textContent.includes('Beto: 🤝 Good game!')")
+        # The mute switch and the hand's order are remembered by the browser.
+        host.click("#mute")
+        host.click("#sort")
+        host.reload()
+        host.wait_for_selector("#hand .card")
+        assert host.get_attribute("#mute", "aria-pressed") == "true"
+        assert host.get_attribute("#sort", "aria-pressed") == "false"
+        host.click("#sort")
 
-        deadline = time.monotonic() + 240
-        done = {"host": False, "guest": False}
-        shot = False
-        while not all(done.values()):
-            if time.monotonic() > deadline:
-                host.screenshot(path=str(ARTIFACTS / "browser-stuck-host.png"))
-                guest.screenshot(path=str(ARTIFACTS / "browser-stuck-guest.png"))
-                raise AssertionError(f"the match did not end in time (see {ARTIFACTS}/browser-stuck-*.png)")
-            for name, page in (("host", host), ("guest", guest)):
-                if done[name]:
-                    continue
-                step = page.evaluate(STEP)
-                if step == "over":
-                    done[name] = True
-                elif step == "play" and not shot:
-                    host.screenshot(path=str(ARTIFACTS / "browser-table.png"))
-                    guest.screenshot(path=str(ARTIFACTS / "browser-table-phone.png"))
-                    shot = True
-                elif step == "draw":
-                    page.keyboard.press("d")  # the keyboard shortcut for Draw
-                elif step == "pass":
-                    page.keyboard.press("p")
-                elif step == "dialog" and not page.evaluate(FOCUS_IN_DIALOG):
-                    raise AssertionError("a dialog opened without the focus in it")
-                elif step in CLICKS:
-                    # The moment may pass (another seat moved first): then look again.
-                    with contextlib.suppress(playwright_api.TimeoutError):
-                        page.locator(CLICKS[step]).first.click(timeout=1000)
-                else:
-                    page.wait_for_timeout(30)
+        dropped: dict[str, Any] = {}
 
-        host.screenshot(path=str(ARTIFACTS / "browser-match-over.png"))
+        def drop_the_guest(steps: int) -> None:
+            """Mid-match, the guest's connection drops: the host sees it at once with the
+            grace countdown, the guest sees the outage; then it comes back."""
+            if steps == 2 and not dropped:
+                guest_context.set_offline(True)
+                guest.evaluate("window.unomasSockets.forEach((s) => s.close())")
+                guest.wait_for_selector("#offline:not([hidden])")
+                host.wait_for_function(
+                    "() => document.querySelector('#seats [data-seat=\"1\"]').textContent.includes('a bot plays in')"
+                )
+                dropped["tag"] = host.text_content('#seats [data-seat="1"]')
+                dropped["guest_buttons"] = guest.evaluate(
+                    "getComputedStyle(document.querySelector('#table button')).pointerEvents"
+                )
+                screens(host, "dropped-host")
+                screens(guest, "dropped-phone")
+                guest_context.set_offline(False)
+                guest.wait_for_selector("#offline", state="hidden")
+                host.wait_for_function(
+                    "() => !document.querySelector('#seats [data-seat=\"1\"]').textContent.includes('a bot plays in')"
+                )
+
+        lost = play_until_over({"host": host, "guest": guest}, screens, drop_the_guest)
+        if not dropped:
+            screens(host, "ended-early")
+            screens(guest, "ended-early-phone")
+        assert dropped, f"the match ended before the connection could be dropped (see {screens.folder})"
+        assert "connection lost: a bot plays in" in dropped["tag"] and dropped["guest_buttons"] == "none"
+        assert lost == []
+
+        # The end: a winner banner, the standings round by round, the status says it is over.
         for page in (host, guest):
-            page.wait_for_function("document.querySelector('#fairness').textContent.includes('--verify')")
-        assert "Fin de la partida" in guest.text_content("#over-banner")
-        assert host.locator("#log li").count() > 5  # the narration of the match
+            page.wait_for_function("() => document.querySelector('#fairness').textContent.includes('--verify')")
+        screens(host, "match-over")
+        screens(guest, "match-over-phone")
+        assert axe_problems(host) == [] and axe_problems(guest) == []
+        assert host.title() == "unomas"  # no turn is anyone's now
+        banner = guest.text_content("#over-banner")
+        assert "gana" in banner.lower() or "ganas" in banner.lower()
+        assert "Match over" in host.text_content("#status") and "turn" not in host.text_content("#status")
+        assert host.locator(".standings tbody tr").count() == 3
+        record = host.evaluate("fetch(document.querySelector('#over-body a').href).then((r) => r.json())")
+        assert record["winner"] is not None and record["names"] == ["Ana", "Beto", "bot 3"]
+        assert host.locator(".standings thead th").count() == 2 + len(record["rounds"])
         for page in (host, guest):
             errors = page.evaluate("window.unomasErrors")
             assert set(errors) <= {"move.stale"}, errors
             sent = page.evaluate("window.unomasSent")
             assert sent and all(isinstance(message["ply"], int) for message in sent)
-        record = host.evaluate("fetch(document.querySelector('#over-banner a').href).then((r) => r.json())")
-        assert record["winner"] is not None and record["names"][:2] == ["Ana", "Beto"]
+
+        # Play again: each opts in; then both are seated in the new match, a new commitment.
+        old_url = host.url
+        host.click("#again")
+        host.wait_for_function("() => document.querySelector('#rematch-status').textContent.includes('Beto')")
+        guest.click("#again")
+        for page in (host, guest):
+            page.wait_for_function(f"() => location.href !== {old_url!r}")
+            page.wait_for_selector("#hand .card")
+        assert host.url == guest.url
+        host.wait_for_function("() => document.querySelector('#fairness').textContent.includes('SHA-256')")
+        assert host.text_content("#fairness") != commitment and host.is_hidden("#over")
+        screens(host, "rematch")
+        screens(guest, "rematch-phone")
         browser.close()
-    assert (ARTIFACTS / "browser-table.png").stat().st_size > 10_000
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
+@needs_chromium
 def test_a_refusal_is_shown_in_the_page_s_language() -> None:
-    """Joining a room that filled up meanwhile, in Spanish: the server's code, Spanish words."""
+    """Joining a room that filled up meanwhile, in Spanish: the server's code, Spanish words;
+    an unknown room's link is told so, and the address goes back to the home page."""
     with running(SQLiteStore(":memory:")) as address, playwright_api.sync_playwright() as p:
         _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2}})
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -198,6 +361,130 @@ def test_a_refusal_is_shown_in_the_page_s_language() -> None:
         page.wait_for_selector("#error:not([hidden])")
         assert page.text_content("#error") == "La sala está llena."
         page.goto(f"http://{address}/r/NOPE00")  # an unknown room, told in Spanish too
-        page.wait_for_function("document.querySelector('#error').textContent.includes('NOPE00')")
+        page.wait_for_function("() => document.querySelector('#error').textContent.includes('NOPE00')")
         assert page.text_content("#error") == "No hay ninguna sala NOPE00."
+        assert page.url == f"http://{address}/"
+        # A pasted link, or a code with spaces, finds the room.
+        page.fill("#join-code-form input[name=code]", f"  http://{address}/r/{room['code'].lower()} ")
+        page.click("#join-code-form button")
+        page.wait_for_selector("#join:not([hidden])")
+        assert page.url.endswith(f"/r/{room['code']}") and page.is_visible("#join-full")
         browser.close()
+
+
+@needs_chromium
+def test_a_ten_seat_table_on_a_phone_in_the_dark_keeps_the_hand_and_the_log_in_view(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Nine bots and a person on a phone with the system's dark theme: the seats fit above
+    the hand, the log starts within the screen, and nothing breaks mid-word."""
+    screens = Screens(tmp_path_factory.mktemp("browser-ten-seats"))
+    settings = Settings(grace=60, bot_delay=5, round_pause=0.3)  # the bots wait: the table stays still
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 10}, "bots": list(range(1, 10))})
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, color_scheme="dark"
+        )
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {room['token']!r})")
+        page.goto(f"http://{address}/r/{room['code']}")
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.click("#start")
+        page.wait_for_selector("#hand .card")
+        screens(page, "ten-seats-dark-phone")
+        assert page.locator("#seats .seat").count() == 10
+        page.emulate_media(reduced_motion="reduce")  # no spinning arrow, no travelling cards
+        assert page.evaluate("getComputedStyle(document.querySelector('.direction .arrow')).animationName") == "none"
+        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(12, 32, 25)"  # the dark theme
+        assert page.evaluate("document.querySelector('#log-box').getBoundingClientRect().top") < 844
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
+        assert axe_problems(page) == []
+        browser.close()
+
+
+@needs_chromium
+def test_the_turn_timer_counts_down_on_screen_and_the_log_says_when_time_ran_out() -> None:
+    settings = Settings(grace=60, bot_delay=0, round_pause=0.3)
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        setup = {"name": "Ana", "rules": {"players": 2, "target_score": 0}, "bots": [1], "turn_seconds": 3}
+        _, room = post(address, "/api/rooms", setup)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        page.set_default_timeout(15_000)
+        page.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {room['token']!r})")
+        page.goto(f"http://{address}/r/{room['code']}")
+        page.wait_for_selector("#lobby:not([hidden])")
+        assert "Turn timer: 3 s" in page.text_content("#lobby-rules")
+        page.click("#start")
+        page.wait_for_selector("#timer:not([hidden])")
+        shown = {page.text_content("#timer")}
+        while not page.locator("#log li.note").count():  # Ana does nothing
+            shown.add(page.text_content("#timer"))
+            page.wait_for_timeout(100)
+        assert {"Seconds left: 3", "Seconds left: 2", "Seconds left: 1"} <= shown
+        assert page.locator("#log li.note").first.text_content() == "Time ran out for Ana: the server played for them."
+        browser.close()
+
+
+@needs_chromium
+def test_each_situation_is_explained_where_it_happens(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A stacked match of Ana (host, desktop) and Beto (phone): a starting Wild, a jump-in
+    chance, the UNO call offered only by a play that leaves one card, a Wild Draw Four's
+    challenge, each said in words where it happens."""
+    screens = Screens(tmp_path_factory.mktemp("browser-situations"))
+    rules = {"players": 2, "hand_size": 4, "target_score": 0, "jump_in": True}
+    game = make_game([["W+4", "G1", "G2", "B3"], ["R9", "R9", "R5", "G6"]], ["W", "B7"], **rules)
+    monkeypatch.setattr(rooms, "Game", lambda rules, seed: game)
+    with running(SQLiteStore(":memory:"), Settings(grace=60, bot_delay=0, round_pause=5)) as address:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": rules})
+        _, beto = post(address, f"/api/rooms/{room['code']}/join", {"name": "Beto"})
+        with playwright_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            ana = browser.new_page(viewport={"width": 1280, "height": 800})
+            phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+            beto_page = phone.new_page()
+            for page, token in ((ana, room["token"]), (beto_page, beto["token"])):
+                page.set_default_timeout(15_000)
+                page.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {token!r})")
+                page.goto(f"http://{address}/r/{room['code']}")
+                page.wait_for_selector("#lobby:not([hidden])")
+            ana.click("#start")
+
+            def says(page: Any, words: str) -> None:
+                page.wait_for_function(f"() => document.querySelector('#status').textContent.includes({words!r})")
+
+            # The starting card is a Wild: the dealer is asked for its colour, the other told.
+            says(ana, "The starting card is a Wild: choose the colour play starts with.")
+            says(beto_page, "The starting card is a Wild: Ana chooses the colour.")
+            screens(ana, "starting-wild")
+            ana.click("#actions [data-a=color].pick-red")
+            # Beto plays one R9; Ana is on turn, and Beto, holding the other, may jump in.
+            says(beto_page, "Your turn: play a card that matches, or draw.")
+            assert beto_page.locator("#actions .say-uno").count() == 0  # four cards: no UNO to call
+            assert beto_page.title() == "● Your turn — unomas" and ana.title() == "unomas"  # the tab says whose turn
+            beto_page.locator("#hand .card.playable[data-card=R9]").first.click()
+            says(beto_page, "Jump in! You hold the very card on top: play it now, out of turn.")
+            screens(beto_page, "jump-in-phone")
+            beto_page.locator("#hand .card.playable[data-card=R9]").first.click()
+            # Ana draws (B7 does not play on R9); Beto's R5 would leave one card: UNO is offered.
+            says(ana, "Your turn")
+            ana.click("#piles button.pile")
+            says(beto_page, "Your turn")
+            beto_page.wait_for_selector("#actions .say-uno[aria-pressed=false]")
+            screens(beto_page, "uno-offered-phone")
+            beto_page.click("#actions .say-uno")
+            beto_page.locator("#hand .card.playable[data-card=R5]").click()
+            ana.wait_for_function("() => document.querySelector('#log').textContent.includes('UNO')")
+            # Ana's Wild Draw Four: Beto is told what a challenge risks.
+            ana.locator("#hand .card.playable[data-card='W+4']").click()
+            ana.click("#dialog .pick-green")
+            says(beto_page, "Ana played a Wild Draw Four. Draw 4, or challenge:")
+            assert beto_page.text_content("#actions [data-a=draw]") == "Draw 4 cards"
+            assert beto_page.text_content("#actions [data-a=challenge]") == "Challenge (you draw 6 if it fails)"
+            screens(beto_page, "challenge-phone")
+            assert axe_problems(beto_page) == []
+            browser.close()

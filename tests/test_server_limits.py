@@ -177,7 +177,7 @@ def test_requests_from_other_sites_and_bodies_not_in_json_are_refused() -> None:
 
 def test_every_response_carries_the_security_headers() -> None:
     with running(SQLiteStore(":memory:"), QUICK) as address:
-        for path in ("/", "/static/app.js", "/api/rooms/NOPE000000", "/api/i18n/en"):
+        for path in ("/", "/static/main.js", "/api/rooms/NOPE000000", "/api/i18n/en"):
             try:
                 response = urllib.request.urlopen(f"http://{address}{path}", timeout=5)
             except urllib.error.HTTPError as error:

@@ -33,7 +33,7 @@ SHORT = Rules(players=3, target_score=100)
 
 
 def run(*args: str) -> Result:
-    return runner.invoke(app, list(args), env={"COLUMNS": "200", "NO_COLOR": "1"})
+    return runner.invoke(app, list(args), env={"COLUMNS": "200", "NO_COLOR": "1", "LANGUAGE": "en"})
 
 
 def flat(text: str) -> str:
@@ -507,14 +507,14 @@ def test_cli_players_and_rules() -> None:
 @pytest.mark.parametrize(
     ("args", "named"),
     [
-        (("--bots", "heuristic,nobody"), "unknown bot 'nobody'"),
-        (("--bots", "ismcts:depth=2,heuristic"), "has no option 'depth=2'"),
-        (("--bots", "ismcts:iterations=many,heuristic"), "takes a int"),
-        (("--bots", "a,b,c", "--players", "2"), "3 bots need 3 seats"),
-        (("--bots", "heuristic,random", "--set", "players=11"), "players must be 2 to 10"),
-        (("--bots", "heuristic,random", "--set", "bogus=1"), "unknown setting 'bogus'"),
-        (("--bots", "heuristic,random", "--rules", "house"), "unknown preset 'house'"),
-        (("--bots", " , "), "give at least one bot"),
+        (("--bots", "heuristic,nobody"), "'nobody' is not a bot"),
+        (("--bots", "ismcts:depth=2,heuristic"), "the options of ismcts are iterations=N, seconds=X"),
+        (("--bots", "ismcts:iterations=many,heuristic"), "'ismcts:iterations=many': the options of ismcts"),
+        (("--bots", "random,playfirst,random", "--players", "2"), "3 bots need 3 seats"),
+        (("--bots", "heuristic,random", "--set", "players=11"), "A match has 2 to 10 players"),
+        (("--bots", "heuristic,random", "--set", "bogus=1"), "There is no setting 'bogus'"),
+        (("--bots", "heuristic,random", "--rules", "house"), "There is no preset 'house'"),
+        (("--bots", " , "), "Give at least one bot"),
         (("--bots", "heuristic,random", "--games", "0"), "--games"),
         (("--bots", "heuristic,random", "--jobs", "0"), "--jobs"),
     ],

@@ -9,15 +9,16 @@ from pathlib import Path
 import pytest
 from textual.widgets import Checkbox, Input, Label
 
-from tui_fixtures import Crashing, Scripted, stacked_game
+from tui_fixtures import Crashing, Scripted, exhausting_game, stacked_game
 from unomas import record
 from unomas.actions import Kind
 from unomas.cards import parse_card
-from unomas.events import Caught, Challenged, Event, HandsSwapped, MatchEnded, Played, UnoCalled
+from unomas.events import Caught, Challenged, Drew, Event, HandsSwapped, MatchEnded, Played, UnoCalled
 from unomas.game import Deal, Game, Phase
 from unomas.i18n import translator
 from unomas.i18n.narration import describe
 from unomas.rules import PRESETS, SWITCHES, Rules
+from unomas.testing import make_game
 from unomas.tui import text
 from unomas.tui.app import GameScreen, HelpScreen, Narration, SetupScreen, SummaryScreen, UnomasApp
 from unomas.tui.session import Session, Setup, Watch
@@ -345,7 +346,7 @@ def test_the_round_summary_goes_on_with_enter_or_space_and_quits_with_q(key: str
         assert running and round_number == 1
 
 
-async def help_and_rules(lang: str, size: tuple[int, int]) -> tuple[str, str]:
+async def help_and_rules(lang: str, size: tuple[int, int]) -> tuple[str, str, str]:
     rules = Rules.preset("official", players=2, target_score=0, jump_in=True)
     session = Session(rules, ["heuristic"], seed=2, pace=600, window=600, save=False)
     app = UnomasApp(translator(lang), session=session)
@@ -356,11 +357,12 @@ async def help_and_rules(lang: str, size: tuple[int, int]) -> tuple[str, str]:
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         helped = "\n".join(app.screen.lines)
+        help_screen = screen_text(app)
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
         await pilot.press("q")
-    return playing, helped
+    return playing, helped, help_screen
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
@@ -368,16 +370,25 @@ async def help_and_rules(lang: str, size: tuple[int, int]) -> tuple[str, str]:
 def test_the_rules_in_force_show_while_playing_and_question_mark_lists_every_key(
     lang: str, size: tuple[int, int]
 ) -> None:
-    playing, helped = asyncio.run(help_and_rules(lang, size))
+    playing, helped, help_screen = asyncio.run(help_and_rules(lang, size))
     t = translator(lang)
+    first_key, first_label = text.key_help(t, plain=False)[0]
+    lines = help_screen.splitlines()
+    row = next(n for n, line in enumerate(lines) if f"{first_key}  " in line)
+    column = lines[row].index(first_label.split()[0])
+    after = lines[row + 1][column:].split("║")[0].strip()
+    if not after.startswith(text.key_help(t, plain=False)[1][1].split()[0]):  # the label wrapped
+        assert lines[row + 1][column - 1] == " " and after and first_label.endswith(after)  # beside its key
+    assert ("espacio" if lang == "es" else "space") in help_screen
     rules = Rules.preset("official", players=2, target_score=0, jump_in=True)
     line = text.rules_line(rules, t)
     assert line in playing.replace("\n", " ") or line[: size[0] - 1] in playing
     for key, label in text.key_help(t, plain=False):
         assert f"{key}  {label}" in helped
-    for rule in text.rules_lines(rules, t):
-        assert rule in helped
-    assert ("[x] Cortar" if lang == "es" else "[x] Jump in") in helped
+    assert text.rules_line(rules, t) in helped
+    for mark, words in text.switch_marks(rules, t):
+        assert f"{mark}  {words}" in helped
+    assert ("[x]  Cortar" if lang == "es" else "[x]  Jump in") in helped
 
 
 async def draw_sort_and_pick(lang: str) -> list[str]:
@@ -491,3 +502,87 @@ def test_watching_a_record_to_its_end_says_the_last_line_once_and_you_only_for_a
     assert ("(you)" in at_end) is person
     assert ("Your turn: play a card or draw." in early) is person
     assert ("Ana's turn." in early) is not person
+
+
+async def nothing_left_screen(size: tuple[int, int], lang: str) -> str:
+    """The game screen once nothing is left to draw and Ana has drawn nothing once."""
+    game = exhausting_game()
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], pace=0, window=0, game=game, save=False)
+    app = UnomasApp(translator(lang), session=session)
+    async with app.run_test(size=size) as pilot:
+        for _ in range(40):
+            await pilot.pause()
+            if session.waiting_for_person():
+                if text.nothing_to_draw(session.view()) and session.game.ply > 10:
+                    break
+                await pilot.press("d")
+        await pilot.pause()
+        shown = screen_text(app)
+        await pilot.press("q")
+    return shown
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(
+    ("lang", "said", "offered"),
+    [
+        ("en", "Nothing is left to draw: a draw takes no card and ends your turn.", "d draw (nothing left)"),
+        ("es", "No queda nada que robar: robar no te da ninguna carta y termina tu turno.", "d robar (no queda nada)"),
+    ],
+)
+def test_the_game_screen_says_when_nothing_is_left_to_draw_at_every_size(
+    size: tuple[int, int], lang: str, said: str, offered: str
+) -> None:
+    shown = asyncio.run(nothing_left_screen(size, lang))
+    flat = " ".join(shown.replace("│", " ").split())
+    assert said in flat and offered in flat
+    drew = describe([Drew(1, 0, None, "turn")], ["Ana", "Beto"], translator(lang))
+    assert drew in flat  # the narration's line, wrapped to the width, none of it hidden
+
+
+async def draw_then_enter(force: bool) -> list[Event]:
+    game = make_game([["R1", "G2"], ["Y3", "Y4"]], ["B9", "Y5", "B7"], target_score=0, force_play_drawn=force)
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], pace=0, window=0, game=game, save=False)
+    app = UnomasApp(translator("en"), session=session)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        await pilot.press("d")  # Ana draws B7, which she may play: the cursor goes to it
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("q")
+    return [event for _action, events in session.history for event in events]
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_enter_after_drawing_a_playable_card_plays_it(force: bool) -> None:
+    seen = asyncio.run(draw_then_enter(force))
+    assert Played(0, parse_card("B7"), None, None, False, False) in seen
+
+
+async def setup_screen(size: tuple[int, int], lang: str) -> str:
+    app = UnomasApp(translator(lang), setup=Setup(players=2, bots=["heuristic"]), make_session=lambda _setup: None)  # type: ignore[arg-type,return-value]
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        shown = screen_text(app)
+        await pilot.press("escape")
+    return shown
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(
+    ("lang", "heading", "seat"),
+    [
+        ("en", "New match (Tab moves, Space toggles, Enter on Play starts)", "Seat 1: bot"),
+        ("es", "Nueva partida (Tab avanza, Espacio marca, Intro en Jugar empieza)", "Asiento 1: bot"),
+    ],
+)
+def test_the_setup_screen_s_heading_and_drop_downs_are_whole_at_every_size(
+    size: tuple[int, int], lang: str, heading: str, seat: str
+) -> None:
+    shown = asyncio.run(setup_screen(size, lang))
+    lines = shown.splitlines()
+    assert heading in " ".join(" ".join(lines[:3]).split())  # wrapped where it must be, never cut
+    level = translator(lang).gettext("heuristic (3)")
+    drop_downs = [line for line in lines if "▼  ▎" in line]
+    assert len(drop_downs) == 2 and any(level in line for line in drop_downs)  # players, and the bot's level
+    assert any(line.startswith(seat) for line in lines)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from unomas.actions import Action, Kind
 from unomas.bots.base import Bot
+from unomas.cards import COLOR_OF, DECK, WILD, card_token, parse_card
 from unomas.game import Deal, Game
 from unomas.rules import Rules
 from unomas.view import View
@@ -44,3 +45,20 @@ class Crashing(Bot):
 
     def act(self, view: View) -> Action:
         raise RuntimeError("out of order")
+
+
+def exhausting_game() -> Game:
+    """A single round that runs out of cards to draw: two hands of 49, the starting card R5
+    and nine cards left to draw. Beto (on turn first) holds only yellow, green and blue
+    cards other than 5s, and so do the nine: every draw takes one card nobody can play,
+    until, after Beto's fifth draw and Ana's fourth, nothing is left to draw. Ana holds
+    every other red card, every other 5 and the wilds."""
+    top = parse_card("R5")
+    rest = list(DECK)
+    rest.remove(top)
+    plain = [card for card in rest if COLOR_OF[card] != 0 and card < WILD and card_token(card)[1:] != "5"]
+    beto, pile = plain[:49], plain[49:58]
+    for card in beto + pile:
+        rest.remove(card)
+    rules = Rules(players=2, hand_size=49, target_score=0)
+    return Game(rules, deal=Deal((tuple(rest), tuple(beto)), (top, *pile)), seed=0)

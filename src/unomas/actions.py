@@ -34,7 +34,7 @@ from unomas.cards import (
     parse_color,
 )
 from unomas.errors import NotationError
-from unomas.refusals import refused
+from unomas.refusals import json_type, refused
 
 
 class Kind(StrEnum):
@@ -185,7 +185,7 @@ class Action(NamedTuple):
         A draw's ``cards`` field is accepted and ignored here (the replay checks it).
         """
         if not isinstance(move, dict):
-            raise refused(NotationError, "notation.move_not_object", type=type(move).__name__)
+            raise refused(NotationError, "notation.move_not_object", type=json_type(move))
         player = move.get("p")
         if not isinstance(player, int) or isinstance(player, bool):
             raise refused(NotationError, "notation.not_a_seat", field="p", value=repr(player))

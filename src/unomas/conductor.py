@@ -539,7 +539,7 @@ class Conductor:
                 decisions.append(0)
                 thinking.append(0.0)
         return MatchSummary(
-            winner=None if game.winner < 0 or abandoned else game.winner,
+            winner=None if abandoned else game.winner,
             scores=list(game.scores),
             rounds=game.round + 1,
             actions=game.ply,

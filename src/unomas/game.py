@@ -53,6 +53,7 @@ from unomas.cards import (
     WILD,
     WILD_DRAW_FOUR,
     Card,
+    Color,
     card_token,
     color_letter,
     is_full_deck,
@@ -95,12 +96,8 @@ COLOR: Final = Kind.COLOR
 CHALLENGE: Final = Kind.CHALLENGE
 UNO: Final = Kind.UNO
 CATCH: Final = Kind.CATCH
-NO_SEAT: Final = -1
-"""No seat (no accused, no UNO pending, no winner yet), in the game's int attributes."""
-NO_CARD: Final = -1
-"""No card (no drawn card; the pile ran dry), in the game's int attributes."""
-NO_COLOR: Final = -1
-"""No colour in play (the dealer has not chosen one for a starting Wild)."""
+_PILE_DRY: Final = -1
+"""What :meth:`Game._take` gives when no card is left to draw (a private int, for speed)."""
 _SEVEN: Final = 7
 _ZERO: Final = 0
 
@@ -286,25 +283,26 @@ class Game:
     """The draw pile, top card last (internal order; records write it top first)."""
     discard: list[Card]
     """The discard pile, top card last."""
-    color: int
-    """The colour in play; -1 while the dealer has not chosen one for a starting Wild."""
+    color: Color | None
+    """The colour in play; None while the dealer has not chosen one for a starting Wild."""
     direction: int
     current: int
     """The seat on turn (the dealer while choosing the starting colour)."""
     _phase: int
     penalty: int
     challengeable: bool
-    accused: int
-    """Who played the W+4 that may be challenged (-1 if none)."""
+    accused: int | None
+    """Who played the round's last W+4 that could be challenged (None before any): the seat
+    a challenge accuses while :attr:`challengeable`, moot otherwise."""
     accused_guilty: bool
-    drawn: Card
-    """The playable card just drawn, in the DRAWN phase (-1 otherwise)."""
-    uno_pending: int
-    """The seat obliged to call UNO that may still be caught (-1 if none)."""
+    drawn: Card | None
+    """The playable card just drawn, in the DRAWN phase (None otherwise)."""
+    uno_pending: int | None
+    """The seat obliged to call UNO that may still be caught (None if none)."""
     shown: tuple[int, int, tuple[Card, ...]] | None
     """(challenger, challenged, hand) after a challenge, until the next turn action."""
-    winner: int
-    """The match winner once the match is over (-1 before)."""
+    winner: int | None
+    """The match winner once the match is over (None before)."""
     ply: int
     """How many actions the match has applied so far, every round counted: a client's action
     may name the ply it answers, so that an action meant for a position that has passed is
@@ -344,7 +342,7 @@ class Game:
         self.scores = [0] * self.players
         self.round = -1
         self.ply = 0
-        self.winner = NO_SEAT
+        self.winner = None
         self._phase = _ROUND_OVER
         self.start_round(deal)
 
@@ -388,7 +386,7 @@ class Game:
         own = self._seats[player]
         actions: list[Action] = []
         pending = self.uno_pending
-        if pending >= 0:
+        if pending is not None:
             actions.append(own.uno if pending == player else own.catches[pending])
         if player == self.current:
             if phase == _DRAWN:
@@ -412,11 +410,16 @@ class Game:
         if player == self.current:
             cards = []
             if phase == _TURN:
+                top = self.discard[-1]
+                color = self.color
+                assert color is not None  # chosen by now: only the COLOR phase lacks one
                 for card in hand:
-                    if self._playable_on_turn(card) and card not in cards:
+                    if plays_on(card, top, color) and card not in cards:
                         cards.append(card)
             elif phase == _DRAWN:
-                cards.append(self.drawn)
+                drawn = self.drawn
+                assert drawn is not None  # the DRAWN phase has its card
+                cards.append(drawn)
             else:
                 for card in hand:
                     if self._answers_penalty(card) and card not in cards:
@@ -451,7 +454,7 @@ class Game:
         if phase >= _ROUND_OVER or phase == _COLOR:
             return []
         current = self.current
-        if self.uno_pending >= 0:
+        if self.uno_pending is not None:
             return [seat for seat in range(self.players) if seat != current]
         top = self.discard[-1]
         if not self.rules.jump_in or top >= WILD:
@@ -574,14 +577,14 @@ class Game:
         elif kind is PASS:
             self._turn_action()
             events.append(PassedEvent(player))
-            self.drawn = NO_CARD
+            self.drawn = None
             self._advance(self.next_seat(player))
         elif kind is UNO:
-            self.uno_pending = NO_SEAT
+            self.uno_pending = None
             events.append(UnoCalled(player))
         elif kind is CATCH:
             assert target is not None
-            self.uno_pending = NO_SEAT
+            self.uno_pending = None
             events.append(Caught(player, target))
             self._draw(target, 2, "caught", events)
         elif kind is COLOR:
@@ -626,10 +629,10 @@ class Game:
         self.direction = 1
         self.penalty = 0
         self.challengeable = False
-        self.accused = NO_SEAT
+        self.accused = None
         self.accused_guilty = False
-        self.drawn = NO_CARD
-        self.uno_pending = NO_SEAT
+        self.drawn = None
+        self.uno_pending = None
         self.shown = None
         if self.log is not None:
             self.log.append(RoundLog(self.dealer, deal))
@@ -639,7 +642,7 @@ class Game:
         self.round_start_events = events
         events.append(StartingCard(start))
         if start == WILD:
-            self.color = NO_COLOR
+            self.color = None
             self.current = self.dealer
             self._phase = _COLOR
         else:
@@ -718,11 +721,13 @@ class Game:
         elif phase == _COLOR:
             return "move.color_first", {}
         elif phase == _DRAWN and card != self.drawn:
+            assert self.drawn is not None
             return "move.only_drawn_card", {"drawn": card_token(self.drawn)}
         if phase == _PENALTY:
             if not self._answers_penalty(card):
                 return self._stack_refusal(card)
         elif not self._playable_on_turn(card):
+            assert self.color is not None
             return "move.does_not_match", {
                 "card": card_token(card),
                 "top": card_token(top),
@@ -737,6 +742,7 @@ class Game:
         top = self.discard[-1]
         facing = "W+4" if top == WILD_DRAW_FOUR else "+2"
         if RANK_OF[card] == DRAW_TWO_RANK and top == WILD_DRAW_FOUR and self.rules.stack_mixed:
+            assert self.color is not None
             return "move.stack_wrong_color", {"color": color_letter(self.color)}
         if IS_DRAW_CARD[card]:
             switch = (
@@ -794,13 +800,15 @@ class Game:
 
     def _playable_on_turn(self, card: Card) -> bool:
         """Whether a card just drawn may be played (judged as on a normal turn)."""
-        return plays_on(card, self.discard[-1], self.color)
+        color = self.color
+        assert color is not None  # chosen by now: only the COLOR phase lacks one
+        return plays_on(card, self.discard[-1], color)
 
     # ------------------------------------------------------------------ effects
 
     def _turn_action(self) -> None:
         """A turn action ends any UNO obligation and hides a shown hand."""
-        self.uno_pending = NO_SEAT
+        self.uno_pending = None
         self.shown = None
 
     def _play(
@@ -813,7 +821,7 @@ class Game:
         facing = self._phase == _PENALTY
         previous_color = self.color
         self.discard.append(card)
-        self.drawn = NO_CARD
+        self.drawn = None
         self.color = color if color is not None else COLOR_OF[card]
         events.append(Played(player, card, color, target, uno, jump_in))
         if not facing:
@@ -883,7 +891,7 @@ class Game:
         playable = False
         while True:
             card = self._take(events)
-            if card < 0:
+            if card == _PILE_DRY:
                 break
             drawn.append(card)
             hand.append(card)
@@ -906,6 +914,7 @@ class Game:
 
     def _challenge(self, challenger: int, events: list[Event]) -> None:
         accused = self.accused
+        assert accused is not None  # a challenge is open only after a W+4
         guilty = self.accused_guilty
         hand = tuple(self.hands[accused])
         self.shown = (challenger, accused, hand)
@@ -927,19 +936,20 @@ class Game:
         drawn = []
         for _ in range(count):
             card = self._take(events)
-            if card < 0:
+            if card == _PILE_DRY:
                 break
             drawn.append(card)
         hand.extend(drawn)
         events.append(Drew(player, len(drawn), tuple(drawn), reason))
 
     def _take(self, events: list[Event]) -> Card:
-        """The top card of the draw pile, reshuffling if it is empty; -1 if none is left."""
+        """The top card of the draw pile, reshuffling if it is empty; :data:`_PILE_DRY` if
+        none is left."""
         pile = self.pile
         if not pile:
             discard = self.discard
             if len(discard) < 2:
-                return NO_CARD
+                return _PILE_DRY
             cards = discard[:-1]
             del discard[:-1]
             forced = self._forced_pile
@@ -961,7 +971,7 @@ class Game:
         points = sum(POINTS[c] for seat, hand in enumerate(self.hands) if seat != winner for c in hand)
         self.scores[winner] += points
         self._phase = _ROUND_OVER
-        self.uno_pending = NO_SEAT
+        self.uno_pending = None
         events.append(RoundEnded(winner, points, tuple(tuple(h) for h in self.hands), tuple(self.scores)))
         target = self.rules.target_score
         if target == 0 or self.scores[winner] >= target:
@@ -1001,7 +1011,6 @@ class Game:
         seat and its guilt count only while a challenge is open.
         """
         challengeable = self.challengeable
-        accused = self.accused
         return Position(
             round=self.round,
             ply=self.ply,
@@ -1009,19 +1018,19 @@ class Game:
             hands=tuple([tuple(hand) for hand in self.hands]),
             pile=tuple(reversed(self.pile)),
             discard=tuple(self.discard),
-            color=None if self.color < 0 else self.color,
+            color=self.color,
             direction=self.direction,
             current=self.current,
             phase=_PHASES[self._phase],
             penalty=self.penalty,
             challengeable=challengeable,
-            accused=accused if challengeable and accused >= 0 else None,
+            accused=self.accused if challengeable else None,
             accused_guilty=challengeable and self.accused_guilty,
-            drawn=None if self.drawn < 0 else self.drawn,
-            uno_pending=None if self.uno_pending < 0 else self.uno_pending,
+            drawn=self.drawn,
+            uno_pending=self.uno_pending,
             shown=self.shown,
             scores=tuple(self.scores),
-            winner=None if self.winner < 0 else self.winner,
+            winner=self.winner,
         )
 
     @classmethod
@@ -1048,23 +1057,18 @@ class Game:
         pile.reverse()
         game.pile = pile
         game.discard = list(position.discard)
-        color = position.color
-        game.color = NO_COLOR if color is None else color
+        game.color = position.color
         game.direction = position.direction
         game.current = position.current
         game._phase = int(position.phase)
         game.penalty = position.penalty
         game.challengeable = position.challengeable
-        accused = position.accused
-        game.accused = NO_SEAT if accused is None else accused
+        game.accused = position.accused
         game.accused_guilty = position.accused_guilty
-        drawn = position.drawn
-        game.drawn = NO_CARD if drawn is None else drawn
-        uno_pending = position.uno_pending
-        game.uno_pending = NO_SEAT if uno_pending is None else uno_pending
+        game.drawn = position.drawn
+        game.uno_pending = position.uno_pending
         game.shown = position.shown
-        winner = position.winner
-        game.winner = NO_SEAT if winner is None else winner
+        game.winner = position.winner
         game.round_start_events = []
         return game
 
@@ -1099,7 +1103,7 @@ class Game:
         other = Game(self.rules, rng=rng, history=False, _copy_of=self)
         other.hands = hands
         other.pile = list(reversed(pile))
-        other.drawn = NO_CARD if drawn is None else drawn
+        other.drawn = drawn
         other.accused_guilty = accused_guilty
         return other
 

@@ -4,7 +4,8 @@
 :meth:`Game.position <unomas.game.Game.position>` reads and :meth:`Game.from_position
 <unomas.game.Game.from_position>` builds a game from), in the role FEN plays for chess: it
 compares, hashes and round-trips through JSON with cards as tokens. "None" is ``None``
-throughout (no colour chosen yet, no drawn card, no seat to catch), never ``-1``.
+throughout (no colour chosen yet, no drawn card, no seat to catch), never ``-1``, as in
+the game's own attributes and in every view.
 
 The rules are not part of a position: they are the match's settings, the same for every
 position of it, kept once by the game (and once in a record's header); a position is read
@@ -31,7 +32,7 @@ from typing import Any, TypeVar
 
 from unomas.cards import COLOR_LETTERS, Card, Color, card_token, parse_card, parse_color
 from unomas.errors import NotationError
-from unomas.refusals import refused
+from unomas.refusals import json_type, refused
 
 __all__ = ["Phase", "Position"]
 
@@ -130,7 +131,7 @@ class Position:
         cards, seats that exist) is checked by :meth:`Game.from_position
         <unomas.game.Game.from_position>`, under its rules."""
         if not isinstance(data, dict):
-            raise _error("notation.position_not_object", type=type(data).__name__)
+            raise _error("notation.position_not_object", type=json_type(data))
         known = {field.name for field in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:

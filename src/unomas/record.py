@@ -26,6 +26,7 @@ from unomas.cards import Card, card_token, parse_card
 from unomas.errors import DealError, IllegalAction, NotationError, RecordError, SettingsError
 from unomas.events import Drew, Event, Reshuffled
 from unomas.game import Deal, Game, RoundLog
+from unomas.refusals import json_type
 from unomas.rules import Rules
 
 FORMAT = "unomas-record/1"
@@ -82,7 +83,7 @@ def to_json(game: Game, *, names: Sequence[str] | None = None, **extra: Any) -> 
         record["names"] = list(names)
     record["rounds"] = [round_json(log) for log in game.log]
     record["scores"] = list(game.scores)
-    record["winner"] = game.winner if game.winner >= 0 else None
+    record["winner"] = game.winner
     record.update(extra)
     return record
 
@@ -131,7 +132,7 @@ def replay(record: Any) -> Game:
     does not fit, a draw's listed cards, a result or score that the replay contradicts.
     """
     if not isinstance(record, dict):
-        raise RecordError(f"a record must be a JSON object, not {type(record).__name__}")
+        raise RecordError(f"a record must be a JSON object, not {json_type(record)}")
     _placed(record, _RECORD_FIELDS, "a record")
     if record.get("format") != FORMAT:
         raise RecordError(f"format must be {FORMAT!r}, not {record.get('format')!r}")
@@ -159,7 +160,7 @@ def replay(record: Any) -> Game:
         raise RecordError(f"scores must be a list of whole numbers, not {scores!r}")
     if scores != game.scores:
         raise RecordError(f"scores are {scores!r} but the replay gives {game.scores}")
-    winner = game.winner if game.winner >= 0 else None
+    winner = game.winner
     given = record.get("winner")
     if "winner" not in record or not (given is None or _integer(given)) or given != winner:
         raise RecordError(f"winner is {given!r} but the replay gives {winner}")

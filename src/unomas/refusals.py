@@ -116,12 +116,34 @@ TEMPLATES: Final[dict[str, str]] = {
     "position.no_such_seat": N_("{field} must be a seat from 0 to {last}, not {value}"),
     "position.bad_direction": N_("direction must be 1 or -1, not {value}"),
     "position.color_phase": N_(
-        "the colour in play is None while the dealer chooses it and only then, not {color} in phase {phase}"
+        "the colour in play is null while the dealer chooses it and only then, not {color} in phase {phase}"
     ),
     "position.drawn_phase": N_("a drawn card belongs to the hand of the seat on turn in phase drawn, and only there"),
     "position.accused_missing": N_("a challengeable penalty needs the seat it accuses"),
 }
 """Every reason code, with its English template (a gettext msgid)."""
+
+
+def json_type(value: object) -> str:
+    """The JSON name of ``value``'s type (``null``, ``array``…): refusals of JSON input
+    name what the writer wrote, not a Python class.
+
+    >>> json_type(None), json_type(True), json_type([1]), json_type(2.5)
+    ('null', 'boolean', 'array', 'number')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list | tuple):
+        return "array"
+    if isinstance(value, Mapping):
+        return "object"
+    return type(value).__name__
 
 
 def text(code: str, params: Mapping[str, Any]) -> str:

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from unomas.cards import DECK_SIZE
 from unomas.errors import SettingsError
-from unomas.refusals import refused
+from unomas.refusals import json_type, refused
 
 SETTING_HELP: dict[str, str] = {
     "players": "2 to 10 seats, numbered 0…n-1 clockwise",
@@ -100,7 +100,7 @@ class Rules:
     def from_dict(cls, settings: Mapping[str, Any], *, complete: bool = False) -> Rules:
         """Rules from a mapping of setting names; ``complete`` requires every setting."""
         if not isinstance(settings, Mapping):
-            raise refused(SettingsError, "setup.not_an_object", type=type(settings).__name__)
+            raise refused(SettingsError, "setup.not_an_object", type=json_type(settings))
         unknown = sorted(set(settings) - set(SETTING_HELP))
         if unknown:
             raise _unknown_setting(unknown[0])

@@ -119,7 +119,7 @@ def drawn_card(game: Game, seat: int | None) -> Card | None:
     """The playable card ``seat`` just drew and may now play or keep (the DRAWN phase):
     only the seat on turn knows it; None for every other seat and a spectator."""
     drawn = game.drawn
-    if seat is None or seat != game.current or drawn < 0:
+    if drawn is None or seat != game.current:
         return None
     return drawn
 
@@ -147,17 +147,17 @@ def make_view(game: Game, seat: int | None) -> View:
         hand=tuple(own_hand(game, seat)),
         hand_sizes=tuple(hand_sizes(game)),
         top=game.discard[-1],
-        color=None if game.color < 0 else game.color,
+        color=game.color,
         direction=game.direction,
         pile_size=len(game.pile),
         discard=tuple(game.discard),
         penalty=game.penalty,
         challengeable=game.challengeable,
-        accused=game.accused if game.challengeable and game.accused >= 0 else None,
+        accused=game.accused if game.challengeable else None,
         drawn=drawn_card(game, seat),
-        uno_pending=None if game.uno_pending < 0 else game.uno_pending,
+        uno_pending=game.uno_pending,
         shown_hand=shown_hand(game, seat),
         scores=tuple(game.scores),
-        winner=None if game.winner < 0 else game.winner,
+        winner=game.winner,
         legal_actions=tuple(game.legal_actions(seat)) if seat is not None else (),
     )

@@ -8,7 +8,7 @@ import time
 from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 from rich import box
@@ -17,7 +17,15 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
-from typer._click.exceptions import ClickException, UsageError
+from typer._click.exceptions import (
+    BadOptionUsage,
+    BadParameter,
+    ClickException,
+    MissingParameter,
+    NoArgsIsHelpError,
+    NoSuchOption,
+    UsageError,
+)
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from unomas import __version__, record
@@ -29,26 +37,74 @@ from unomas.runs.selfplay import POLICIES, check_policy
 from unomas.runs.simulation import Totals, run_simulation
 from unomas.runs.tournament import TournamentInterrupted, TournamentResult, run_tournament
 
+if TYPE_CHECKING:
+    from unomas.i18n import Translations
+
+
+def _by_metavar(params: list[Any]) -> list[Any]:
+    """``params`` named in the help by their metavars, never by a Python type: a flag shows
+    none (not ``<bool>``), an option its metavar or its name (``--backend BACKEND``, not
+    ``<str>``), an argument its metavar (``FILE...``, not ``{files}...``)."""
+    for param in params:
+        if isinstance(param, TyperOption):
+            if param.is_flag or param.type_descriptor.annotation is bool:
+                param.metavar = ""
+            elif param.metavar is None:
+                param.metavar = (param.name or "value").upper()
+        elif isinstance(param, TyperArgument) and param.metavar is not None:
+            shown = param.metavar + ("..." if param.nargs != 1 else "")
+            param.display_type_rich = lambda ctx: None  # type: ignore[method-assign]
+            param.get_usage_pieces = lambda ctx, shown=shown: [shown]  # type: ignore[method-assign,misc]
+        if isinstance(param, TyperOption):
+            param._get_number_range_help_str = lambda: None  # type: ignore[method-assign]  # the help says it in words
+    return params
+
+
+class Refused(UsageError):
+    """A mistake on the command line, already said in one line in the reader's language."""
+
+
+def _words(args: Sequence[str] = ()) -> Translations:
+    """The catalog of the reader's language, for the command line's errors: the locale's,
+    or the one a ``--lang`` among ``args`` names."""
+    from itertools import pairwise
+
+    from unomas.i18n import LANGUAGES, default_language, translator
+
+    given = [value for flag, value in pairwise(args) if flag == "--lang"]
+    given += [arg.removeprefix("--lang=") for arg in args if arg.startswith("--lang=")]
+    return translator(next((lang for lang in given if lang in LANGUAGES), default_language()))
+
 
 class Command(TyperCommand):
-    """A command whose help names values by their metavar, never by a Python type: a flag
-    shows none (not ``<bool>``), an argument its metavar (``FILE...``, not ``{files}...``)."""
+    """A command whose help names values by their metavars (:func:`_by_metavar`) and which
+    refuses extra arguments in the reader's words."""
 
     def get_params(self, ctx: Any) -> list[Any]:
-        params: list[Any] = super().get_params(ctx)
-        for param in params:
-            if isinstance(param, TyperOption) and param.type_descriptor.annotation is bool:
-                param.metavar = ""
-            elif isinstance(param, TyperArgument) and param.metavar is not None:
-                shown = param.metavar + ("..." if param.nargs != 1 else "")
-                param.display_type_rich = lambda ctx: None  # type: ignore[method-assign]
-                param.get_usage_pieces = lambda ctx, shown=shown: [shown]  # type: ignore[method-assign,misc]
-        return params
+        return _by_metavar(super().get_params(ctx))
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        allowed, ctx.allow_extra_args = ctx.allow_extra_args, True
+        rest: list[str] = super().parse_args(ctx, args)
+        ctx.allow_extra_args = allowed
+        if rest and not allowed:
+            words = _words().gettext("{command} takes no arguments (given: {values}).")
+            raise Refused(words.format(command=ctx.command_path, values=" ".join(rest)), ctx)
+        return rest
 
 
 class Group(TyperGroup):
     """The ``unomas`` command: a mistake on the command line is one line on standard error
-    (and exit status 2), not a box of usage text."""
+    in the reader's language (and exit status 2), not a box of usage text."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _by_metavar(super().get_params(ctx))
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        if args and not args[0].startswith("-") and self.get_command(ctx, args[0]) is None:
+            words = _words().gettext("There is no command {name} (the commands are {known}).")
+            raise Refused(words.format(name=args[0], known=", ".join(self.list_commands(ctx))), ctx)
+        return super().resolve_command(ctx, args)
 
     def main(
         self,
@@ -64,12 +120,96 @@ class Group(TyperGroup):
         try:
             result = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         except ClickException as error:
-            hint = f" ({error.ctx.command_path} --help)" if isinstance(error, UsageError) and error.ctx else ""
-            typer.echo(f"{error.format_message()}{hint}", err=True)
+            line = usage_line(error, _words(sys.argv[1:] if args is None else list(args)))
+            if line:  # the help of "unomas" alone has been shown already
+                typer.echo(line, err=True)
             sys.exit(error.exit_code)
         except typer.Abort:
             sys.exit(INTERRUPTED)
         sys.exit(result if isinstance(result, int) else 0)
+
+
+def usage_line(error: ClickException, t: Translations) -> str:
+    """A mistake on the command line as one line in ``t``'s language; a mistake the parser
+    found ends with where the command's help is (``(unomas simulate --help)``)."""
+    if isinstance(error, Refused | NoArgsIsHelpError):  # already words; or the help itself
+        return error.format_message().rstrip("\n")
+    ctx = getattr(error, "ctx", None)
+    line = _parser_words(error, t)
+    return line if ctx is None else f"{line} ({ctx.command_path} --help)"
+
+
+def _parser_words(error: ClickException, t: Translations) -> str:
+    """The words of a mistake the command-line parser found (an option that does not
+    exist, a missing or badly typed value), by its kind and its parameter."""
+    if isinstance(error, NoSuchOption):
+        if error.possibilities:
+            words = t.gettext("There is no option {option}; did you mean {options}?")
+            return words.format(option=error.option_name, options=", ".join(sorted(error.possibilities)))
+        return t.gettext("There is no option {option}.").format(option=error.option_name)
+    if isinstance(error, BadOptionUsage):
+        option = _option(error.ctx, error.option_name)
+        if option is not None and option.is_flag:
+            return t.gettext("{option} takes no value.").format(option=error.option_name)
+        return t.gettext("{option} needs a value.").format(option=error.option_name)
+    if isinstance(error, MissingParameter) and error.param is not None:
+        return t.gettext("{name} is missing.").format(name=_param_name(error.param))
+    if isinstance(error, BadParameter):
+        name = _param_name(error.param) if error.param is not None else str(error.param_hint or "")
+        problem = _validation_problem(error)
+        if problem is not None:
+            kind, value, limits = problem
+            if kind in ("int_parsing", "int_from_float"):
+                return t.gettext("{option} takes a whole number, not {value}.").format(option=name, value=value)
+            if kind == "float_parsing":
+                return t.gettext("{option} takes a number, not {value}.").format(option=name, value=value)
+            low = limits.get("ge", limits.get("gt"))
+            if kind in ("greater_than_equal", "greater_than") and low is not None:
+                words = t.gettext("{option} must be {limit} or more, not {value}.")
+                return words.format(option=name, limit=low, value=value)
+            high = limits.get("le", limits.get("lt"))
+            if kind in ("less_than_equal", "less_than") and high is not None:
+                words = t.gettext("{option} must be {limit} or less, not {value}.")
+                return words.format(option=name, limit=high, value=value)
+        return t.gettext("{option}: {reason}").format(option=name, reason=error.message)
+    return error.format_message()
+
+
+def _option(ctx: Any, name: str) -> Any:
+    """The option of ``ctx``'s command that ``name`` (``--games``) names, or None."""
+    params = [] if ctx is None else ctx.command.get_params(ctx)
+    return next((p for p in params if isinstance(p, TyperOption) and name in p.opts), None)
+
+
+def _param_name(param: Any) -> str:
+    """A parameter as the command line writes it: ``--games`` for an option, ``FILE`` for an argument."""
+    if isinstance(param, TyperOption):
+        return str(param.opts[0])
+    return str(param.metavar or param.name or "").upper()
+
+
+def _validation_problem(error: BadParameter) -> tuple[str, object, dict[str, Any]] | None:
+    """The kind, the value given and the limits of a value the parser could not take (its
+    validation error's first problem), or None when the error is not of that sort."""
+    cause = error.__cause__
+    problems = getattr(cause, "errors", None)
+    if not callable(problems):
+        return None
+    found = problems()
+    if not found:
+        return None
+    first = found[0]
+    return str(first.get("type")), first.get("input"), dict(first.get("ctx") or {})
+
+
+def _refused(error: SettingsError, option: str | None = None) -> Refused:
+    """A bad setting of a command as one line in the reader's words (by its code, see
+    :func:`unomas.tui.text.error_line`), after the option it came from."""
+    from unomas.tui.text import error_line
+
+    t = _words()
+    line = error_line(error, t)
+    return Refused(line if option is None else t.gettext("{option}: {reason}").format(option=option, reason=line))
 
 
 app = typer.Typer(
@@ -90,48 +230,130 @@ def rules_from_options(players: int | None, preset: str, settings: list[str]) ->
             rules = rules.replace(players=players)
         return rules.with_settings(settings)
     except SettingsError as error:
-        raise typer.BadParameter(str(error)) from None
+        raise _refused(error) from None
 
+
+RAY_EXTRA = "unomas[ray]"
+"""The extra the ray backend needs."""
 
 BackendOption = Annotated[
-    str, typer.Option("--backend", help=f"Where to play: {' or '.join(BACKENDS)} (a Ray cluster, unomas[ray]).")
+    str,
+    typer.Option(
+        "--backend",
+        metavar="NAME",
+        help=f"Where to play: {' or '.join(BACKENDS)} (a Ray cluster, {escape(RAY_EXTRA)}).",
+    ),
 ]
 AddressOption = Annotated[
     Optional[str],  # noqa: UP045
-    typer.Option(help="The Ray cluster to join (--backend ray); without it a local Ray instance is started."),
+    typer.Option(
+        metavar="ADDR", help="The Ray cluster to join (--backend ray); without it a local Ray instance is started."
+    ),
 ]
 JobsOption = Annotated[
     Optional[int],  # noqa: UP045
-    typer.Option("--jobs", "-j", min=1, help="Worker processes (default 1), or a local Ray instance's CPUs (all)."),
+    typer.Option(
+        "--jobs",
+        "-j",
+        min=1,
+        metavar="J",
+        help="Worker processes, 1 or more (default 1), or a local Ray instance's CPUs (all).",
+    ),
 ]
 INTERRUPTED = 130
 """The exit code after Ctrl-C."""
 
 
 def backend_from_options(name: str, jobs: int | None, address: str | None) -> Backend:
-    """The backend of ``--backend``, ``--jobs`` and ``--address``."""
-    try:
-        return Backend(name, jobs, address)
-    except SettingsError as error:
-        raise typer.BadParameter(str(error), param_hint="--backend") from None
+    """The backend of ``--backend``, ``--jobs`` and ``--address``; a bad combination is
+    refused in the reader's words."""
+    t = _words()
+    if name not in BACKENDS:
+        words = t.gettext("--backend: there is no backend {name} (the backends are {known}).")
+        raise Refused(words.format(name=name, known=", ".join(BACKENDS)))
+    if address is not None and name != "ray":
+        raise Refused(t.gettext("--address is for --backend ray."))
+    if address is not None and jobs is not None:
+        raise Refused(t.gettext("--jobs is for this machine: a Ray cluster's workers are its CPUs (give no --jobs)."))
+    return Backend(name, jobs, address)
+
+
+def _unavailable(error: BackendUnavailable) -> Refused:
+    """A backend that cannot be used here, in the reader's words: Ray not installed, or no
+    cluster at the address (the reason as the network gave it)."""
+    import importlib.util
+
+    t = _words()
+    if importlib.util.find_spec("ray") is None:
+        return Refused(
+            t.gettext("--backend ray needs Ray, which is not installed: {install}").format(
+                install=f"pip install '{RAY_EXTRA}'"
+            )
+        )
+    return Refused(t.gettext("--address: {reason}").format(reason=error.message))
+
+
+def _check_specs(specs: Sequence[str], option: str) -> None:
+    """Refuse, in the reader's words, a bot spec that names no bot, or a bot's option it
+    does not have or a value of the wrong kind; a ``cmd:`` program is tried only when the
+    match starts."""
+    from unomas.bots import bot_names, make_bot
+
+    t = _words()
+    for spec in specs:
+        if spec.startswith("cmd:"):
+            continue
+        try:
+            make_bot(spec).close()
+        except SettingsError:
+            name = spec.split(":")[0]
+            if name not in bot_names():
+                words = t.gettext("{option}: {spec} is not a bot (the bots are {known}, or cmd:COMMAND for a program).")
+                raise Refused(words.format(option=option, spec=repr(spec), known=", ".join(bot_names()))) from None
+            known = _options_of(name)
+            if known:
+                words = t.gettext("{option}: {spec}: the options of {bot} are {known}.")
+            else:
+                words = t.gettext("{option}: {spec}: {bot} takes no options.")
+            raise Refused(words.format(option=option, spec=repr(spec), bot=name, known=", ".join(known))) from None
+
+
+def _options_of(name: str) -> list[str]:
+    """The options a bot takes in its spec, each with the kind of its value (``iterations=N``)."""
+    import typing
+
+    from unomas.bots import make_bot
+
+    kinds: dict[object, str] = {int: "N", float: "X", bool: "true|false"}
+    kinds |= {int | None: "N", float | None: "X", bool | None: "true|false"}
+    bot = make_bot(name)
+    bot.close()
+    hints = typing.get_type_hints(type(bot).__init__)
+    return [f"{key}={kinds.get(kind, 'TEXT')}" for key, kind in hints.items() if key != "return"]
 
 
 @app.command(name="simulate", cls=Command)
 def simulate_command(
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Matches to play.")] = 100,
-    players: Annotated[Optional[int], typer.Option(help="Seats, 2 to 10 (default 4).")] = None,  # noqa: UP045
-    rules_preset: Annotated[str, typer.Option("--rules", help=f"Preset: {' or '.join(PRESETS)}.")] = "official",
+    games: Annotated[int, typer.Option("--games", "-n", min=1, metavar="N", help="Matches to play, 1 or more.")] = 100,
+    players: Annotated[Optional[int], typer.Option(metavar="N", help="Seats, 2 to 10 (default 4).")] = None,  # noqa: UP045
+    rules_preset: Annotated[
+        str, typer.Option("--rules", metavar="PRESET", help=f"Preset: {' or '.join(PRESETS)}.")
+    ] = "official",
     settings: Annotated[
         Optional[list[str]],  # noqa: UP045
         typer.Option("--set", metavar="NAME=VALUE", help="A setting of the rules (repeatable)."),
     ] = None,
-    seed: Annotated[Optional[str], typer.Option(help="Seed: the same seed gives the same records.")] = None,  # noqa: UP045
+    seed: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(metavar="SEED", help="Seed: the same seed gives the same records."),
+    ] = None,
     policy: Annotated[
-        str, typer.Option(help=f"The bot every seat plays: {' or '.join(POLICIES)} (default playfirst).")
+        str,
+        typer.Option(metavar="POLICY", help=f"The bot every seat plays: {' or '.join(POLICIES)} (default playfirst)."),
     ] = "playfirst",
     records: Annotated[
         Optional[Path],  # noqa: UP045
-        typer.Option(help="Write every match's record to this file, as JSON Lines.", dir_okay=False),
+        typer.Option(metavar="FILE", help="Write every match's record to this file, as JSON Lines.", dir_okay=False),
     ] = None,
     backend: BackendOption = "local",
     address: AddressOption = None,
@@ -141,8 +363,9 @@ def simulate_command(
     rules = rules_from_options(players, rules_preset, settings or [])
     try:
         check_policy(policy)
-    except SettingsError as error:
-        raise typer.BadParameter(str(error), param_hint="--policy") from None
+    except SettingsError:
+        words = _words().gettext("--policy: there is no policy {name} (the policies are {known}).")
+        raise Refused(words.format(name=repr(policy), known=", ".join(POLICIES))) from None
     where = backend_from_options(backend, jobs, address)
     totals = Totals(rules.players)
     interrupted = False
@@ -169,7 +392,7 @@ def simulate_command(
                     sink.write(record.dumps(result.record) + "\n")
                 progress.advance(task)
         except BackendUnavailable as error:
-            raise typer.BadParameter(str(error), param_hint="--backend") from None
+            raise _unavailable(error) from None
         except KeyboardInterrupt:
             interrupted = True
     elapsed = max(time.perf_counter() - started, 1e-9)
@@ -198,7 +421,8 @@ def tournament_command(
     bots: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(
-            help="Bot specs, comma separated, one per seat (random, playfirst, heuristic, ismcts:iterations=200, ...)."
+            metavar="SPECS",
+            help="Bot specs, comma separated, one per seat (random, playfirst, heuristic, ismcts:iterations=200, ...).",
         ),
     ] = None,
     bot: Annotated[
@@ -210,11 +434,15 @@ def tournament_command(
             show_default=False,
         ),
     ] = None,
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Matches to play.")] = 100,
-    rules_preset: Annotated[str, typer.Option("--rules", help=f"Preset: {' or '.join(PRESETS)}.")] = "official",
+    games: Annotated[int, typer.Option("--games", "-n", min=1, metavar="N", help="Matches to play, 1 or more.")] = 100,
+    rules_preset: Annotated[
+        str, typer.Option("--rules", metavar="PRESET", help=f"Preset: {' or '.join(PRESETS)}.")
+    ] = "official",
     players: Annotated[
         Optional[int],  # noqa: UP045
-        typer.Option(help="Seats (default: one per bot); with more seats than bots, the bots repeat in order."),
+        typer.Option(
+            metavar="N", help="Seats (default: one per bot); with more seats than bots, the bots repeat in order."
+        ),
     ] = None,
     settings: Annotated[
         Optional[list[str]],  # noqa: UP045
@@ -223,19 +451,30 @@ def tournament_command(
     jobs: JobsOption = None,
     backend: BackendOption = "local",
     address: AddressOption = None,
-    seed: Annotated[Optional[str], typer.Option(help="Seed: the same seed gives the same results.")] = None,  # noqa: UP045
+    seed: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(metavar="SEED", help="Seed: the same seed gives the same results."),
+    ] = None,
     records: Annotated[
         Optional[Path],  # noqa: UP045
-        typer.Option(help="Write every match's record to this file, as JSON Lines.", dir_okay=False),
+        typer.Option(metavar="FILE", help="Write every match's record to this file, as JSON Lines.", dir_okay=False),
     ] = None,
     results: Annotated[
         Optional[Path],  # noqa: UP045
-        typer.Option("--out", help="Write the results (settings, per-bot figures) to this JSON file.", dir_okay=False),
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Write the results (settings, per-bot figures) to this JSON file.",
+            dir_okay=False,
+        ),
     ] = None,
     chart: Annotated[
         Optional[Path],  # noqa: UP045
         typer.Option(
-            "--plot", help=f"Draw the win rates to this image (needs {escape(PLOT_INSTALL)}).", dir_okay=False
+            "--plot",
+            metavar="FILE",
+            help=f"Draw the win rates to this image (needs {escape(PLOT_INSTALL)}).",
+            dir_okay=False,
         ),
     ] = None,
     allow_errors: Annotated[
@@ -250,13 +489,21 @@ def tournament_command(
     """
     specs = [spec.strip() for spec in (bots or "").split(",") if spec.strip()]
     specs += [spec.strip() for spec in bot or [] if spec.strip()]
+    t = _words()
     if not specs:
-        raise typer.BadParameter("give at least one bot", param_hint="--bots or --bot")
+        raise Refused(t.gettext("Give at least one bot: --bots or --bot."))
+    _check_specs(specs, "--bots" if bots else "--bot")
+    if players is None and len(specs) == 1:
+        raise Refused(t.gettext("A tournament needs 2 seats or more: give two bots or more, or --players."))
     rules = rules_from_options(players if players is not None else len(specs), rules_preset, settings or [])
     if rules.players < len(specs):
-        raise typer.BadParameter(f"{len(specs)} bots need {len(specs)} seats or more, not {rules.players}")
+        words = t.gettext("{bots} bots need {bots} seats or more, not {players}.")
+        raise Refused(words.format(bots=len(specs), players=rules.players))
     if chart is not None and not plot_available():
-        err.print(f"[red]error:[/] --plot needs matplotlib, which is not installed: {escape(PLOT_INSTALL)}")
+        typer.echo(
+            t.gettext("--plot needs matplotlib, which is not installed: {install}").format(install=PLOT_INSTALL),
+            err=True,
+        )
         raise typer.Exit(code=2)
     where = backend_from_options(backend, jobs, address)
     interrupted = False
@@ -283,9 +530,9 @@ def tournament_command(
                 progress=lambda done, _total: progress.update(task, completed=done),
             )
         except BackendUnavailable as error:
-            raise typer.BadParameter(str(error), param_hint="--backend") from None
+            raise _unavailable(error) from None
         except SettingsError as error:
-            raise typer.BadParameter(str(error), param_hint="--bots") from None
+            raise _refused(error, "--bots" if bots else "--bot") from None
         except TournamentInterrupted as stop:
             result, interrupted = stop.result, True
     elapsed = time.perf_counter() - started
@@ -439,18 +686,19 @@ def replay_command(
     watch: Annotated[bool, typer.Option("--watch", help="Step through the (first) record on the game screen.")] = False,
     lang: Annotated[
         Optional[str],  # noqa: UP045
-        typer.Option(metavar="LANG", help="es or en, for --watch (default: from the locale)."),
+        typer.Option(metavar="LANG", help="es or en (default: from the locale)."),
     ] = None,
 ) -> None:
     """Replay and check records; exit non-zero if any is invalid (or is no record at all)."""
-    from unomas.cli.play import fail, unreadable, watch_record
+    from unomas.cli.play import fail, translations, unreadable, watch_record
 
     if watch:
         watch_record(files[0], lang)
         return
     from unomas import fairness
 
-    problems = [problem for problem in map(unreadable, files) if problem is not None]
+    t = translations(lang)
+    problems = [problem for problem in (unreadable(path, t) for path in files) if problem is not None]
     for problem in problems[:-1]:
         typer.echo(problem, err=True)
     if problems:
@@ -467,7 +715,7 @@ def replay_command(
                 bad += 1
                 out.print(f"[red]INVALID[/] {name}: {_where(error)}")
                 continue
-            winner = "none yet" if game.winner < 0 else f"seat {game.winner}"
+            winner = "none yet" if game.winner is None else f"seat {game.winner}"
             scores = " ".join(str(s) for s in game.scores)
             dealt = "; every deal and reshuffle comes from the committed seed" if verify else ""
             out.print(f"[green]valid[/] {name}: scores {scores}; winner {winner}{dealt}")
@@ -477,28 +725,44 @@ def replay_command(
 
 @app.command(name="serve", cls=Command)
 def serve_command(
-    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every interface).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    host: Annotated[
+        str, typer.Option(metavar="HOST", help="Address to listen on (0.0.0.0: every interface).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, metavar="PORT", help="Port to listen on, 1 to 65535.")] = 8000,
     db: Annotated[
         Optional[Path],  # noqa: UP045
-        typer.Option(help="SQLite database (default: unomas.sqlite3 in the user data folder).", dir_okay=False),
+        typer.Option(
+            metavar="PATH", help="SQLite database (default: unomas.sqlite3 in the user data folder).", dir_okay=False
+        ),
     ] = None,
-    grace: Annotated[float, typer.Option(min=0, help="Seconds away before a bot plays for a player.")] = 30.0,
-    bot_delay: Annotated[float, typer.Option(min=0, help="Seconds a bot waits before it acts.")] = 0.8,
+    grace: Annotated[
+        float, typer.Option(min=0, metavar="SECONDS", help="Seconds (0 or more) away before a bot plays for a player.")
+    ] = 30.0,
+    bot_delay: Annotated[
+        float, typer.Option(min=0, metavar="SECONDS", help="Seconds (0 or more) a bot waits before it acts.")
+    ] = 0.8,
     trust_proxy: Annotated[
-        list[str], typer.Option(help="A reverse proxy's address whose X-Forwarded-For names the client (repeatable).")
+        list[str],
+        typer.Option(
+            metavar="ADDR", help="A reverse proxy's address whose X-Forwarded-For names the client (repeatable)."
+        ),
     ] = [],  # noqa: B006
     allow_origin: Annotated[
-        list[str], typer.Option(help="Another origin whose pages may use this server, e.g. https://example.org.")
+        list[str],
+        typer.Option(
+            metavar="ORIGIN", help="Another origin whose pages may use this server, e.g. https://example.org."
+        ),
     ] = [],  # noqa: B006
-    keep_lobby: Annotated[float, typer.Option(min=1, help="Seconds an empty lobby is kept.")] = 600.0,
+    keep_lobby: Annotated[
+        float, typer.Option(min=1, metavar="SECONDS", help="Seconds (1 or more) an empty lobby is kept.")
+    ] = 600.0,
     certfile: Annotated[
         Optional[Path],  # noqa: UP045
-        typer.Option(help="TLS certificate (PEM): serve https and wss.", exists=True, dir_okay=False),
+        typer.Option(metavar="FILE", help="TLS certificate (PEM): serve https and wss.", exists=True, dir_okay=False),
     ] = None,
     keyfile: Annotated[
         Optional[Path],  # noqa: UP045
-        typer.Option(help="TLS private key (PEM) of --certfile.", exists=True, dir_okay=False),
+        typer.Option(metavar="FILE", help="TLS private key (PEM) of --certfile.", exists=True, dir_okay=False),
     ] = None,
 ) -> None:
     """Serve the browser game: rooms with friends and bots, every game kept in the database.
@@ -510,7 +774,8 @@ def serve_command(
 
         from unomas.server import Settings, default_db_path, serve
     except ImportError as error:
-        typer.echo(f"the server needs its extra: pip install 'unomas[server]' ({error})", err=True)
+        words = _words().gettext("The server needs its extra: {install} ({error}).")
+        typer.echo(words.format(install="pip install 'unomas[server]'", error=error), err=True)
         raise typer.Exit(code=1) from None
     path = db or default_db_path()
     scheme = "https" if certfile is not None else "http"

@@ -18,7 +18,7 @@ from unomas.tui import text
 from unomas.tui.session import NAMES, Session, Setup, Watch, last_unfinished, resume
 
 
-def _translations(lang: str | None) -> Translations:
+def translations(lang: str | None) -> Translations:
     """The catalog of ``--lang`` (or the locale's); an unknown language is a one-line error."""
     try:
         return translator(lang or default_language())
@@ -50,7 +50,7 @@ def play(
     """The terminal game: the setup screen, or the match the flags describe (their rules
     start from ``--rules``, the official preset by default, never from the last setup
     screen), or the last unfinished match (``--resume``, which takes none of those flags)."""
-    t = _translations(lang)
+    t = translations(lang)
     for flag, seconds in (("--pace", pace), ("--window", window)):
         if seconds < 0:
             raise fail(
@@ -124,27 +124,30 @@ def _check_bot(spec: str, t: Translations) -> None:
         raise fail(message.format(spec=repr(spec), levels=levels), code=2) from None
 
 
-def unreadable(path: Path) -> str | None:
-    """Why ``path`` holds no record to read (missing, a directory, empty, not text), or None."""
+def unreadable(path: Path, t: Translations) -> str | None:
+    """Why ``path`` holds no record to read (missing, a directory, empty, not text), in
+    ``t``'s language, or None."""
     if path.is_dir():
-        return f"{path}: a directory, not a record file"
+        return t.gettext("{path}: a directory, not a record file").format(path=path)
     try:
         content = path.read_bytes()
+    except FileNotFoundError:
+        return t.gettext("{path}: no such file").format(path=path)
     except OSError as error:
         return f"{path}: {error.strerror or error}"
     if not content.strip():
-        return f"{path}: empty, no record in it"
+        return t.gettext("{path}: empty, no record in it").format(path=path)
     try:
         content.decode("utf-8")
     except UnicodeDecodeError:
-        return f"{path}: not a text file (records are UTF-8 JSON)"
+        return t.gettext("{path}: not a text file (records are UTF-8 JSON)").format(path=path)
     return None
 
 
 def watch_record(path: Path, lang: str | None) -> None:
     """``unomas replay FILE --watch``: the file's first record on the game screen."""
-    t = _translations(lang)
-    problem = unreadable(path)
+    t = translations(lang)
+    problem = unreadable(path, t)
     if problem is not None:
         raise fail(problem)
     try:

@@ -134,19 +134,14 @@ def _rank_name(card: Card, t: Translations) -> str:
     return str(rank)
 
 
-def card_name(card: Card, lang: str | Translations, *, chosen: Color | None = None) -> str:
-    """A card's name with its token, so colour is never the only carrier of it.
-
-    ``Roba dos rojo (R+2)``, ``Comodín (W)``; ``chosen`` adds the colour chosen for a wild:
-    ``Comodín (W), azul``.
-    """
+def card_name(card: Card, lang: str | Translations) -> str:
+    """A card's name with its token, so colour is never the only carrier of it:
+    ``Roba dos rojo (R+2)``, ``Comodín (W)`` (the narration says a wild's chosen colour
+    in its own words: "… y elige azul")."""
     t = _t(lang)
     token = card_token(card)
     if card >= WILD:
-        name = t.gettext("{name} ({token})").format(name=_rank_name(card, t), token=token)
-        if chosen is None:
-            return name
-        return t.gettext("{card}, {color}").format(card=name, color=_in_card_color(chosen, t))
+        return t.gettext("{name} ({token})").format(name=_rank_name(card, t), token=token)
     return t.gettext("{color} {rank} ({token})").format(
         color=_in_card_color(COLOR_OF[card], t), rank=_rank_name(card, t), token=token
     )
@@ -249,6 +244,14 @@ def error_messages(lang: str) -> dict[str, str]:
         ),
         "hello.late": t.gettext("The connection said nothing for too long."),
         "server.restarting": t.gettext("The server is restarting; reconnecting…"),
+        # names
+        "name.invalid": t.gettext("That name cannot be used: {reason}"),
+        "name.taken": t.gettext("Someone in this room is already called {name}."),
+        "name.invisible": t.gettext("it has no visible letter."),
+        "name.bidi": t.gettext("it holds characters that turn the text's direction."),
+        "name.marks": t.gettext("it stacks too many accents on one letter."),
+        "name.symbols": t.gettext("control characters and < > are not allowed."),
+        "rematch.early": t.gettext("The match is not over yet: a rematch comes after it."),
     }
 
 

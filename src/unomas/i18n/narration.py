@@ -62,8 +62,17 @@ def describe(events: Sequence[Event], names: Sequence[str], lang: str | Translat
     t = _t(lang)
     line = sentences[0]
     if len(sentences) > 1:
-        line = t.gettext("{first}: {rest}").format(first=line, rest=t.gettext("; ").join(sentences[1:]))
+        rest = [_continued(sentence, names) for sentence in sentences[1:]]
+        line = t.gettext("{first}: {rest}").format(first=line, rest=t.gettext("; ").join(rest))
     return line if line.endswith(("!", "?")) else line + "."
+
+
+def _continued(sentence: str, names: Sequence[str]) -> str:
+    """A sentence said after a colon: its first letter in lower case, unless it starts
+    with a player's name ("…: play goes counter-clockwise now", "…: Ana must draw 2")."""
+    if any(sentence.startswith(name) for name in names):
+        return sentence
+    return sentence[:1].lower() + sentence[1:]
 
 
 def _cards(cards: Sequence[Card], t: Translations) -> str:
@@ -98,6 +107,8 @@ def _played(e: Played, n: Sequence[str], t: Translations) -> str:
 
 def _drew(e: Drew, n: Sequence[str], t: Translations) -> str:
     player, amount = n[e.player], e.amount
+    if amount == 0:  # the draw pile and the discard pile are used up
+        return _drew_nothing(e.reason, t).format(player=player)
     if e.reason == "penalty":
         text = t.gettext("{player} draws {n} and loses the turn.")
     elif e.reason == "challenge":
@@ -111,6 +122,17 @@ def _drew(e: Drew, n: Sequence[str], t: Translations) -> str:
         sentence = t.gettext("{sentence} ({cards})").format(sentence=sentence.rstrip("."), cards=_cards(e.cards, t))
         sentence += "."
     return sentence
+
+
+def _drew_nothing(reason: str, t: Translations) -> str:
+    """The sentence of a draw that took no card: nothing was left to draw (RULES.md)."""
+    if reason == "penalty":
+        return t.gettext("{player} has nothing left to draw and loses the turn.")
+    if reason == "challenge":
+        return t.gettext("{player} has nothing left to draw for the challenge.")
+    if reason == "caught":
+        return t.gettext("{player} has nothing left to draw for not calling UNO.")
+    return t.gettext("{player} draws nothing: the draw pile and the discard pile are used up.")
 
 
 def _passed(e: Passed, n: Sequence[str], t: Translations) -> str:

@@ -320,7 +320,7 @@ class Driver:
             seat,
             _OWN_HAND(game, seat),
             discard[-1],
-            game.color,
+            -1 if game.color is None else game.color,
             phase,
             game.current,
             game.direction,
@@ -333,7 +333,7 @@ class Driver:
             shown_cards,
             len(game.pile),
             hand_sizes(game),
-            game.uno_pending,
+            -1 if game.uno_pending is None else game.uno_pending,
             game.dealer,
             game.scores,
             self.history,
@@ -430,7 +430,7 @@ class Driver:
         for event in events:
             if isinstance(event, Drew):
                 color = self.game.color  # a draw leaves the colour as it was
-                if event.reason == "turn" and color is not None and color >= 0:
+                if event.reason == "turn" and color is not None:
                     history[event.player] |= 1 << color
             elif isinstance(event, Played):
                 history[event.player] = 0
@@ -447,7 +447,7 @@ class Driver:
     def render(self) -> str:
         """The position as text, from no seat's point of view but the table's."""
         game = self.game
-        color = "-" if game.color < 0 else color_letter(game.color)
+        color = "-" if game.color is None else color_letter(game.color)
         lines = [
             f"round {game.round}  top {card_token(game.top)}  colour {color}"
             f"  direction {'clockwise' if game.direction > 0 else 'counter-clockwise'}"

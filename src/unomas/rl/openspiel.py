@@ -340,7 +340,7 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
         assert driver is not None
         action = driver.table.action(driver.actor, action_id)
         if action is not None and action.card == WILD_DRAW_FOUR:
-            self._color_before = driver.game.color
+            self._color_before = -1 if driver.game.color is None else driver.game.color
         rewards = driver.step(action_id, reshuffle)
         n = self._rules.players
         if rewards is not None and driver.done and not driver.truncated:
@@ -397,7 +397,7 @@ class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
             game = driver.game.copy()
             game.rng = self.rng
             forgot = game.uno_pending
-            if forgot >= 0 and not game.round_over:
+            if forgot is not None and not game.round_over:
                 catcher = (forgot + 1) % n
                 game.push(next(a for a in game.legal_actions(catcher) if a.kind is Kind.CATCH))
             winner = rollout(game, self.rng)

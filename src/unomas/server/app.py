@@ -3,7 +3,8 @@
 ``create_app(store)`` builds the Starlette app; ``serve`` runs it on uvicorn (what
 ``unomas serve`` calls). Routes:
 
-* ``GET /`` and ``GET /r/{code}`` (the link to a room): the browser game;
+* ``GET /`` and ``GET /r/{code}`` (the link to a room): the browser game (``/static/``: its
+  ES modules, style, web app manifest and SVG icons; ``/favicon.ico``: the icon);
 * ``GET /api/i18n/{lang}``: the page's words, ``{catalog, switches, bots, errors}``: the
   gettext catalog as ``{msgid: text}`` (:func:`~unomas.i18n.catalog_json`), the house-rule
   switches of the create-room form (:func:`~unomas.i18n.switches.switches_json`), the bots
@@ -58,7 +59,9 @@ from unomas.server.protocol import (
     Act,
     Hello,
     JoinRequest,
+    React,
     Refusal,
+    Rematch,
     RoomSetup,
     Start,
     invalid,
@@ -217,6 +220,17 @@ class Server:
     def _add(self, room: Room) -> None:
         self.rooms[room.code] = room
         room.on_over = self._finished
+        room.on_rematch = self._rematch
+
+    async def _rematch(self, room: Room) -> str:
+        """Make ``room``'s rematch: a new room with its seats, its match started."""
+        if len(self.rooms) >= MAX_ROOMS:
+            raise Refusal("room.capacity", "the server holds as many rooms as it can; try again later", limit=MAX_ROOMS)
+        code = new_code()
+        while code in self.rooms:
+            code = new_code()
+        self._add(await Room.rematch_of(room, code))
+        return code
 
     def _finished(self, room: Room) -> None:
         """A finished room closes after a while; its record stays in the store."""
@@ -390,6 +404,10 @@ class Server:
                         raise Refusal("hello.first", "say hello first (with your seat's token, or none to watch)")
                     elif isinstance(parsed, Start):
                         await room.start(connection.seat)
+                    elif isinstance(parsed, Rematch):
+                        await room.want_rematch(connection.seat)
+                    elif isinstance(parsed, React):
+                        room.react(connection.seat, parsed.reaction)
                     else:
                         assert isinstance(parsed, Act)
                         await room.act(connection.seat, parsed.action, ref, parsed.ply)
@@ -486,6 +504,12 @@ def create_app(
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "icon.svg", media_type="image/svg+xml")
+
+    async def manifest(request: Request) -> Response:
+        return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
+
     async def words(request: Request) -> Response:
         lang = request.path_params["lang"]
         if lang not in LANGUAGES:
@@ -508,6 +532,8 @@ def create_app(
         routes=[
             Route("/", index),
             Route("/r/{code}", index, name="room_page"),
+            Route("/favicon.ico", favicon),
+            Route("/static/manifest.webmanifest", manifest),
             Route("/api/i18n/{lang}", words),
             Route("/healthz", server.health),
             Route("/metrics", server.metrics_page),

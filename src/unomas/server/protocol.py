@@ -8,9 +8,10 @@ answers). Anything else, too long, or not JSON gets an ``error`` message and cha
 
 The server sends ``room`` (seats, status, commitment), ``update`` (the events of one
 change redacted for the receiver, their narration, its view, and ``ref`` echoed to the
-sender of the action; the first update after a hello also carries ``history``: the current
-round so far as that connection may see it), ``presence`` (``seat``, ``connected``,
-``away``: a seat's player came, left or is away; the whole room is sent only on a hello),
+sender of the action; the first update after a hello also carries ``history``: the whole
+match so far as that connection may see it, the latest changes up to a limit), ``presence``
+(``seat``, ``connected``, ``away``: a seat's player came, left or is away; the whole room is
+sent only on a hello),
 ``over`` (``record``, ``scores``, ``reason``: ``target``, or ``move_limit`` for a match
 ended after ``limit`` actions) and ``error`` messages, all JSON objects with a ``type``.
 An ``error`` with code ``seat.taken_over``, ``hello.late`` or ``server.restarting`` is the
@@ -29,7 +30,7 @@ code                      HTTP    when (params)
 ``room.not_found``        404     no room by that code (``room``)
 ``room.full``             409     every seat is taken
 ``room.started``          409     joining, or starting, once the game has started
-``room.not_host``         403     someone else than the host (seat 0) starts the game
+``room.not_host``         403     someone else than the host starts the game
 ``room.not_playing``      409     an action in the lobby
 ``room.over``             409     an action once the match is over
 ``room.not_over``         409     the record of a game still in play (revealed at its end)
@@ -59,12 +60,34 @@ code                      HTTP    when (params)
                                   (``retry_after``: seconds; HTTP sends ``Retry-After`` too)
 ``hello.late``            408     a connection that said no hello in time (then closed)
 ``server.restarting``     503     the server is shutting down (then closed): reconnect
+``name.invalid``          422     a name nobody could read or that misleads: ``reason_code`` is
+                                  ``name.invisible`` (no visible letter), ``name.bidi`` (a
+                                  direction override), ``name.marks`` (combining marks stacked
+                                  on one letter) or ``name.symbols`` (control characters, < >)
+``name.taken``            409     someone in the room already has that name (``name``)
+``rematch.early``         409     a rematch asked for before the match is over
 ========================  ======  ===========================================================
+
+Names are NFC-normalised (:func:`clean_name`) and compared case-blind within a room.
+
+After the match: each person opts in to a rematch with :class:`Rematch`; the ``room``
+message lists who did (``rematch``). Once every person's seat has, the server makes a new
+room with the same seats, rules and tokens, a new seed and commitment, and starts its
+match; every connection of the old room is sent :class:`RematchMade` (and the old room's
+``room`` message names it as ``next``). A seat's player sends :class:`React` (one of
+:data:`REACTIONS`; one a second at most, more are refused as ``rate.limited``), and
+everyone gets :class:`Reaction`. When the turn timer runs out,
+everyone gets :class:`TimedOut` after the update of what the server did for the seat.
+A ``presence`` message is a :class:`Presence`; the ``room`` message gives each seat's the
+same way, and ``host``: the seat that may start (handed on when the host leaves the lobby).
+The ``over`` message also carries ``winner`` and ``rounds`` (:class:`RoundResult` each);
+so does the first update after a hello, once a round has ended.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import unicodedata
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter, ValidationError, field_validator
 
@@ -76,15 +99,25 @@ __all__ = [
     "ERRORS",
     "MAX_MESSAGE",
     "MAX_TARGET_SCORE",
+    "REACTIONS",
     "Act",
     "ClientMessage",
     "Hello",
     "JoinRequest",
     "Move",
+    "Presence",
+    "React",
+    "Reaction",
     "Refusal",
+    "Rematch",
+    "RematchMade",
     "RoomSetup",
+    "RoundResult",
     "Start",
+    "TimedOut",
+    "clean_name",
     "invalid",
+    "name_key",
     "parse_client_message",
 ]
 
@@ -124,6 +157,9 @@ ERRORS: dict[str, int] = {
     "client.limited": 429,
     "hello.late": 408,
     "server.restarting": 503,
+    "name.invalid": 422,
+    "name.taken": 409,
+    "rematch.early": 409,
 }
 """Every code the server refuses with, and the HTTP status it answers with (see above)."""
 
@@ -137,7 +173,47 @@ class Refusal(UnoError):
         super().__init__(message, code=code, **params)
 
 
-Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f<>]+$")]
+Name = Annotated[str, Field(min_length=1, max_length=24)]
+"""A player's name as sent; :func:`clean_name` then normalises it or refuses it."""
+
+MAX_MARKS = 2
+"""Combining marks one letter may carry (more is the "zalgo" text that spills over lines)."""
+
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+"""Characters that turn the direction of the text around them: refused in names."""
+
+
+def clean_name(name: str) -> str:
+    """``name`` NFC-normalised and trimmed, or a ``name.invalid`` refusal whose ``reason_code``
+    says why: control characters or ``<`` ``>`` (``name.symbols``), direction overrides
+    (``name.bidi``), more than :data:`MAX_MARKS` combining marks on a letter (``name.marks``),
+    or nothing visible (``name.invisible``: spaces, zero-width characters).
+
+    >>> clean_name("  Jose\u0301 ")
+    'José'
+    """
+    text = unicodedata.normalize("NFC", name).strip()
+    if any(unicodedata.category(c) == "Cc" or c in "<>" for c in text):
+        raise _bad_name("name.symbols", "control characters and < > are not allowed in a name")
+    if any(c in BIDI_CONTROLS for c in text):
+        raise _bad_name("name.bidi", "a name may not turn the direction of the text")
+    marks = 0
+    for c in text:
+        marks = marks + 1 if unicodedata.combining(c) else 0
+        if marks > MAX_MARKS:
+            raise _bad_name("name.marks", f"at most {MAX_MARKS} combining marks on one letter")
+    if not any(unicodedata.category(c)[0] in "LNPS" for c in text):
+        raise _bad_name("name.invisible", "a name needs a visible letter, digit or sign")
+    return text
+
+
+def name_key(name: str) -> str:
+    """What two names must not share in one room: the name case-blind (``Ana`` and ``ANA``)."""
+    return unicodedata.normalize("NFC", name.casefold())
+
+
+def _bad_name(reason_code: str, reason: str) -> Refusal:
+    return Refusal("name.invalid", f"name: {reason}", reason=reason, reason_code=reason_code)
 
 
 class _Strict(BaseModel):
@@ -240,11 +316,78 @@ class Act(_Strict):
     ply: StrictInt | None = Field(default=None, ge=0, le=2**53)
 
 
-ClientMessage = Annotated[Hello | Start | Act, Field(discriminator="type")]
+ReactionName = Literal["good_game", "nice", "oops", "hurry", "thanks", "laugh", "wow", "uno"]
+REACTIONS: tuple[str, ...] = get_args(ReactionName)
+"""The quick reactions a seat may send: a fixed set the page words in each language (no
+free text, nothing to moderate)."""
+
+
+class Rematch(_Strict):
+    """A seat's player, once the match is over, opts in to a rematch."""
+
+    type: Literal["rematch"]
+
+
+class React(_Strict):
+    """A seat's player sends everyone a quick reaction."""
+
+    type: Literal["react"]
+    reaction: ReactionName
+
+
+ClientMessage = Annotated[Hello | Start | Act | Rematch | React, Field(discriminator="type")]
 _CLIENT = TypeAdapter(ClientMessage)
 
 
-def parse_client_message(text: str) -> Hello | Start | Act:
+class Presence(BaseModel):
+    """A seat's player came, left or is away (sent to everyone). ``grace_left``: seconds
+    before a bot plays for a player whose connection dropped during the match (left out
+    otherwise)."""
+
+    type: Literal["presence"] = "presence"
+    seat: int
+    connected: bool
+    away: bool
+    grace_left: float | None = None
+
+    def message(self) -> dict[str, Any]:
+        """The message as sent (``grace_left`` only where it applies)."""
+        return self.model_dump(exclude_none=True)
+
+
+class RematchMade(BaseModel):
+    """The rematch is made: the new room's code (the seats' tokens hold there too)."""
+
+    type: Literal["rematch"] = "rematch"
+    code: str
+
+
+class Reaction(BaseModel):
+    """A seat's quick reaction, to everyone."""
+
+    type: Literal["reaction"] = "reaction"
+    seat: int
+    reaction: str
+
+
+class TimedOut(BaseModel):
+    """The turn timer ran out for ``seat``: the server acted for it (drew, and passed if it
+    could; or had its bot choose a starting colour)."""
+
+    type: Literal["timeout"] = "timeout"
+    seat: int
+
+
+class RoundResult(BaseModel):
+    """One round of the standings: who won it, the points, everyone's totals after it."""
+
+    round: int
+    winner: int
+    points: int
+    scores: list[int]
+
+
+def parse_client_message(text: str) -> Hello | Start | Act | Rematch | React:
     """The message in ``text``; a :class:`Refusal` says what is wrong (``message.too_long``,
     or ``message.invalid``: not JSON, an unknown type, a bad field)."""
     if len(text) > MAX_MESSAGE:

@@ -19,7 +19,7 @@ import hashlib
 import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -34,10 +34,22 @@ from unomas.events import Event
 from unomas.game import Game, RoundLog
 from unomas.i18n import narrate
 from unomas.rules import Rules
-from unomas.server.protocol import Move, Refusal, RoomSetup
+from unomas.server.protocol import (
+    REACTIONS,
+    Move,
+    Presence,
+    Reaction,
+    Refusal,
+    RematchMade,
+    RoomSetup,
+    RoundResult,
+    TimedOut,
+    clean_name,
+    name_key,
+)
 from unomas.server.storage import StoredRoom, StoreWriter
 
-__all__ = ["HISTORY", "Connection", "Room", "Settings", "hash_token", "new_code"]
+__all__ = ["HISTORY", "Connection", "Room", "Settings", "bot_name", "hash_token", "new_code"]
 
 log = logging.getLogger("unomas.server")
 
@@ -45,11 +57,14 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Room codes avoid letters and digits that look alike (I/1, O/0)."""
 CODE_LENGTH = 10
 
-HISTORY = 200
-"""The most changes of the round in play that a connection is sent on its hello."""
+HISTORY = 500
+"""The most changes of the match so far that a connection is sent on its hello (the latest)."""
 
 TAKEN_OVER = 4409
 """The WebSocket close code of a connection whose seat a newer one took over."""
+
+REACTION_GAP = 1.0
+"""Seconds a seat waits between two quick reactions (more are refused as ``rate.limited``)."""
 
 STORE_RETRY = 0.25
 STORE_RETRY_MAX = 5.0
@@ -94,6 +109,15 @@ class Settings:
 def new_code() -> str:
     """An unguessable room code: 50 random bits, too many to try in a room's lifetime."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def bot_name(seat: int) -> str:
+    """The name of the bot in ``seat``: numbered as the page numbers seats, from 1."""
+    return f"bot {seat + 1}"
+
+
+RESERVED_NAMES = frozenset(name_key(bot_name(seat)) for seat in range(10))
+"""Names a person may not take: the bots' (a bot may be seated later in any empty seat)."""
 
 
 def hash_token(token: str) -> str:
@@ -150,6 +174,8 @@ class Seat:
     away: bool = False
     """Away past the grace period: a bot plays for them until they come back."""
     away_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+    away_at: float | None = None
+    """When (loop time) a bot starts playing for a person whose connection dropped."""
 
     def stored(self) -> dict[str, Any]:
         return {"name": self.name, "token": self.token, "bot": self.bot}
@@ -166,8 +192,20 @@ class Room:
         self.settings = settings
         self.seats: list[Seat | None] = [None] * self.rules.players
         for seat in setup.bots:
-            self.seats[seat] = Seat(f"bot {seat}", bot=setup.bot)
+            self.seats[seat] = Seat(bot_name(seat), bot=setup.bot)
         self.status = "lobby"
+        self.host = 0
+        """The seat that may start the match: the creator, or the next person once they leave the lobby."""
+        self.host_gone = False
+        """The host left the lobby with nobody else there: the next person to come is the host."""
+        self.rematch: set[int] = set()
+        """The seats whose players want a rematch (once the match is over)."""
+        self.next_code: str | None = None
+        """The rematch's room, once it is made."""
+        self.on_rematch: Callable[[Room], Awaitable[str]] | None = None
+        """Makes the rematch's room (the server's), returning its code."""
+        self._reacted: dict[int, float] = {}
+        """When (loop time) each seat last sent a reaction."""
         self.conductor: Conductor | None = None
         self.seed = b""
         self.record: dict[str, Any] | None = None
@@ -213,7 +251,7 @@ class Room:
         room that cannot be stored is not made: ``store.unavailable``)."""
         setup.check_seats()
         room = cls(code, setup, store, settings)
-        token = room._seat_player(0, setup.name)
+        token = room._seat_player(0, room._new_name(setup.name))
         await store(store.store.save_room, room._stored_room())
         return room, token
 
@@ -225,7 +263,7 @@ class Room:
             free = [seat for seat, taken in enumerate(self.seats) if taken is None]
             if not free:
                 raise Refusal("room.full", "the room is full")
-            token = self._seat_player(free[0], name)
+            token = self._seat_player(free[0], self._new_name(name))
             try:
                 await self.store(self.store.store.save_room, self._stored_room())
             except Refusal:
@@ -238,6 +276,27 @@ class Room:
         """Whether this is a lobby nobody has been connected to for ``keep_empty_lobby``."""
         quiet = self.empty_since
         return self.status == "lobby" and quiet is not None and now - quiet >= self.settings.keep_empty_lobby
+
+    @classmethod
+    async def rematch_of(cls, old: Room, code: str) -> Room:
+        """A new room for ``old``'s rematch: the same seats (names, tokens, bots), rules
+        and host; its match started at once, with a new seed (and so a new commitment)."""
+        room = cls(code, old.setup, old.store, old.settings)
+        room.seats = [Seat(seat.name, token=seat.token, bot=seat.bot) for seat in old._all_seats()]
+        room.host = old.host
+        await room.store(room.store.store.save_room, room._stored_room())
+        async with room._lock:
+            await room._start()
+        return room
+
+    def _new_name(self, name: str) -> str:
+        """``name`` made clean (:func:`~unomas.server.protocol.clean_name`), refused as
+        ``name.taken`` if someone in the room (or a bot that may be seated) has it."""
+        clean = clean_name(name)
+        key = name_key(clean)
+        if key in RESERVED_NAMES or any(seat is not None and name_key(seat.name) == key for seat in self.seats):
+            raise Refusal("name.taken", f"someone in this room is already called {clean!r}", name=clean)
+        return clean
 
     def _seat_player(self, seat: int, name: str) -> str:
         token = secrets.token_urlsafe(24)
@@ -254,8 +313,8 @@ class Room:
 
     async def start(self, seat: int | None) -> None:
         """The host starts the match; empty seats get bots, and the seating is fixed."""
-        if seat != 0:
-            raise Refusal("room.not_host", "only the host (seat 0) can start the game")
+        if seat != self.host:
+            raise Refusal("room.not_host", "only the host can start the game")
         async with self._lock:
             await self._start()
 
@@ -265,7 +324,7 @@ class Room:
         lobby = list(self.seats)
         for number, taken in enumerate(self.seats):
             if taken is None:
-                self.seats[number] = Seat(f"bot {number}", bot=self.setup.bot)
+                self.seats[number] = Seat(bot_name(number), bot=self.setup.bot)
         self.seed = fairness.new_seed()
         conductor = self._conduct(Game(self.rules, seed=self.seed))
         game = conductor.game
@@ -280,10 +339,9 @@ class Room:
             raise
         self._stored_rounds = 1
         self.status = "playing"
-        loop = asyncio.get_running_loop()
         for number, player in enumerate(self._all_seats()):
             if player.bot is None and player.connections == 0:  # joined, then left: the grace period starts
-                player.away_timer = loop.call_later(self.settings.grace, self._mark_away, number)
+                self._start_grace(number)
         self._broadcast_room()
         for connection in self.connections:
             self._listen(connection.seat)
@@ -346,7 +404,7 @@ class Room:
             player.connections += 1
             if player.away_timer is not None:
                 player.away_timer.cancel()
-                player.away_timer = None
+                player.away_timer = player.away_at = None
             if player.away:
                 player.away = False
                 assert self.conductor is not None
@@ -357,12 +415,18 @@ class Room:
             self._presence(connection.seat)  # the others are told; this one gets the whole room
         self.connections.add(connection)
         self.empty_since = None
+        if connection.seat == self.host:
+            self.host_gone = False
+        elif self.host_gone and self.status == "lobby" and connection.seat is not None:
+            self._hand_on_host()  # the host left before anyone else came
         connection.post(self.room_message(connection.seat))
         if self.conductor is not None and self.status != "lobby":  # (a start being stored: told once stored)
             self._listen(connection.seat)
             connection.post(self._first_update(connection.seat, connection.lang))
         if self.status == "over" and self.record is not None:
             connection.post(self._over_message())
+            if self.next_code is not None:
+                connection.post(RematchMade(code=self.next_code).model_dump())
 
     def _take_over(self, older: Connection) -> None:
         """A newer connection plays ``older``'s seat now: the older is told, and closed."""
@@ -388,23 +452,51 @@ class Room:
         assert player is not None
         player.connections -= 1
         if player.connections == 0 and self.status == "playing":
-            loop = asyncio.get_running_loop()
-            player.away_timer = loop.call_later(self.settings.grace, self._mark_away, seat)
+            self._start_grace(seat)
         self._presence(seat)
+        if player.connections == 0 and self.status == "lobby" and seat == self.host:
+            self.host_gone = not self._hand_on_host()
+
+    def _start_grace(self, seat: int) -> None:
+        """A seat's person is gone: a bot plays for them once the grace period is over."""
+        player = self.seats[seat]
+        assert player is not None
+        loop = asyncio.get_running_loop()
+        player.away_at = loop.time() + self.settings.grace
+        player.away_timer = loop.call_later(self.settings.grace, self._mark_away, seat)
+
+    def _hand_on_host(self) -> bool:
+        """The host left the lobby: the next person still connected (in seat order after
+        the host's) may start the match now. False if nobody is there to take it."""
+        count = len(self.seats)
+        for step in range(1, count):
+            seat = self.seats[(self.host + step) % count]
+            if seat is not None and seat.bot is None and seat.connections > 0:
+                self.host = (self.host + step) % count
+                self.host_gone = False
+                self._broadcast_room()
+                return True
+        return False
+
+    def _presence_of(self, seat: int) -> Presence:
+        player = self.seats[seat]
+        assert player is not None
+        grace = None
+        if player.away_at is not None and not player.away:
+            grace = max(0.0, round(player.away_at - asyncio.get_running_loop().time(), 1))
+        return Presence(seat=seat, connected=player.connections > 0, away=player.away, grace_left=grace)
 
     def _presence(self, seat: int) -> None:
         """Tell everyone a seat's player came, left or is away: a small message the same
         for all, so a hello or a goodbye costs the others next to nothing."""
-        player = self.seats[seat]
-        assert player is not None
-        message = {"type": "presence", "seat": seat, "connected": player.connections > 0, "away": player.away}
+        message = self._presence_of(seat).message()
         for connection in self.connections:
             connection.post(message)
 
     def _mark_away(self, seat: int) -> None:
         player = self.seats[seat]
         assert player is not None and self.conductor is not None
-        player.away_timer = None
+        player.away_timer = player.away_at = None
         if player.connections == 0 and self.status == "playing":
             player.away = True
             self.conductor.stand_in(seat, True)
@@ -430,6 +522,37 @@ class Room:
         except NotationError as error:
             raise Refusal("message.invalid", f"action: {error}", field="action", reason=str(error)) from None
         await self._change(lambda conductor: conductor.act(action, ply=ply), ref, seat)
+
+    async def want_rematch(self, seat: int | None) -> None:
+        """A seat's player wants a rematch; once every person's seat does, it is made (by
+        :attr:`on_rematch`) and everyone here is sent its code."""
+        if seat is None:
+            raise Refusal("seat.spectator", "spectators cannot act")
+        if self.status != "over":
+            raise Refusal("rematch.early", "the match is not over yet: a rematch comes after it")
+        self.rematch.add(seat)
+        people = {number for number, player in enumerate(self._all_seats()) if player.bot is None}
+        if people <= self.rematch and self.on_rematch is not None:
+            async with self._lock:
+                if self.next_code is None:
+                    self.next_code = await self.on_rematch(self)
+                    made = RematchMade(code=self.next_code).model_dump()
+                    for connection in self.connections:
+                        connection.post(made)
+        self._broadcast_room()
+
+    def react(self, seat: int | None, reaction: str) -> None:
+        """A seat's quick reaction (one of :data:`~unomas.server.protocol.REACTIONS`), to everyone."""
+        if seat is None:
+            raise Refusal("seat.spectator", "spectators cannot act")
+        assert reaction in REACTIONS
+        now = asyncio.get_running_loop().time()
+        if now - self._reacted.get(seat, -REACTION_GAP) < REACTION_GAP:
+            raise Refusal("rate.limited", "one reaction a second at most", rate=1 / REACTION_GAP)
+        self._reacted[seat] = now
+        message = Reaction(seat=seat, reaction=reaction).model_dump()
+        for connection in self.connections:
+            connection.post(message)
 
     async def _change(
         self, change: Callable[[Conductor], object], ref: int | None = None, by: int | None = None
@@ -609,10 +732,13 @@ class Room:
         task.add_done_callback(self._chores.discard)
 
     async def _time_out(self, key: tuple[int, int]) -> None:
+        taken: list[Action] = []
+
         def time_out(conductor: Conductor) -> object:
             if self._timer_key != key or conductor.game.round_over:
                 return None  # the seat acted meanwhile
-            return conductor.time_out()
+            taken.extend(conductor.time_out())
+            return taken
 
         try:
             await self._change(time_out)
@@ -621,6 +747,11 @@ class Room:
                 raise
             self._timer_key = None  # not stored: the turn (and its timer) starts again
             self._reset_timer()
+            return
+        if taken:
+            notice = TimedOut(seat=taken[0].player).model_dump()
+            for connection in self.connections:
+                connection.post(notice)
 
     async def _finish(self) -> None:
         assert self.conductor is not None
@@ -677,19 +808,26 @@ class Room:
         seats = [
             None
             if seat is None
-            else {"name": seat.name, "bot": seat.bot is not None, "connected": seat.connections > 0, "away": seat.away}
-            for seat in self.seats
+            else {"name": seat.name, "bot": seat.bot is not None} | self._presence_of(number).message()
+            for number, seat in enumerate(self.seats)
         ]
+        for seat in seats:
+            if seat is not None:
+                del seat["type"], seat["seat"]
         message: dict[str, Any] = {
             "type": "room",
             "code": self.code,
             "status": self.status,
             "you": you,
-            "host": 0,
+            "host": self.host,
             "seats": seats,
             "rules": self.rules.to_dict(),
             "turn_seconds": self.setup.turn_seconds,
+            "bot": self.setup.bot,
+            "rematch": sorted(self.rematch),
         }
+        if self.next_code is not None:
+            message["next"] = self.next_code
         if self.seed:
             message["commitment"] = fairness.commitment_of(self.seed)
         return message
@@ -738,18 +876,36 @@ class Room:
                 connection.post(message)
 
     def _first_update(self, seat: int | None, lang: str) -> dict[str, Any]:
-        """What a connection gets on its hello: its view, and the round in play so far as
-        its seat saw it (at most :data:`HISTORY` changes, the latest)."""
+        """What a connection gets on its hello: its view, the match so far as its seat saw
+        it (the conductor's :meth:`~unomas.conductor.Conductor.history` for that seat, at
+        most :data:`HISTORY` changes, the latest) and the rounds played."""
         conductor = self.conductor
         assert conductor is not None
-        story = conductor.history(seat)
-        dealt = max(number for number, (action, _) in enumerate(story) if action is None)
         names = self._names()
         history = [
             {"events": [ev.to_json(event) for event in seen], "narration": narrate(seen, names, lang)}
-            for _, seen in story[dealt:][-HISTORY:]
+            for _, seen in conductor.history(seat)[-HISTORY:]
         ]
-        return _update([], [], self._view(seat), self._turn_left()) | {"history": history}
+        first = _update([], [], self._view(seat), self._turn_left()) | {"history": history}
+        rounds = self._rounds()
+        if rounds:
+            first["rounds"] = rounds
+        return first
+
+    def _rounds(self) -> list[dict[str, Any]]:
+        """The standings: each round ended so far, as :class:`~unomas.server.protocol.RoundResult`."""
+        game = self.game
+        if game is None or game.log is None:
+            return []
+        scores = [0] * self.rules.players
+        rounds = []
+        for number, played in enumerate(game.log):
+            result = played.result
+            if result is None:
+                continue
+            scores[result.winner] += result.points
+            rounds.append(RoundResult(round=number, winner=result.winner, points=result.points, scores=list(scores)))
+        return [result.model_dump() for result in rounds]
 
     def _turn_left(self) -> float | None:
         if self.deadline is None:
@@ -768,6 +924,8 @@ class Room:
             "type": "over",
             "record": f"/api/rooms/{self.code}/record",
             "scores": self.record and self.record["scores"],
+            "winner": None if game is None or game.winner < 0 else game.winner,
+            "rounds": self._rounds(),
             "reason": "target" if finished else "move_limit",
             "limit": self.settings.max_match_actions,
         }

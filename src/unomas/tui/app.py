@@ -6,11 +6,13 @@ person's legal actions; keys (arrows, digits, letters) or the mouse pick them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
+from rich.console import Group
 from rich.markup import escape
 from rich.style import Style
+from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -264,7 +266,7 @@ class GameScreen(Screen[None]):
             return Text(self.t.gettext("→/space: next · ←: back · ?: help · q: quit"))
         keys = [] if self.picking else text.offers(view, self.names, self.t)
         if self.session is not None and self.session.chance_open() and not self.picking:
-            keys.append(("space", self.t.gettext("let it go")))
+            keys.append((self.t.gettext("space"), self.t.gettext("let it go")))
         if any(a.kind is Kind.PLAY for a in view.legal_actions) and not self.picking:
             keys.insert(0, ("←→/0-9 ⏎", self.t.gettext("play")))
         if view.phase >= Phase.ROUND_OVER:
@@ -318,8 +320,16 @@ class GameScreen(Screen[None]):
         else:
             self.message = ""
             self.uno_armed = False
+            self._select_drawn()
         self.picking = None
         self.refresh_all()
+
+    def _select_drawn(self) -> None:
+        """Put the card cursor on a playable card just drawn, so that Enter plays it."""
+        view = self.view()
+        if view.drawn is not None and view.seat == view.current:
+            cards = self._cards(view)
+            self.selected = len(cards) - 1 - cards[::-1].index(view.drawn)
 
     def _find(self, kind: Kind) -> Action | None:
         return next((a for a in self.view().legal_actions if a.kind is kind), None)
@@ -425,17 +435,22 @@ class GameScreen(Screen[None]):
     def action_help(self) -> None:
         """?: every key, and the rules in force."""
         t = self.t
-        keys = [f"{key:>9}  {label}" for key, label in text.key_help(t, plain=False)]
-        lines = [t.gettext("Keys"), *keys, "", t.gettext("Rules"), *text.rules_lines(self.rules, t)]
-        self.app.push_screen(HelpScreen(lines, t.gettext("Esc, Enter or ?: back to the game")))
+        rows: list[Row] = [t.gettext("Keys"), *text.key_help(t, plain=False), "", t.gettext("Rules")]
+        rows += [text.rules_line(self.rules, t), *text.switch_marks(self.rules, t)]
+        self.app.push_screen(HelpScreen(rows, t.gettext("Esc, Enter or ?: back to the game")))
 
     def action_quit_game(self) -> None:
         """q: leave (a match that goes on is saved, and the command says how to resume it)."""
         self.app.exit()
 
 
+Row = str | tuple[str, str]
+"""A line of a panel, or (a key or mark, its words): the words of those wrap beside it."""
+
+
 class Panel(ModalScreen[None]):
-    """Lines of text over the game, a footer saying how to leave; scrolls when they do not fit."""
+    """Lines of text over the game, a footer saying how to leave; scrolls when they do not
+    fit. Rows of (key, words) line up in two columns, the words wrapped beside their key."""
 
     DEFAULT_CSS = """
     Panel { align: center middle; }
@@ -443,13 +458,28 @@ class Panel(ModalScreen[None]):
                              border: double $accent; background: $surface; padding: 0 1; }
     """
 
-    def __init__(self, lines: list[str], footer: str) -> None:
+    def __init__(self, rows: Sequence[Row], footer: str) -> None:
         super().__init__()
-        self.lines = [*lines, "", footer]
+        self.rows: list[Row] = [*rows, "", footer]
+        self.lines = [row if isinstance(row, str) else f"{row[0]:>9}  {row[1]}" for row in self.rows]
+        """The rows as plain lines."""
 
     def compose(self) -> ComposeResult:
+        shown: list[Text | Table] = []
+        for row in self.rows:
+            if isinstance(row, str):
+                shown.append(Text(row))
+                continue
+            if not shown or not isinstance(shown[-1], Table):
+                grid = Table.grid(padding=(0, 2))
+                grid.add_column(justify="right", no_wrap=True)
+                grid.add_column(ratio=1)
+                shown.append(grid)
+            table = shown[-1]
+            assert isinstance(table, Table)
+            table.add_row(Text(row[0]), Text(row[1]))
         with VerticalScroll():
-            yield Static(Text("\n".join(self.lines)))
+            yield Static(Group(*shown))
 
 
 class SummaryScreen(Panel):

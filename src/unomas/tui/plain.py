@@ -179,8 +179,10 @@ def parse_answer(answer: str, session: Session, t: Translations) -> Action | Pen
     words = answer.split()
     by_kind = {a.kind: a for a in view.legal_actions}
     simple = {"d": Kind.DRAW, "p": Kind.PASS, "x": Kind.CHALLENGE, "c": Kind.CATCH, "u": Kind.UNO}
-    if len(words) == 1 and words[0] in simple and simple[words[0]] in by_kind:
-        return by_kind[simple[words[0]]]
+    if len(words) == 1 and words[0] in simple:
+        if simple[words[0]] in by_kind:
+            return by_kind[simple[words[0]]]
+        raise ValueError(t.gettext("That is not allowed now."))
     if len(words) == 1 and len(words[0]) == 1 and words[0].upper() in COLOR_LETTERS:
         starting = COLOR_LETTERS.index(words[0].upper())
         for action in view.legal_actions:

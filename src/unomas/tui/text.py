@@ -50,9 +50,23 @@ def seat_line(view: View, seat: int, names: Sequence[str], t: Translations, *, p
     return line
 
 
+def nothing_to_draw(view: View) -> bool:
+    """Whether a draw would take no card: the draw pile is empty and the discard pile holds
+    only its top card (RULES.md: a draw then takes what is left, nothing, and counts as done)."""
+    return view.pile_size == 0 and len(view.discard) <= 1
+
+
 def prompt(view: View, names: Sequence[str], t: Translations, *, person: bool = True) -> str:
     """What the game waits for, said to the person at ``view.seat`` (``person``: one sits
-    there; in a bots' record watched, every turn is a player's turn)."""
+    there; in a bots' record watched, every turn is a player's turn); on their turn, that
+    a draw takes nothing when nothing is left to draw."""
+    line = _waiting_for(view, names, t, person=person)
+    if person and view.current == view.seat and view.phase in (Phase.TURN, Phase.PENALTY) and nothing_to_draw(view):
+        line += " " + t.gettext("Nothing is left to draw: a draw takes no card and ends your turn.")
+    return line
+
+
+def _waiting_for(view: View, names: Sequence[str], t: Translations, *, person: bool) -> str:
     if view.phase == Phase.MATCH_OVER:
         return t.gettext("The match is over.")
     if view.phase == Phase.ROUND_OVER:
@@ -63,6 +77,9 @@ def prompt(view: View, names: Sequence[str], t: Translations, *, person: bool = 
         return t.gettext("Choose the starting colour.")
     if view.phase == Phase.DRAWN:
         assert view.drawn is not None
+        if not any(a.kind is Kind.PASS for a in view.legal_actions):  # force_play_drawn
+            words = t.gettext("You drew {card}: play it (these rules do not let you keep it).")
+            return words.format(card=card_name(view.drawn, t))
         return t.gettext("You drew {card}: play it or keep it.").format(card=card_name(view.drawn, t))
     if view.phase == Phase.PENALTY:
         kinds = {a.kind for a in view.legal_actions}
@@ -109,7 +126,12 @@ def offers(view: View, names: Sequence[str], t: Translations) -> list[tuple[str,
     if Kind.COLOR in kinds:
         keys.append(("r/y/g/b", t.gettext("colour")))
     if Kind.DRAW in kinds:
-        label = t.gettext("draw {n}").format(n=view.penalty) if view.penalty else t.gettext("draw")
+        if nothing_to_draw(view):
+            label = t.gettext("draw (nothing left)")
+        elif view.penalty:
+            label = t.gettext("draw {n}").format(n=view.penalty)
+        else:
+            label = t.gettext("draw")
         keys.append(("d", label))
     if Kind.PASS in kinds:
         keys.append(("p", t.gettext("keep the card")))
@@ -247,12 +269,16 @@ def rules_line(rules: Rules, t: Translations) -> str:
 
 def rules_lines(rules: Rules, t: Translations) -> list[str]:
     """Every house rule, on or off, with its explanation (for the help)."""
-    lines = [rules_line(rules, t)]
-    for group in switch_groups(t):
-        for switch in group.switches:
-            mark = "[x]" if getattr(rules, switch.name) else "[ ]"
-            lines.append(f"{mark} {switch.title}: {switch.explanation}")
-    return lines
+    return [rules_line(rules, t), *(f"{mark} {words}" for mark, words in switch_marks(rules, t))]
+
+
+def switch_marks(rules: Rules, t: Translations) -> list[tuple[str, str]]:
+    """Each house rule as (``[x]`` on or ``[ ]`` off, its title and explanation)."""
+    return [
+        ("[x]" if getattr(rules, switch.name) else "[ ]", f"{switch.title}: {switch.explanation}")
+        for group in switch_groups(t)
+        for switch in group.switches
+    ]
 
 
 def key_help(t: Translations, *, plain: bool) -> list[tuple[str, str]]:
@@ -279,7 +305,7 @@ def key_help(t: Translations, *, plain: bool) -> list[tuple[str, str]]:
         ("u", t.gettext("call UNO (before your play: with it)")),
         ("c", t.gettext("catch a player who forgot UNO")),
         ("j", t.gettext("jump in with an identical card")),
-        ("⏎" if plain else "space", t.gettext("let an out-of-turn chance go")),
+        ("⏎" if plain else t.gettext("space"), t.gettext("let an out-of-turn chance go")),
         ("s", t.gettext("sort the hand by colour and rank, or not")),
         ("?", t.gettext("this help")),
         ("q", t.gettext("quit (the match is saved)")),

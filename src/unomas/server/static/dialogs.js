@@ -1,0 +1,38 @@
+// Modal dialogs (<dialog>: the browser keeps the focus inside, Escape closes it, and the
+// focus goes back where it was) and the summary of a round.
+import { $, el, names } from "./state.js";
+import { _, ngettext } from "./words.js";
+
+export function dialog(title, buttons, text = null) {
+  const cancel = el("button", { type: "button" }, _("Cancel"));
+  cancel.addEventListener("click", closeDialog);
+  $("#dialog-body").replaceChildren(el("h2", { id: "dialog-title" }, title), text && el("p", {}, text),
+    el("div", { className: "choices" }, ...buttons), cancel);
+  showDialog(buttons[0]);
+}
+
+function showDialog(focus) {
+  const box = $("#dialog");
+  if (!box.open) box.showModal();
+  focus.focus();
+}
+
+export function closeDialog() { if ($("#dialog").open) $("#dialog").close(); }
+
+function scoresTable(scores, caption) {
+  const who = names();
+  return el("table", { className: "scores" }, el("caption", {}, caption),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, _("Player")), el("th", { scope: "col" }, _("Score")))),
+    el("tbody", {}, ...scores.map((score, seat) => el("tr", {},
+      el("th", { scope: "row" }, who[seat]), el("td", {}, String(score))))));
+}
+
+export function roundSummary(event) {
+  const ok = el("button", { type: "button" }, _("OK"));
+  ok.addEventListener("click", closeDialog);
+  $("#dialog-body").replaceChildren(el("h2", { id: "dialog-title" }, _("Round over")),
+    el("p", {}, ngettext("{player} wins the round and scores {n} point.", "{player} wins the round and scores {n} points.",
+      event.points, { player: names()[event.winner] })),
+    scoresTable(event.scores, _("Scores")), ok);
+  showDialog(ok);
+}

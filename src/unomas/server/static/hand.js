@@ -1,0 +1,141 @@
+// The cards as SVG, the player's hand (sorted or as dealt), and choosing how to play a card.
+// Every card stays reachable with Tab, the unplayable ones marked aria-disabled, so a
+// keyboard or screen-reader user can read the whole hand.
+import { state, $, el, names, calm } from "./state.js";
+import { _, cardName, colorName } from "./words.js";
+import { act } from "./net.js";
+import { dialog, closeDialog } from "./dialogs.js";
+
+export const COLORS = { R: "red", Y: "yellow", G: "green", B: "blue" };
+// Each card's face colour, the ink of its corners on it, and of its middle sign on white:
+// every pair at least 4.5:1 (tests/test_server_browser.py measures them).
+export const FILL = { R: "#c62828", Y: "#fdd835", G: "#2e7d32", B: "#1565c0", W: "#212121" };
+export const INK = { R: "#ffffff", Y: "#212121", G: "#ffffff", B: "#ffffff", W: "#ffffff" };
+export const SIGN = { R: "#c62828", Y: "#6d5200", G: "#2e7d32", B: "#1565c0", W: "#212121" };
+
+export function cardSvg(token, chosen = null) {
+  const letter = token[0] === "W" ? "W" : token[0];
+  const rank = token[0] === "W" ? (token === "W" ? "W" : "+4") : token.slice(1);
+  const symbol = { S: "⊘", R: "⇄" }[rank] || rank;
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 60 90");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const ring = chosen ? FILL[chosen] : "#fff";
+  const corner = letter === "W" ? (chosen || "W") : letter;
+  svg.innerHTML =
+    `<rect x="1.5" y="1.5" width="57" height="87" rx="7" fill="${FILL[letter]}" stroke="${ring}" stroke-width="3"/>` +
+    `<ellipse cx="30" cy="45" rx="21" ry="31" fill="#fff" transform="rotate(20 30 45)"/>` +
+    `<text x="30" y="55" font-size="${symbol.length > 1 ? 24 : 30}" font-weight="bold" text-anchor="middle" ` +
+    `fill="${SIGN[letter]}" font-family="sans-serif">${symbol}</text>` +
+    `<text x="6" y="15" font-size="12" font-weight="bold" fill="${INK[letter]}" font-family="sans-serif">${corner}</text>` +
+    `<text x="54" y="84" font-size="12" font-weight="bold" fill="${INK[letter]}" text-anchor="end" font-family="sans-serif">${corner}</text>`;
+  return svg;
+}
+
+export function cardBack() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 60 90");
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML = `<rect x="1.5" y="1.5" width="57" height="87" rx="7" fill="#212121" stroke="#fff" stroke-width="3"/>` +
+    `<ellipse cx="30" cy="45" rx="21" ry="31" fill="#c62828" transform="rotate(20 30 45)"/>` +
+    `<text x="30" y="51" font-size="15" font-weight="bold" text-anchor="middle" fill="#fdd835" ` +
+    `font-family="sans-serif" transform="rotate(-20 30 45)">UNO</text>`;
+  return svg;
+}
+
+const ORDER = "RYGBW";
+const RANKS = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "+2", "", "+4"];
+function sortKey(token) {
+  const letter = token[0] === "W" ? "W" : token[0];
+  return ORDER.indexOf(letter) * 100 + RANKS.indexOf(token[0] === "W" ? token.slice(1) : token.slice(1));
+}
+
+const sorted = () => localStorage.getItem("unomas:sort") !== "0";
+
+export function setUpSort() {
+  const button = $("#sort");
+  const show = () => {
+    button.setAttribute("aria-pressed", String(sorted()));
+    button.textContent = _("Sort by colour");
+  };
+  button.addEventListener("click", () => {
+    localStorage.setItem("unomas:sort", sorted() ? "0" : "1");
+    show();
+    renderHand();
+  });
+  show();
+}
+
+// The hand: each card a button named by the card; a playable one plays it (asking for a
+// colour or a target when the play needs one), the others say they cannot be played now.
+export function renderHand() {
+  const view = state.view;
+  if (!view) return;
+  const plays = view.legal_actions.filter((m) => m.a === "play");
+  const hand = view.hand.map((token, index) => ({ token, index }));
+  if (sorted()) hand.sort((a, b) => sortKey(a.token) - sortKey(b.token) || a.index - b.index);
+  const box = $("#hand");
+  box.setAttribute("aria-label", _("Your hand"));
+  box.replaceChildren(...hand.map(({ token }, position) => {
+    const options = plays.filter((m) => m.card === token);
+    const button = el("button", { type: "button", className: `card${options.length ? " playable" : ""}` });
+    button.dataset.key = `${token}#${hand.slice(0, position).filter((c) => c.token === token).length}`;
+    button.dataset.card = token;
+    const name = cardName(token) + (token === view.drawn && view.phase === "drawn" ? `, ${_("just drawn")}` : "");
+    button.setAttribute("aria-label", name);
+    button.title = name;
+    if (!options.length) button.setAttribute("aria-disabled", "true");
+    button.append(cardSvg(token));
+    button.addEventListener("click", () => { if (options.length) choosePlay(options, button); });
+    return button;
+  }));
+  $("#hand-count").textContent = view.seat === null ? "" : _("Your hand: {n}", { n: view.hand.length });
+}
+
+function choosePlay(options, button) {
+  const who = names();
+  const uno = state.sayUno && options.some((m) => m.uno);
+  const moves = options.filter((m) => Boolean(m.uno) === uno);
+  const ply = state.view.ply;  // the view the choices come from, even if another arrives meanwhile
+  const finish = (chosen) => {
+    closeDialog();
+    if (button.isConnected) button.focus({ preventScroll: true });  // (the dialog gave the focus back to it, or to nothing)
+    state.sayUno = false;
+    if (act(chosen, ply)) fly(button);
+  };
+  const pickTarget = (list) => {
+    const targets = list.filter((m) => m.target !== undefined);
+    if (!targets.length) return finish(list[0]);
+    dialog(_("Swap hands with"), targets.map((m) => {
+      const choice = el("button", { type: "button" }, who[m.target]);
+      choice.addEventListener("click", () => finish(m));
+      return choice;
+    }));
+  };
+  if (moves.some((m) => m.color)) {
+    dialog(_("Choose a colour"), colorButtons(moves, (m) => pickTarget([m])), _("The colour play goes on in."));
+  } else pickTarget(moves);
+}
+
+export function colorButtons(moves, then = act) {
+  return moves.map((move) => {
+    const button = el("button", { type: "button", className: `pick pick-${COLORS[move.color]}` }, colorName(move.color));
+    button.dataset.a = move.a;
+    button.addEventListener("click", () => then(move));
+    return button;
+  });
+}
+
+// A played card travels from the hand to the discard pile (not when motion is unwelcome).
+function fly(button) {
+  const target = $("#discard");
+  if (!button.isConnected || !target || calm()) return;
+  const from = button.getBoundingClientRect(), to = target.getBoundingClientRect();
+  const ghost = el("div", { className: "ghost" });
+  ghost.append(cardSvg(button.dataset.card));
+  Object.assign(ghost.style, { left: `${from.left}px`, top: `${from.top}px`, width: `${from.width}px`, height: `${from.height}px` });
+  document.body.append(ghost);
+  ghost.animate([{ transform: "none" }, { transform: `translate(${to.left - from.left}px, ${to.top - from.top}px)` }],
+    { duration: 260, easing: "ease-out" }).finished.then(() => ghost.remove(), () => ghost.remove());
+}

@@ -1,0 +1,144 @@
+// The pages before a match: creating a room (presets, house rules, bots), joining one by
+// its code or link, and the lobby where the players gather.
+import { state, $, el } from "./state.js";
+import { _, rulesSummary } from "./words.js";
+import { post } from "./net.js";
+
+// The house-rule switches as the server lists them: grouped, each with its title and a
+// one-line explanation tied to the box; at first the official rules' ones are on.
+export function buildSwitches() {
+  const box = $("#switches");
+  const first = !box.dataset.built;
+  const checked = new Set([...box.querySelectorAll("input:checked")].map((i) => i.name));
+  box.dataset.built = "1";
+  box.replaceChildren(el("legend", {}, _("House rules")));
+  for (const group of state.switches) {
+    const set = el("fieldset", { className: "switch-group" }, el("legend", {}, group.title));
+    for (const rule of group.switches) {
+      const help = el("span", { className: "help", id: `switch-help-${rule.name}` }, rule.explanation);
+      const input = el("input", { type: "checkbox", name: rule.name, checked: first ? rule.official : checked.has(rule.name) });
+      input.dataset.official = rule.official ? "1" : "";
+      input.setAttribute("aria-describedby", help.id);
+      input.addEventListener("change", markPreset);
+      set.append(el("div", { className: "switch" }, el("label", {}, input, " ", rule.title), help));
+    }
+    box.append(set);
+  }
+  buildBotSeats();
+  buildBotChoice();
+  markPreset();
+}
+
+// The presets the terminal offers too: the official rules, or every house rule on.
+function applyPreset(name) {
+  for (const input of $("#switches").querySelectorAll("input[type=checkbox]")) {
+    input.checked = name === "all" ? true : Boolean(input.dataset.official);
+  }
+  markPreset();
+}
+
+function markPreset() {
+  const boxes = [...$("#switches").querySelectorAll("input[type=checkbox]")];
+  const official = boxes.every((i) => i.checked === Boolean(i.dataset.official));
+  const all = boxes.every((i) => i.checked);
+  for (const radio of document.querySelectorAll("#presets input")) {
+    radio.checked = (radio.value === "official" && official) || (radio.value === "all" && all && !official)
+      || (radio.value === "custom" && !official && !all);
+  }
+}
+
+function buildBotChoice() {
+  const select = $("#create-form").bot;
+  const chosen = select.value || "heuristic";
+  select.replaceChildren(...state.bots.map((bot) => el("option", { value: bot.spec, textContent: bot.label })));
+  select.value = chosen;
+}
+
+// The seats a bot may play, numbered from 1 as the lobby numbers them (seat 1 is yours).
+function buildBotSeats() {
+  const box = $("#bot-seats");
+  const players = Math.max(2, Math.min(10, Number($("#create-form").players.value) || 2));
+  const checked = new Set([...box.querySelectorAll("input:checked")].map((i) => Number(i.value)));
+  box.replaceChildren(el("legend", {}, _("Seats played by bots")));
+  for (let seat = 1; seat < players; seat++) {
+    box.append(el("label", {}, el("input", { type: "checkbox", value: seat, checked: checked.has(seat) }),
+      " ", _("Seat {n}", { n: seat + 1 })));
+  }
+}
+
+export async function createRoom(event, then) {
+  event.preventDefault();
+  const form = event.target;
+  const rules = { players: Number(form.players.value), target_score: Number(form.target_score.value),
+    hand_size: Number(form.hand_size.value) };
+  for (const input of $("#switches").querySelectorAll("input[type=checkbox]")) rules[input.name] = input.checked;
+  const bots = [...$("#bot-seats").querySelectorAll("input:checked")].map((i) => Number(i.value));
+  const room = await post("/api/rooms", { name: form.name.value, rules, bots, bot: form.bot.value,
+    turn_seconds: Number(form.turn_seconds.value) });
+  localStorage.setItem(`unomas:${room.code}`, room.token);
+  localStorage.setItem("unomas:name", form.name.value);
+  history.pushState(null, "", `/r/${room.code}`);
+  then();
+}
+
+// A room code as typed or pasted: a whole link, spaces, lower case, all read the same.
+export function readCode(text) {
+  const link = text.trim().match(/\/r\/([A-Za-z0-9]+)\/?$/);
+  return (link ? link[1] : text).replace(/[^A-Za-z0-9]/g, "").toUpperCase();
+}
+
+export function setUpHome() {
+  const form = $("#create-form");
+  form.players.addEventListener("input", buildBotSeats);
+  form.name.value = localStorage.getItem("unomas:name") || "";
+  for (const radio of document.querySelectorAll("#presets input")) {
+    radio.addEventListener("change", () => { if (radio.value !== "custom") applyPreset(radio.value); });
+  }
+}
+
+function seatList(room, list) {
+  list.replaceChildren(...room.seats.map((seat, i) => {
+    const tags = [];
+    if (seat && seat.bot) tags.push(_("bot"));
+    if (i === room.you) tags.push(_("you"));
+    if (i === room.host) tags.push(_("host"));
+    if (seat && !seat.bot && !seat.connected) tags.push(_("not here"));
+    return el("li", {}, el("span", { className: "seat-no" }, _("Seat {n}", { n: i + 1 })), " ",
+      el("strong", {}, seat ? seat.name : _("(empty seat)")),
+      ...tags.map((tag) => el("span", { className: "tag" }, tag)));
+  }));
+}
+
+function summary(room, box) {
+  box.replaceChildren(...rulesSummary(room).map((line) => el("li", {}, line)));
+}
+
+// The join page: who is in already and the rules, before giving a name.
+export function renderJoin(info) {
+  seatList(info, $("#join-seats"));
+  summary(info, $("#join-rules"));
+  const full = info.seats.every((seat) => seat);
+  $("#join-full").hidden = !full;
+  $("#join-form").hidden = full;
+  $("#join-form").name.value = $("#join-form").name.value || localStorage.getItem("unomas:name") || "";
+}
+
+export function renderLobby() {
+  const room = state.room;
+  for (const node of document.querySelectorAll(".code")) node.textContent = room.code;
+  $("#link").value = `${location.origin}/r/${room.code}`;
+  seatList(room, $("#lobby-seats"));
+  summary(room, $("#lobby-rules"));
+  $("#start").hidden = room.you !== room.host;
+  $("#waiting").hidden = room.you === room.host;
+}
+
+export function setUpLobby() {
+  $("#copy").addEventListener("click", async () => {
+    $("#link").select();
+    let done = false;
+    try { await navigator.clipboard.writeText($("#link").value); done = true; } catch { done = document.execCommand("copy"); }
+    $("#copied").textContent = done ? _("Link copied.") : _("Select the link and copy it.");
+    setTimeout(() => { $("#copied").textContent = ""; }, 3000);
+  });
+}

@@ -1,0 +1,218 @@
+// unomas in the browser: no build step, no framework. This module routes between the
+// pages, dispatches the server's messages, keeps the log, and starts everything.
+import { state, $, el, names } from "./state.js";
+import { _, loadWords, errorText, reactionText, REACTIONS } from "./words.js";
+import { connect, disconnect, send, act, online, post } from "./net.js";
+import { render, tick, animate, showReaction } from "./table.js";
+import { setUpSort } from "./hand.js";
+import { roundSummary, closeDialog } from "./dialogs.js";
+import { buildSwitches, createRoom, readCode, renderJoin, renderLobby, setUpHome, setUpLobby } from "./lobby.js";
+import { matchOver, renderOver } from "./over.js";
+import { play, setUpMute, showMute } from "./sound.js";
+
+const saved = localStorage.getItem("unomas:lang") || (navigator.language || "en").slice(0, 2);
+state.lang = ["es", "en"].includes(saved) ? saved : "en";
+
+function show(id) {
+  for (const section of ["home", "join", "lobby", "table"]) $(`#${section}`).hidden = section !== id;
+}
+
+function showError(message) {
+  const box = $("#error");
+  box.textContent = message; box.hidden = false;
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+function addLog(line, kind = "") {
+  const log = $("#log");
+  log.append(el("li", { className: kind }, line));
+  while (log.children.length > 500) log.firstChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+function notePresence(seat, presence) {
+  const before = state.presence[seat];
+  state.presence[seat] = { ...presence, at: performance.now() };
+  if (!before || !state.view) return;
+  const who = names()[seat];
+  if (before.connected && !presence.connected) addLog(_("{name} lost the connection.", { name: who }), "note");
+  else if (!before.connected && presence.connected) addLog(_("{name} is back.", { name: who }), "note");
+  else if (!before.away && presence.away) addLog(_("{name} is away: a bot plays for them.", { name: who }), "note");
+}
+
+function receive(message) {
+  if (message.type === "error") {
+    if (message.code === "auth.bad_token") {  // this browser's seat is not in this room
+      localStorage.removeItem(`unomas:${state.code}`);
+      disconnect(); route(); return;
+    }
+    if (message.code === "seat.taken_over") disconnect();  // played in another tab now: no reconnecting
+    // The page offers only the view's legal actions, so a refused one was overtaken by
+    // another seat's (an UNO call, a catch, a jump-in): move.stale says so.
+    showError(errorText(message));
+  } else if (message.type === "room") {
+    state.room = message;
+    message.seats.forEach((seat, i) => { if (seat && !seat.bot) notePresence(i, seat); });
+    if (message.status === "lobby") { show("lobby"); renderLobby(); } else {
+      show("table"); renderFairness(); render(); renderOver();
+    }
+  } else if (message.type === "presence") {  // a seat's player came, left or is away
+    const seat = state.room && state.room.seats[message.seat];
+    if (seat) {
+      Object.assign(seat, { connected: message.connected, away: message.away, grace_left: message.grace_left });
+      notePresence(message.seat, message);
+      if (state.room.status === "lobby") renderLobby(); else render();
+    }
+  } else if (message.type === "update") {
+    state.view = message.view;
+    state.turnLeft = message.turn_left; state.turnAt = performance.now();
+    show("table");
+    if (message.history) {  // the first update after a hello: the match so far, as this seat saw it
+      $("#log").replaceChildren();
+      for (const entry of message.history) for (const line of entry.narration) addLog(line);
+    }
+    for (const line of message.narration || []) addLog(line);
+    render();
+    animate(message.events);
+    if (message.events.some((e) => e.event === "played")) play("card");
+    if (message.events.some((e) => e.event === "drew")) play("draw");
+    if (message.events.some((e) => e.event === "uno_called")) play("uno");
+    const ended = message.events.find((e) => e.event === "round_ended");
+    if (ended && !message.events.some((e) => e.event === "match_ended")) roundSummary(ended);
+  } else if (message.type === "over") {
+    const fresh = !state.over;
+    closeDialog();
+    matchOver(message, fresh);
+    renderFairness(); render();
+  } else if (message.type === "timeout") {
+    addLog(_("Time ran out for {name}: the server played for them.", { name: names()[message.seat] }), "note");
+    play("timeout");
+  } else if (message.type === "reaction") {
+    const [emoji, phrase] = reactionText(message.reaction);
+    addLog(`${names()[message.seat]}: ${emoji} ${phrase}`, "note");
+    showReaction(message.seat, message.reaction);
+    play("react");
+  } else if (message.type === "rematch") {  // the rematch is made: the same seat there
+    if (state.token) localStorage.setItem(`unomas:${message.code}`, state.token);
+    disconnect();
+    history.pushState(null, "", `/r/${message.code}`);
+    route();
+  }
+}
+
+async function renderFairness() {
+  const room = state.room;
+  if (!room || !room.commitment) return;
+  const lines = [_("Shuffle commitment (SHA-256 of the secret seed): {c}", { c: room.commitment })];
+  if (state.over) {
+    const record = await fetch(state.over.record).then((r) => r.json());
+    lines.push(_("Seed revealed: {s}. Check it with: unomas replay --verify", { s: record.shuffle.seed }));
+  }
+  $("#fairness").replaceChildren(...lines.map((line) => el("p", {}, line)));
+}
+
+function buildReactions() {
+  $("#reactions").replaceChildren(el("summary", {}, _("Quick reactions")),
+    el("div", { className: "choices" }, ...REACTIONS.map((reaction) => {
+      const [emoji, phrase] = reactionText(reaction);
+      const button = el("button", { type: "button", className: "react" }, el("span", { ariaHidden: "true" }, emoji), ` ${phrase}`);
+      button.dataset.reaction = reaction;
+      button.addEventListener("click", () => {
+        send({ type: "react", reaction });
+        $("#reactions").open = false;  // (out of the way again on a phone)
+      });
+      return button;
+    })));
+}
+
+// ------------------------------------------------------------------ keyboard
+
+document.addEventListener("keydown", (event) => {
+  if (event.target.matches("input, select, textarea") || !state.view || $("#dialog").open || !online()) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const legal = state.view.legal_actions;
+  const move = { d: legal.find((m) => m.a === "draw"), p: legal.find((m) => m.a === "pass"),
+    c: legal.find((m) => m.a === "challenge"), u: legal.find((m) => m.a === "uno") }[event.key.toLowerCase()];
+  if (move) { event.preventDefault(); act(move); }
+});
+
+// ------------------------------------------------------------------ routing
+
+async function route() {
+  const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{4,16})$/);
+  Object.assign(state, { room: null, view: null, over: null, presence: {} });
+  $("#over").hidden = true;
+  $("#log").replaceChildren();
+  document.title = "unomas";
+  if (!match) { show("home"); return; }
+  state.code = match[1].toUpperCase();
+  for (const node of document.querySelectorAll(".code")) node.textContent = state.code;
+  const token = localStorage.getItem(`unomas:${state.code}`);
+  if (token) { connect(token, receive); return; }
+  const info = await fetch(`/api/rooms/${state.code}`).then((r) => r.json());
+  if (info.error) {
+    showError(errorText(info.error));
+    history.replaceState(null, "", "/");
+    show("home");
+    return;
+  }
+  if (info.status === "lobby") {
+    show("join");
+    renderJoin(info);
+  } else connect(null, receive);
+}
+
+async function relabel() {
+  buildSwitches();
+  buildReactions();
+  $("#sort").textContent = _("Sort by colour");
+  showMute();
+  if (state.room && state.room.status === "lobby") renderLobby();
+  render();
+  renderOver();
+  renderFairness();
+}
+
+window.addEventListener("DOMContentLoaded", async () => {
+  await loadWords(state.lang);
+  setUpHome();
+  setUpLobby();
+  setUpMute();
+  setUpSort();
+  relabel();
+  $("#lang").addEventListener("change", async (event) => {
+    await loadWords(event.target.value);
+    relabel();
+    // The log is the server's narration: asked again in the new language.
+    if (state.code && state.token !== undefined && state.view) { disconnect(); connect(state.token, receive); }
+    else if (state.code && location.pathname.startsWith("/r/") && !$("#join").hidden) route();
+  });
+  $("#create-form").addEventListener("submit", (event) => createRoom(event, route).catch((error) => showError(errorText(error))));
+  $("#join-code-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const code = readCode(event.target.code.value);
+    if (!code) return;
+    history.pushState(null, "", `/r/${code}`);
+    route();
+  });
+  $("#join-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = event.target.name.value;
+    try {
+      const seat = await post(`/api/rooms/${state.code}/join`, { name });
+      localStorage.setItem(`unomas:${state.code}`, seat.token);
+      localStorage.setItem("unomas:name", name);
+      route();
+    } catch (error) { showError(errorText(error)); }
+  });
+  $("#watch").addEventListener("click", () => connect(null, receive));
+  $("#start").addEventListener("click", () => send({ type: "start" }));
+  window.addEventListener("popstate", () => { disconnect(); route(); });
+  // A dialog that closes gives the focus back; if what had it is gone, to the hand or the status.
+  $("#dialog").addEventListener("close", () => setTimeout(() => {
+    if (document.activeElement === document.body && !$("#table").hidden) ($("#hand .card") || $("#status")).focus();
+  }));
+  setInterval(tick, 250);
+  route();
+});

@@ -1,0 +1,238 @@
+// The table: the seats around it (you at the bottom), the draw pile you can tap, the discard
+// pile, the direction of play, what the moment asks of you, the action buttons and the turn
+// timer. Which actions exist is the view's legal_actions alone: nothing here judges the rules.
+import { state, $, el, names, calm } from "./state.js";
+import { _, ngettext, colorName, cardName, reactionText } from "./words.js";
+import { act } from "./net.js";
+import { cardSvg, cardBack, colorButtons, renderHand, COLORS } from "./hand.js";
+import { turnCue } from "./sound.js";
+
+// Focus survives a redraw: the control that had it (same key) or the one now in its place.
+function keepFocus(draw) {
+  const active = document.activeElement;
+  const box = active && active.closest("#hand, #actions, #piles");
+  const key = box && active.dataset.key;
+  const index = box ? [...box.querySelectorAll("button")].indexOf(active) : -1;
+  draw();
+  if (!box || active.isConnected) return;
+  const buttons = [...box.querySelectorAll("button")];
+  const next = buttons.find((b) => key && b.dataset.key === key) || buttons[Math.min(index, buttons.length - 1)];
+  if (next) next.focus({ preventScroll: true }); else ($("#hand button") || $("#status")).focus({ preventScroll: true });
+}
+
+export function render() {
+  const view = state.view, room = state.room;
+  if (!view || !room) return;
+  keepFocus(() => {
+    renderSeats(view, room);
+    renderPiles(view);
+    renderStatus(view);
+    renderActions(view);
+    renderHand();
+  });
+  const over = view.phase === "match_over";
+  $("#reactions").hidden = view.seat === null;
+  turnCue(!over && view.seat !== null && view.legal_actions.some((m) => m.a !== "catch" && m.a !== "uno")
+    && view.current === view.seat);
+}
+
+function renderSeats(view, room) {
+  const who = names(), count = view.hand_sizes.length;
+  const me = view.seat === null ? 0 : view.seat;
+  $("#seats").replaceChildren(...view.hand_sizes.map((cards, seat) => {
+    const info = room.seats[seat] || {};
+    const presence = state.presence[seat] || info;
+    const turn = seat === view.current && !["round_over", "match_over"].includes(view.phase);
+    const tags = [];  // [text, class]
+    if (seat === view.seat) tags.push(_("you"));
+    if (info.bot) tags.push(_("bot"));
+    if (seat === view.dealer) tags.push(_("dealer"));
+    if (presence.away) tags.push(_("away: a bot plays"));
+    else if (!info.bot && presence.connected === false) {
+      tags.push(presence.grace_left != null ? [_("connection lost: a bot plays in {n} s", { n: graceLeft(seat) }), "grace"]
+        : _("connection lost"));
+    }
+    if (view.uno_pending === seat) tags.push(_("UNO?"));
+    const box = el("li", { className: `seat${turn ? " turn" : ""}${presence.connected === false && !info.bot ? " gone" : ""}` },
+      el("h3", { className: "name" }, who[seat]),
+      seat === view.seat || !cards ? null : fan(cards),
+      el("p", { className: "count" }, ngettext("{n} card", "{n} cards", cards)),
+      el("p", { className: "score" }, _("Score: {n}", { n: view.scores[seat] })),
+      tags.length ? el("p", { className: "tags" }, ...tags.map((tag) => (Array.isArray(tag)
+        ? el("span", { className: `tag ${tag[1]}` }, tag[0]) : el("span", { className: "tag" }, tag)))) : null);
+    box.dataset.seat = seat;
+    if (turn) box.setAttribute("aria-current", "true");
+    const angle = Math.PI / 2 + (2 * Math.PI * ((seat - me + count) % count)) / count;  // you at the bottom
+    box.style.setProperty("--x", `${50 + 44 * Math.cos(angle)}%`);
+    box.style.setProperty("--y", `${50 + 40 * Math.sin(angle)}%`);
+    return box;
+  }));
+}
+
+// A seat's hand as the others see it: the backs of its cards, fanned (a few at most).
+function fan(cards) {
+  const box = el("span", { className: "fan" }, ...Array.from({ length: Math.min(cards, 10) }, () => el("i")));
+  box.setAttribute("aria-hidden", "true");
+  return box;
+}
+
+function graceLeft(seat) {
+  const presence = state.presence[seat];
+  return Math.max(0, Math.round(presence.grace_left - (performance.now() - presence.at) / 1000));
+}
+
+function renderPiles(view) {
+  const draw = view.legal_actions.find((m) => m.a === "draw");
+  const pile = el("button", { type: "button", className: "pile" }, cardBack(),
+    el("span", { className: "pile-count" }, String(view.pile_size)));
+  pile.dataset.key = "pile";
+  pile.setAttribute("aria-label", draw ? _("Draw pile ({n} cards): draw", { n: view.pile_size })
+    : _("Draw pile ({n} cards)", { n: view.pile_size }));
+  if (draw) pile.addEventListener("click", () => act(draw)); else pile.setAttribute("aria-disabled", "true");
+  const top = el("div", { id: "discard", className: "pile", role: "img" }, cardSvg(view.top, view.top[0] === "W" ? view.color : null));
+  top.setAttribute("aria-label", _("Discard pile: {card}", { card: cardName(view.top) }));
+  const color = view.color ? el("p", { className: `in-play pick-${COLORS[view.color]}` },
+    _("Colour in play: {color}", { color: colorName(view.color) })) : null;
+  const direction = el("p", { className: `direction ${view.direction === 1 ? "cw" : "ccw"}` },
+    el("span", { className: "arrow", ariaHidden: "true" }, view.direction === 1 ? "↻" : "↺"), " ",
+    view.direction === 1 ? _("Clockwise") : _("Counter-clockwise"));
+  const target = state.room.rules.target_score;
+  $("#piles").replaceChildren(pile, top, el("div", { className: "table-info" }, color, direction,
+    view.penalty ? el("p", { className: "penalty" }, _("Penalty: {n}", { n: view.penalty })) : null,
+    el("p", {}, target ? _("Target: {n} points", { n: target }) : _("One round"))));
+}
+
+// What the moment asks, in words: whose turn, and what you may do and risk now.
+function prompt(view) {
+  const who = names(), you = view.seat, legal = view.legal_actions;
+  const mine = view.current === you;
+  const has = (a) => legal.some((m) => m.a === a);
+  if (view.phase === "match_over") return _("Match over: {name} wins.", { name: who[view.winner] });
+  if (view.phase === "round_over") return _("Round over.");
+  if (you === null) return _("{name}'s turn", { name: who[view.current] });
+  if (view.phase === "color") {
+    return mine ? _("The starting card is a Wild: choose the colour play starts with.")
+      : _("The starting card is a Wild: {name} chooses the colour.", { name: who[view.current] });
+  }
+  if (!mine) {
+    if (has("play")) return _("Jump in! You hold the very card on top: play it now, out of turn.");
+    return _("{name}'s turn", { name: who[view.current] });
+  }
+  if (view.phase === "penalty") {
+    if (has("challenge")) {
+      return _("{name} played a Wild Draw Four. Draw {n}, or challenge: if they held a card of the colour in play before it, they draw 4 instead; if not, you draw {m}.",
+        { name: who[view.accused ?? view.current], n: view.penalty, m: view.penalty + 2 });
+    }
+    if (has("play")) return _("You must draw {n}: draw, or answer with a card.", { n: view.penalty });
+    return _("You must draw {n}.", { n: view.penalty });
+  }
+  if (view.phase === "drawn") {
+    return has("pass") ? _("You drew {card}: play it, or pass.", { card: cardName(view.drawn) })
+      : _("You drew {card}: play it.", { card: cardName(view.drawn) });
+  }
+  return has("play") ? _("Your turn: play a card that matches, or draw.") : _("Your turn: nothing matches, draw a card.");
+}
+
+function renderStatus(view) {
+  const lines = [prompt(view)];
+  if (view.shown_hand) lines.push(_("Shown to you: {cards}", { cards: view.shown_hand.hand.join(" ") }));
+  if (view.seat === null) lines.push(_("Spectating"));
+  const status = $("#status");
+  const text = lines.join(" ");
+  if (status.dataset.text !== text) {  // a live region: said again only when it changes
+    status.dataset.text = text;
+    status.replaceChildren(...lines.map((line) => el("p", {}, line)));
+  }
+  showTimer();
+}
+
+// The turn timer counts down on the page from the seconds the server last gave.
+function showTimer() {
+  const box = $("#timer");
+  const over = state.view && ["round_over", "match_over"].includes(state.view.phase);
+  if (state.turnLeft == null || over) { box.hidden = true; return; }
+  const left = Math.max(0, Math.ceil(state.turnLeft - (performance.now() - state.turnAt) / 1000));
+  box.hidden = false;
+  box.textContent = _("Seconds left: {n}", { n: left });
+  box.classList.toggle("urgent", left <= 5);
+}
+
+export function tick() {
+  showTimer();
+  for (const seat of Object.keys(state.presence)) {
+    const tag = document.querySelector(`#seats [data-seat="${seat}"] .tag.grace`);
+    const presence = state.presence[seat];
+    if (tag && presence.grace_left != null && presence.connected === false && !presence.away) {
+      tag.textContent = _("connection lost: a bot plays in {n} s", { n: graceLeft(seat) });
+    }
+  }
+}
+
+function renderActions(view) {
+  const who = names();
+  const legal = view.legal_actions;
+  const buttons = [];
+  const add = (label, move, className = "", key = move.a) => {
+    const button = el("button", { type: "button", className }, label);
+    button.dataset.a = move.a;
+    button.dataset.key = key;
+    button.addEventListener("click", () => act(move));
+    buttons.push(button);
+  };
+  const challenge = legal.some((m) => m.a === "challenge");
+  for (const move of legal) {
+    if (move.a === "draw") {
+      add(view.phase === "penalty" ? ngettext("Draw {n} card", "Draw {n} cards", view.penalty) : _("Draw"), move);
+    } else if (move.a === "pass") add(_("Pass"), move);
+    else if (move.a === "challenge") add(_("Challenge (you draw {n} if it fails)", { n: view.penalty + 2 }), move);
+    else if (move.a === "uno") add(_("UNO!"), move, "uno big");
+    else if (move.a === "catch") add(_("Catch {name}: they forgot UNO", { name: who[move.target] }), move, "uno", `catch${move.target}`);
+  }
+  if (challenge) buttons.push(el("p", { className: "help" }, _("A challenge asks whether the Wild Draw Four was played against the rule.")));
+  const colors = legal.filter((m) => m.a === "color");
+  if (colors.length) buttons.push(...colorButtons(colors));
+  // Calling UNO with a play: offered only when the engine lists a play that calls it.
+  if (legal.some((m) => m.a === "play" && m.uno)) {
+    const toggle = el("button", { type: "button", className: "uno big say-uno" }, _("UNO! with this play"));
+    toggle.dataset.key = "say-uno";
+    toggle.setAttribute("aria-pressed", String(state.sayUno));
+    toggle.addEventListener("click", () => {
+      state.sayUno = !state.sayUno;
+      toggle.setAttribute("aria-pressed", String(state.sayUno));
+    });
+    buttons.push(toggle);
+  } else state.sayUno = false;
+  $("#actions").replaceChildren(...buttons);
+  $("#actions").setAttribute("aria-label", _("Actions"));
+}
+
+// Cards drawn travel from the pile to the seat; a card played pops onto the discard pile.
+export function animate(events) {
+  if (calm()) return;
+  for (const event of events) {
+    if (event.event === "drew" && event.amount) {
+      const from = document.querySelector("#piles .pile"), to = document.querySelector(`#seats [data-seat="${event.player}"]`);
+      if (!from || !to) continue;
+      const a = from.getBoundingClientRect(), b = to.getBoundingClientRect();
+      const ghost = el("div", { className: "ghost" });
+      ghost.append(cardBack());
+      Object.assign(ghost.style, { left: `${a.left}px`, top: `${a.top}px`, width: `${a.width}px`, height: `${a.height}px` });
+      document.body.append(ghost);
+      ghost.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${b.left - a.left}px, ${b.top - a.top}px) scale(.5)`, opacity: 0.3 }],
+        { duration: 320, easing: "ease-in" }).finished.then(() => ghost.remove(), () => ghost.remove());
+    } else if (event.event === "played") {
+      const top = $("#discard");
+      if (top) top.animate([{ transform: "scale(1.25) rotate(-8deg)" }, { transform: "none" }], { duration: 220, easing: "ease-out" });
+    }
+  }
+}
+
+// A seat's quick reaction shows by its seat for a moment, and in the log.
+export function showReaction(seat, reaction) {
+  const box = document.querySelector(`#seats [data-seat="${seat}"]`);
+  const [emoji, phrase] = reactionText(reaction);
+  if (!box) return;
+  const bubble = el("span", { className: "bubble" }, `${emoji} ${phrase}`);
+  box.append(bubble);
+  setTimeout(() => bubble.remove(), 3000);
+}
