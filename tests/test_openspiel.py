@@ -19,7 +19,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 import unomas.rl.openspiel as uno_spiel
 from unomas.bots import search
 from unomas.cards import DECK, WILD_DRAW_FOUR, parse_card
-from unomas.errors import IllegalAction
+from unomas.errors import IllegalAction, SettingsError
 from unomas.game import Game
 from unomas.rl.actions import action_table
 from unomas.rl.env import Driver
@@ -28,6 +28,9 @@ from unomas.rules import Rules
 
 
 def load(**params: Any) -> Any:
+    """The game ``python_unomas`` with ``params`` (``preset="all"``: ``python_unomas_all``)."""
+    if params.get("preset") == "all":
+        return pyspiel.load_game(uno_spiel.ALL_RULES_NAME, {k: v for k, v in params.items() if k != "preset"})
     return pyspiel.load_game(uno_spiel.SHORT_NAME, params)
 
 
@@ -89,10 +92,18 @@ def test_game_info() -> None:
 def test_parameters_make_the_rules() -> None:
     assert load(players=3, jump_in=True).rules == Rules(players=3, jump_in=True)
     assert load(preset="all", players=2).rules == Rules.preset("all", players=2)
-    # over the preset `all`, a switch left false stays on
-    assert load(preset="all", stack_mixed=False).rules.stack_mixed
     game = pyspiel.load_game("python_unomas(players=2,seven_zero=True,hand_size=5)")
     assert game.rules == Rules(players=2, seven_zero=True, hand_size=5)
+
+
+def test_a_switch_set_false_over_every_house_rule_is_honoured() -> None:
+    assert load(preset="all", stack_mixed=False).rules == Rules.preset("all", stack_mixed=False)
+    game = pyspiel.load_game("python_unomas_all(players=3,jump_in=false,challenge_wild_draw_four=false)")
+    assert game.rules == Rules.preset("all", players=3, jump_in=False, challenge_wild_draw_four=False)
+    # python_unomas cannot tell a switch set false from one left unset: preset=all is refused
+    with pytest.raises(SettingsError, match=uno_spiel.ALL_RULES_NAME) as refused:
+        pyspiel.load_game(uno_spiel.SHORT_NAME, {"preset": "all", "stack_mixed": False})
+    assert refused.value.params["reason_code"] == "setup.openspiel_preset"
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import pickle
 import random
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,11 +25,11 @@ from unomas.actions import Action, Kind
 from unomas.bots import PlayFirstBot, RandomBot
 from unomas.cards import parse_card
 from unomas.errors import BotError, IllegalAction, SettingsError
-from unomas.events import Dealt, Drew, Event
+from unomas.events import Dealt, Drew, Event, Played
 from unomas.game import Game
 from unomas.rl.env import Driver, Episode, UnoEnv, observe
 from unomas.rl.observation import ObservationLayout
-from unomas.rules import Rules
+from unomas.rules import SWITCHES, Rules
 from unomas.view import View
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -240,6 +241,23 @@ def test_observation_holds_no_hidden_information(settings: dict[str, Any]) -> No
 def test_observations_are_the_encoded_views(settings: dict[str, Any]) -> None:
     """The environment writes observations without building views, keeping each seat's
     vector up to date: they must equal the encoding of the seat's view, every seat, every step."""
+    check_observations_are_the_encoded_views(settings)
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"players": 3, "max_players": 6, "history": True, "preset": "all"},
+        {"players": 2, "history": True, "draw_until_playable": True},
+        {"players": 4, "max_players": 4},
+    ],
+    ids=["3-of-6-history-all", "2p-history", "4-of-4"],
+)
+def test_observations_with_the_layout_options_are_the_encoded_views(settings: dict[str, Any]) -> None:
+    check_observations_are_the_encoded_views(settings)
+
+
+def check_observations_are_the_encoded_views(settings: dict[str, Any]) -> None:
     env = rl.env(max_steps=600, episode="match", reward="points", **settings)
     rng = random.Random(6)
     compared = 0
@@ -251,7 +269,8 @@ def test_observations_are_the_encoded_views(settings: dict[str, Any]) -> None:
                     continue
                 seat = int(agent.split("_")[1])
                 observed = env.observe(agent)["observation"]
-                assert np.array_equal(observed, rl.encode(env.game.view(seat), env.layout)), (agent, env.game)
+                encoded = rl.encode(env.game.view(seat), env.layout, env.driver.history)
+                assert np.array_equal(observed, encoded), (agent, env.game)
                 compared += 1
             random_step(env, rng)
     assert compared > 500
@@ -278,7 +297,7 @@ def test_observation_layout() -> None:
     env = rl.env(players=2, target_score=0)
     env.reset(seed=1)
     layout = env.layout
-    assert layout.size == 292 + 6 * 2
+    assert layout.size == 295 + 6 * 2
     agent = env.agent_selection
     seat = int(agent.split("_")[1])
     vector = env.observe(agent)["observation"]
@@ -292,6 +311,12 @@ def test_observation_layout() -> None:
     assert vector[layout.slices["current"]].tolist() == [1.0, 0.0]
     assert vector[layout.slices["hand_sizes"]].tolist() == [float(len(view.hand)), float(view.hand_sizes[1 - seat])]
     assert vector[layout.slices["rules"]].tolist() == [1.0] + [0.0] * 8
+    assert vector[layout.slices["settings"]].tolist() == [2.0, 7.0, 0.0]  # players, hand_size, target_score
+    assert rl.env(players=3, hand_size=5, target_score=250).observe("player_0")["observation"][-3:].tolist() == [
+        3.0,
+        5.0,
+        250.0,
+    ]
     other = env.observe(env.possible_agents[1 - seat])["observation"]
     assert other[layout.slices["on_turn"]][0] == 0.0
     assert other[layout.slices["current"]].tolist() == [0.0, 1.0]
@@ -357,6 +382,71 @@ def test_truncation_and_illegal_actions() -> None:
             rl.env(**bad)
 
 
+def test_an_illegal_id_loses_the_episode_when_asked() -> None:
+    """``illegal="lose"``: an id outside the mask ends the episode, the agent that took it
+    loses ``illegal_reward``, the others get 0; ``"raise"`` (the default) raises."""
+    env = rl.env(players=3, illegal="lose", illegal_reward=-2.0)
+    env.reset(seed=1)
+    agent = env.agent_selection
+    observation, *_ = env.last()
+    assert observation is not None
+    env.step(int(np.flatnonzero(observation["action_mask"] == 0)[0]))
+    assert all(env.terminations.values()) and not any(env.truncations.values())
+    assert env.rewards == {name: (-2.0 if name == agent else 0.0) for name in env.possible_agents}
+    assert env.infos[agent]["illegal_action"] is True
+    assert env.agent_selection == agent and env.last()[1] == -2.0
+    while env.agents:  # PettingZoo's dead steps take every agent out
+        env.step(None)
+    env.reset(seed=1)
+    assert not any(env.terminations.values()) and env.infos[agent] == {}
+    strict = rl.env(players=3)
+    strict.reset(seed=1)
+    with pytest.raises(IllegalAction, match="may not"):
+        strict.step(strict.table.size)
+    with pytest.raises(SettingsError):
+        rl.env(illegal="ignore")  # type: ignore[arg-type]
+
+
+def unmasked_step(env: UnoEnv, rng: random.Random) -> None:
+    """One step with an id drawn from the whole action space, as checkers do that know no mask."""
+    agent = env.agent_selection
+    env.step(None if env.terminations[agent] or env.truncations[agent] else rng.randrange(env.table.size))
+
+
+def test_checkers_that_sample_unmasked_actions_pass_with_illegal_lose() -> None:
+    api_test(rl.env(players=2, illegal="lose"), num_cycles=50)  # type: ignore[no-untyped-call]
+    env = rl.env(players=4, preset="all", illegal="lose", reward="points")
+    rng = random.Random(3)
+    illegal = 0
+    for seed in range(30):
+        env.reset(seed=seed)
+        while env.agents:
+            agent = env.agent_selection
+            unmasked_step(env, rng)
+            illegal += bool(env.infos.get(agent, {}).get("illegal_action"))
+    assert illegal == 30  # a random id is almost never open: every episode ends on one
+
+
+def test_rllibs_multi_agent_check_passes_with_illegal_lose() -> None:
+    """RLlib's check steps one action sampled from the whole space (where RLlib imports)."""
+    wrappers = pytest.importorskip("ray.rllib.env.wrappers.pettingzoo_env")
+    checks = pytest.importorskip("ray.rllib.utils.pre_checks.env")
+    for _ in range(10):
+        checks.check_multiagent_environments(wrappers.PettingZooEnv(rl.env(players=4, preset="all", illegal="lose")))
+
+
+def test_a_switch_set_false_over_every_house_rule_is_honoured() -> None:
+    off: dict[str, Any] = {"preset": "all", "jump_in": False, "challenge_wild_draw_four": False}
+    expected = Rules.preset("all", jump_in=False, challenge_wild_draw_four=False)
+    assert not expected.jump_in and expected.stack_mixed
+    assert rl.env(**off).rules == expected
+    assert rl.single_agent(opponents="random", **off).rules == expected
+    assert rl.batch(2, **off).rules == expected
+    template = rl.env(**off).layout.template
+    switches = rl.env(**off).layout.slices["rules"]
+    assert list(np.frombuffer(template, np.float32)[switches]) == [float(getattr(expected, n)) for n in SWITCHES]
+
+
 def test_render(capsys: pytest.CaptureFixture[str]) -> None:
     env = rl.env(players=2, render_mode="ansi")
     env.reset(seed=0)
@@ -368,6 +458,39 @@ def test_render(capsys: pytest.CaptureFixture[str]) -> None:
     assert "truncated" in capsys.readouterr().out
     assert rl.env(players=2).render() is None
     human.close()
+
+
+def test_human_rendering_keeps_to_render_fps(capsys: pytest.CaptureFixture[str]) -> None:
+    fps = rl.env().metadata["render_fps"]
+    assert fps == rl.SingleAgentEnv.metadata["render_fps"] > 0
+    human = rl.env(players=2, render_mode="human")
+    start = time.monotonic()
+    human.reset(seed=0)  # a frame, then two more
+    human.render()
+    human.render()
+    assert time.monotonic() - start >= 2 / fps
+    assert capsys.readouterr().out.count("player_0") == 3
+    single = rl.single_agent(opponents="random", players=2, render_mode="human")
+    observation, _ = single.reset(seed=0)
+    single.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert capsys.readouterr().out.count("player_1") == 2  # a frame after the reset and one after the step
+
+
+def test_gymnasium_makes_the_registered_ids_in_a_fresh_interpreter() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import gymnasium\n"
+        "e = gymnasium.make('unomas.rl:unomas/Uno-v0', opponents='random', players=3)\n"
+        "o, _ = e.reset(seed=0)\n"
+        "a = gymnasium.make('unomas/UnoAllRules-v0', players=2, jump_in=False, render_mode='ansi')\n"
+        "print(e.spec.id, e.unwrapped.rules.players, o['observation'].shape[0], a.spec.id,"
+        " a.unwrapped.rules.stack_mixed, a.unwrapped.rules.jump_in, a.render_mode)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    size = ObservationLayout(Rules(players=3)).size
+    assert out.split() == ["unomas/Uno-v0", "3", str(size), "unomas/UnoAllRules-v0", "True", "False", "ansi"]
 
 
 def test_a_pickled_driver_plays_on_as_the_original() -> None:
@@ -547,3 +670,70 @@ def test_importing_unomas_loads_no_rl_library() -> None:
     code = f"import sys, unomas, unomas.bots; print(sorted(m for m in sys.modules if m.split('.')[0] in {heavy}))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+# ---------------------------------------------------------------------------- one policy for several settings
+
+
+def test_a_layout_for_up_to_max_players_seats_is_the_same_for_every_table_size() -> None:
+    envs = {n: rl.env(players=n, max_players=5, preset="all") for n in (2, 3, 5)}
+    sizes = {(e.table.size, e.layout.size, e.observe("player_0")["observation"].shape) for e in envs.values()}
+    assert sizes == {(120 + 9 * 5, 295 + 6 * 5, (295 + 6 * 5,))}
+    tables = {n: e.table for n, e in envs.items()}
+    seven = parse_card("Y7")
+    for n, table in tables.items():  # one id for each action, whatever the table size
+        assert table.id(Action.play(0, seven, target=1)) == tables[5].id(Action.play(0, seven, target=1))
+        assert table.id(Action.catch(n - 1, 0)) == table.catch_base + 1
+        assert table.draw == tables[5].draw and table.none == tables[5].none
+        assert table.describe(table.catch_base + 4) == "catch @+4"
+    unusable = {i for i, (_, _, _, offset, _) in enumerate(tables[2].layout) if offset is not None and offset >= 2}
+    assert len(unusable) == 4 * 2 * 3 + 3 and all(tables[2].action(0, i) is None for i in unusable)
+    env = envs[2]
+    rng = random.Random(2)
+    for seed in range(3):
+        env.reset(seed=seed)
+        while env.agents:
+            observation = env.observe(env.agent_selection)
+            assert not set(np.flatnonzero(observation["action_mask"]).tolist()) & unusable
+            vector = observation["observation"]
+            for name in ("hand_sizes", "current", "dealer", "scores", "uno_pending", "shown_seat"):
+                assert not vector[env.layout.slices[name]][2:].any()
+            random_step(env, rng)
+    assert rl.single_agent(opponents="random", players=2, max_players=4).driver.table.size == 156
+    assert rl.batch(2, players=3, max_players=4).action_masks.shape == (2, 156)
+    for bad in (1, 11):
+        with pytest.raises(SettingsError, match="max_players"):
+            rl.env(players=2, max_players=bad)
+        with pytest.raises(SettingsError, match="max_players"):
+            ObservationLayout(Rules(players=2), max_players=bad)
+
+
+def test_history_holds_the_colours_each_seat_drew_on_since_its_last_play() -> None:
+    env = rl.env(players=3, history=True, max_steps=3000)
+    rng = random.Random(1)
+    checked = 0
+    for seed in range(4):
+        env.reset(seed=seed)
+        expected = [0, 0, 0]
+        while env.agents:
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                env.step(None)
+                continue
+            color = env.game.color
+            random_step(env, rng)
+            for event in env.driver.events:
+                if isinstance(event, Drew) and event.reason == "turn":
+                    assert color is not None  # a turn's draw comes once the colour is known
+                    expected[event.player] |= 1 << color
+                elif isinstance(event, Played):
+                    expected[event.player] = 0
+            assert env.driver.history == expected
+            checked += sum(expected) > 0
+            vector = env.observe("player_1")["observation"][env.layout.slices["history"]]
+            rows = [expected[(1 + k) % 3] for k in range(3)]  # by offset from the observer
+            assert vector.tolist() == [float(bits >> c & 1) for bits in rows for c in range(4)]
+    assert checked > 100
+    assert "history" not in rl.env(players=3).layout.slices
+    with pytest.raises(ValueError, match="history"):  # a view does not keep the past: it must be given
+        rl.encode(env.game.view(0), env.layout)

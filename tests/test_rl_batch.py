@@ -19,16 +19,19 @@ from unomas.rl.batch import BatchEnv, random_actions
 
 SETTINGS: list[dict[str, Any]] = [
     {"players": 2},
-    {"preset": "all", "players": 4},
+    {"preset": "all", "players": 4, "hand_size": 3},  # short rounds: random play under every house rule is long
     {"players": 3, "seven_zero": True, "jump_in": True, "hand_size": 4},
 ]
 
 
-def test_a_game_of_the_batch_is_the_aec_environment() -> None:
+@pytest.mark.parametrize(
+    "options", [{}, {"max_players": 5, "history": True}], ids=["own-layout", "5-seat-layout-history"]
+)
+def test_a_game_of_the_batch_is_the_aec_environment(options: dict[str, Any]) -> None:
     """One game with auto-reset and the AEC environment reset after every episode, from
     the same seed and the same actions: the same decisions, observations, masks and rewards."""
-    batch = rl.batch(1, players=3, reward="points", stack_draw_two=True)
-    env = rl.env(players=3, reward="points", stack_draw_two=True)
+    batch = rl.batch(1, players=3, reward="points", stack_draw_two=True, **options)
+    env = rl.env(players=3, reward="points", stack_draw_two=True, **options)
     batch.reset(seed=5)
     env.reset(seed=5)
     rng = random.Random(5)

@@ -8,6 +8,9 @@ NumPy); ``import unomas`` never loads this package. See docs/rl.md.
 * :func:`batch`: many games of :func:`env` stepped together, their decisions in arrays;
 * :func:`action_table`: the fixed action ids of a player count;
 * :class:`ObservationLayout` and :func:`encode`: the observation vector of a seat's view.
+
+Importing the package registers the Gymnasium ids ``unomas/Uno-v0`` and
+``unomas/UnoAllRules-v0`` (:func:`single_agent`; see :mod:`unomas.rl.single_agent`).
 """
 
 from __future__ import annotations

@@ -29,6 +29,12 @@ then with):
 
 With 2 players there are 138 ids, with 4 players 156.
 
+**A layout for several table sizes.** ``action_table(n, slots=m)`` (``m >= n``, the
+environments' ``max_players=m``) lays the ids out for ``m`` seats (``120 + 9m`` ids) while
+the game has ``n``: the ids of offsets ``n`` … ``m-1`` (a 7's swap target, a catch) stand
+for no action and are never open, so every table size up to ``m`` shares one id for each
+action, and one policy plays them all.
+
 >>> table = action_table(2)
 >>> table.size, table.draw, table.none
 (138, 128, 137)
@@ -65,16 +71,20 @@ class ActionTable:
         "challenge",
         "color_base",
         "draw",
+        "layout",
         "none",
         "pass_",
         "play_base",
         "players",
         "size",
+        "slots",
         "uno",
     )
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, slots: int | None = None) -> None:
         self.players = players
+        self.slots = slots = players if slots is None else slots
+        """The seats the ids are laid out for (``players`` or more: see the module)."""
         # (kind, card, colour, offset, uno) per id; offset is relative to the acting seat
         layout: list[tuple[Kind | None, int | None, int | None, int | None, bool]] = []
         play_base: list[int] = []
@@ -83,9 +93,7 @@ class ActionTable:
             if card >= WILD:
                 layout.extend((Kind.PLAY, card, color, None, uno) for color in range(4) for uno in (False, True))
             elif RANK_OF[card] == _SEVEN:
-                layout.extend(
-                    (Kind.PLAY, card, None, offset, uno) for offset in range(players) for uno in (False, True)
-                )
+                layout.extend((Kind.PLAY, card, None, offset, uno) for offset in range(slots) for uno in (False, True))
             else:
                 layout.extend((Kind.PLAY, card, None, None, uno) for uno in (False, True))
         self.play_base: tuple[int, ...] = tuple(play_base)
@@ -99,20 +107,22 @@ class ActionTable:
         layout.append((Kind.UNO, None, None, None, False))
         self.catch_base = len(layout) - 1
         """The id of a catch at offset ``k`` is ``catch_base + k`` (k = 1…n-1)."""
-        layout.extend((Kind.CATCH, None, None, offset, False) for offset in range(1, players))
+        layout.extend((Kind.CATCH, None, None, offset, False) for offset in range(1, slots))
         self.color_base = len(layout)
         layout.extend((Kind.COLOR, None, color, None, False) for color in range(4))
         self.none = len(layout)
         layout.append((None, None, None, None, False))
         self.size = len(layout)
-        assert self.size == 120 + 9 * players
+        assert self.size == 120 + 9 * slots
+        self.layout = tuple(layout)
+        """What each id stands for: (kind, card, colour, target offset, UNO call); kind None for ``none``."""
 
         actions: list[tuple[Action | None, ...]] = []
         for seat in range(players):
             row: list[Action | None] = []
             for kind, kind_card, color_, offset, uno in layout:
-                if kind is None:
-                    row.append(None)
+                if kind is None or (offset is not None and offset >= players):
+                    row.append(None)  # ``none``, or an offset past the table's seats
                     continue
                 target: int | None = None
                 if offset is not None and (kind is Kind.CATCH or offset > 0):
@@ -159,30 +169,33 @@ class ActionTable:
         raise KeyError(action)
 
     def action(self, seat: int, action_id: int) -> Action | None:
-        """The action ``seat`` takes with ``action_id`` (``None``: the ``none`` id)."""
+        """The action ``seat`` takes with ``action_id`` (``None``: the ``none`` id, or an
+        offset past the table's seats, which is never open)."""
         return self.actions[seat][action_id]
 
     def describe(self, action_id: int) -> str:
         """An id in words, seat-independent (targets as offsets: ``play R7 @+1``)."""
-        if action_id == self.none:
+        kind, card, color, offset, uno = self.layout[action_id]
+        if kind is None:
             return "none"
-        action = self.actions[0][action_id]
-        assert action is not None
-        parts = [str(action.kind)]
-        if action.card is not None:
-            parts.append(card_token(action.card))
-        if action.color is not None:
-            parts.append(COLOR_LETTERS[action.color])
-        if action.target is not None:
-            parts.append(f"@+{action.target}")
-        if action.uno:
+        parts = [str(kind)]
+        if card is not None:
+            parts.append(card_token(card))
+        if color is not None:
+            parts.append(COLOR_LETTERS[color])
+        if offset:
+            parts.append(f"@+{offset}")
+        if uno:
             parts.append("uno")
         return " ".join(parts)
 
 
 @functools.cache
-def action_table(players: int) -> ActionTable:
-    """The action table of a ``players``-seat game (built once per player count)."""
+def action_table(players: int, slots: int | None = None) -> ActionTable:
+    """The action table of a ``players``-seat game laid out for ``slots`` seats (default
+    ``players``; see the module), built once for each."""
     if not 2 <= players <= 10:
         raise ValueError(f"players must be 2 to 10, not {players}")
-    return ActionTable(players)
+    if slots is not None and not players <= slots <= 10:
+        raise ValueError(f"max_players must be {players} to 10, not {slots}")
+    return ActionTable(players, slots)

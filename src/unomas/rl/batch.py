@@ -18,7 +18,7 @@ The arrays are views over buffers the next step rewrites: copy what you keep.
 >>> games = batch(8, players=2)
 >>> games.reset(seed=1)
 >>> games.observations.shape, games.action_masks.shape, games.rewards.shape
-((8, 304), (8, 138), (8, 2))
+((8, 307), (8, 138), (8, 2))
 >>> games.step(random_actions(games.action_masks, np.random.default_rng(1)))
 """
 
@@ -51,10 +51,12 @@ class BatchEnv:
         episode: Episode = "round",
         reward: Reward = "win",
         max_steps: int = DEFAULT_MAX_STEPS,
+        max_players: int | None = None,
+        history: bool = False,
     ) -> None:
         self.rules = rules
         self.games = games
-        self.layout = ObservationLayout(rules)
+        self.layout = ObservationLayout(rules, max_players=max_players, history=history)
         self.core = core = Batch(
             rules,
             games,
@@ -63,6 +65,8 @@ class BatchEnv:
             episode=episode,
             reward=reward,
             max_steps=max_steps,
+            max_players=max_players,
+            history=history,
         )
         self.table: ActionTable = core.table
         self.actors: npt.NDArray[np.int8] = np.frombuffer(core.actors, dtype=np.int8)
@@ -117,16 +121,27 @@ def batch(
     episode: Episode = "round",
     reward: Reward = "win",
     max_steps: int = DEFAULT_MAX_STEPS,
+    max_players: int | None = None,
+    history: bool = False,
     **settings: Any,
 ) -> BatchEnv:
     """``games`` games under ``preset`` with ``settings`` (any setting of RULES.md by name),
     the other options as :func:`unomas.rl.env`'s."""
-    return BatchEnv(Rules.preset(preset, **settings), games, episode=episode, reward=reward, max_steps=max_steps)
+    return BatchEnv(
+        Rules.preset(preset, **settings),
+        games,
+        episode=episode,
+        reward=reward,
+        max_steps=max_steps,
+        max_players=max_players,
+        history=history,
+    )
 
 
 def random_actions(masks: npt.NDArray[np.int8], rng: np.random.Generator) -> npt.NDArray[np.intp]:
-    """One uniformly random open id per row of ``masks`` (the highest of random keys over the open ids)."""
-    keys = rng.random(masks.shape)
-    keys[masks == 0] = -1.0
-    chosen: npt.NDArray[np.intp] = keys.argmax(axis=1)
+    """One uniformly random open id per row of ``masks`` (each row needs one open id): the
+    ``k``-th open id of the row for a uniform ``k``, one random number per row."""
+    opened = masks.cumsum(axis=1, dtype=np.int16)  # the open ids counted up to each id
+    picks = (rng.random(len(masks)) * opened[:, -1]).astype(np.int16)  # 0 … open ids - 1
+    chosen: npt.NDArray[np.intp] = (opened <= picks[:, None]).argmin(axis=1)  # the first id past the pick
     return chosen

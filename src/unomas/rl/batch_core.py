@@ -40,12 +40,17 @@ class Batch:
         episode: Episode = "round",
         reward: Reward = "win",
         max_steps: int,
+        max_players: int | None = None,
+        history: bool = False,
     ) -> None:
         if games < 1:
             raise SettingsError(f"games must be at least 1, not {games}")
         self.games = games
         self.players = rules.players
-        self.drivers = [Driver(rules, episode=episode, reward=reward, max_steps=max_steps) for _ in range(games)]
+        self.drivers = [
+            Driver(rules, episode=episode, reward=reward, max_steps=max_steps, max_players=max_players, history=history)
+            for _ in range(games)
+        ]
         self.writers = [ObservationWriter(rules.players, offsets, template) for _ in range(games)]
         self.table = self.drivers[0].table
         self._row = len(template)

@@ -33,9 +33,20 @@ from typing import Any, Final, Literal
 from unomas.cards import POINTS, Card, card_token, color_letter
 from unomas.conductor import Conductor, Player
 from unomas.errors import IllegalAction, SettingsError
-from unomas.events import Event, MatchEnded, Played, Reshuffled, RoundEnded, StartingCard
+from unomas.events import (
+    Challenged,
+    Drew,
+    Event,
+    HandsPassed,
+    HandsSwapped,
+    MatchEnded,
+    Played,
+    Reshuffled,
+    RoundEnded,
+    StartingCard,
+)
 from unomas.game import Deal, Game, RandomSource
-from unomas.position import Position
+from unomas.position import Phase, Position
 from unomas.rl.actions import ActionTable, action_table
 from unomas.rl.writer import ObservationWriter, discard_counts
 from unomas.rules import Rules
@@ -46,6 +57,8 @@ __all__ = ["Driver", "Episode", "Reward"]
 Episode = Literal["round", "match"]
 Reward = Literal["win", "points"]
 
+_DRAWN_PHASE: Final = int(Phase.DRAWN)
+"""The only phase with a drawn card (a position's invariant): in any other, no seat has one."""
 _OWN_HAND: Final = own_hand
 _DRAWN_CARD: Final = drawn_card
 _SHOWN_HAND: Final = shown_hand
@@ -65,6 +78,10 @@ class Driver:
     outcomes of OpenSpiel's game come from outside). ``game`` is the game to begin on
     (until :meth:`reset` or :meth:`start`; by default one dealt from seed 0), every seat
     external.
+
+    ``max_players`` lays the action ids out for that many seats (see
+    :mod:`unomas.rl.actions`); with ``history`` the driver keeps :attr:`history`, the
+    colours each seat drew on (see :mod:`unomas.rl.observation`).
     """
 
     def __init__(
@@ -76,6 +93,8 @@ class Driver:
         max_steps: int,
         dictate_deals: bool = False,
         game: Game | None = None,
+        max_players: int | None = None,
+        history: bool = False,
     ) -> None:
         if episode not in ("round", "match"):
             raise SettingsError(f"episode must be 'round' or 'match', not {episode!r}")
@@ -85,7 +104,16 @@ class Driver:
             raise SettingsError(f"max_steps must be at least 1, not {max_steps}")
         self.rules = rules
         self.players = rules.players
-        self.table: ActionTable = action_table(rules.players)
+        try:
+            self.table: ActionTable = action_table(rules.players, max_players)
+        except ValueError as error:
+            raise SettingsError(str(error)) from None
+        self.max_players = max_players
+        self.keeps_history = history
+        self.history = [0] * rules.players
+        """By seat, the colours in play when it drew a card on its turn since its last play:
+        bit ``c`` for colour ``c`` (kept with ``history``; cleared for a seat when it plays
+        or its hand is swapped or passed on, for all at a new round)."""
         self.episode = episode
         self.reward = reward
         self.max_steps = max_steps
@@ -98,6 +126,9 @@ class Driver:
         self.truncated = False
         self.deal_pending = False
         self._legal: list[int] | None = None
+        self._maybe_shown = True
+        """Whether some seat may have a hand shown to it (after a challenge): until a look
+        finds none, every observation asks :func:`~unomas.view.shown_hand`."""
         self._no_ids = bytearray(self.table.size)
         """An all-zeros mask, copied for each mask (faster than making one)."""
         first = game if game is not None else Game(rules, seed=0, history=False)
@@ -135,7 +166,9 @@ class Driver:
         self.events = list(conductor.game.round_start_events)
         self.steps = 0
         self.done = self.truncated = self.deal_pending = False
+        self._maybe_shown = True  # a game begun in any position: look once
         self._recount()
+        self._forget()
         self._decide()
 
     def close(self) -> None:
@@ -149,6 +182,7 @@ class Driver:
         self.deal_pending = False
         self.events = self.conductor.deal(deal)
         self._recount()
+        self._forget()
         self._decide()
 
     def copy(self) -> Driver:
@@ -187,6 +221,9 @@ class Driver:
             self.done,
             self.truncated,
             self.deal_pending,
+            self.max_players,
+            self.keeps_history,
+            self.history[:],
         )
 
     def _resume(self, actor: int, out_of_turn: bool) -> None:
@@ -200,6 +237,11 @@ class Driver:
         self.actor = actor
         self.out_of_turn = out_of_turn
         self._legal = None
+
+    def _forget(self) -> None:
+        """A new round: no seat has drawn on a colour yet."""
+        if self.keeps_history:
+            self.history = [0] * self.players
 
     def _recount(self) -> None:
         """Count the discard pile afresh."""
@@ -221,6 +263,7 @@ class Driver:
                 return
             self.events = self.events + conductor.deal()
             self._recount()
+            self._forget()
             decision = conductor.decision()
         self.actor, self.out_of_turn = decision
 
@@ -259,8 +302,15 @@ class Driver:
         discard = game.discard
         if len(discard) != self._counted:
             self._recount()
-        drawn = _DRAWN_CARD(game, seat)
-        shown = _SHOWN_HAND(game, seat)
+        phase = game.phase
+        # the view's functions are asked only where they may find something: a call from
+        # the compiled build into them costs some 1,500 instructions, 3 % of a whole step
+        drawn = _DRAWN_CARD(game, seat) if phase == _DRAWN_PHASE else None
+        shown = None
+        if self._maybe_shown:
+            shown = _SHOWN_HAND(game, seat)
+            if shown is None and all(_SHOWN_HAND(game, other) is None for other in range(self.players)):
+                self._maybe_shown = False
         shown_seat = -1
         shown_cards: list[Card] = []
         if shown is not None:
@@ -271,7 +321,7 @@ class Driver:
             _OWN_HAND(game, seat),
             discard[-1],
             -1 if game.color is None else game.color,
-            game.phase,
+            phase,
             game.current,
             game.direction,
             game.penalty,
@@ -286,6 +336,7 @@ class Driver:
             -1 if game.uno_pending is None else game.uno_pending,
             game.dealer,
             game.scores,
+            self.history,
             keep=True,
         )
 
@@ -352,6 +403,8 @@ class Driver:
         """Count the cards ``events`` played onto the discard pile; return the rewards they give."""
         rewards = None
         discard = self._discard
+        if self.keeps_history:
+            self._remember(events)
         for event in events:
             if isinstance(event, Played):
                 card = event.card
@@ -359,6 +412,8 @@ class Driver:
                 self._counted += 1
             elif isinstance(event, Reshuffled) or isinstance(event, StartingCard):  # noqa: SIM101 (a union builds a new type each call)
                 self._recount()  # the pile starts anew (no card is played after it in one step)
+            elif isinstance(event, Challenged):
+                self._maybe_shown = True
             elif isinstance(event, RoundEnded):
                 if self.reward == "points":
                     rewards = [-float(sum(POINTS[c] for c in hand)) for hand in event.hands]
@@ -368,6 +423,21 @@ class Driver:
             elif isinstance(event, MatchEnded) and self.reward == "win" and self.episode == "match":
                 rewards = self._win(event.winner)
         return rewards
+
+    def _remember(self, events: list[Event]) -> None:
+        """Bring :attr:`history` up to date with the events of a step."""
+        history = self.history
+        for event in events:
+            if isinstance(event, Drew):
+                color = self.game.color  # a draw leaves the colour as it was
+                if event.reason == "turn" and color is not None:
+                    history[event.player] |= 1 << color
+            elif isinstance(event, Played):
+                history[event.player] = 0
+            elif isinstance(event, HandsSwapped):
+                history[event.player] = history[event.target] = 0
+            elif isinstance(event, HandsPassed):
+                self.history = history = [0] * self.players
 
     def _win(self, winner: int) -> list[float]:
         rewards = [-1.0] * self.players
@@ -394,9 +464,20 @@ class Driver:
 
 def _rebuild(state: tuple[Any, ...], game: Game, events: list[Event]) -> Driver:
     """A driver in ``state`` (:meth:`Driver._state`) on ``game``, the last step's ``events``."""
-    rules, episode, reward, max_steps, dictate_deals, actor, out_of_turn, steps, done, truncated, deal_pending = state
-    driver = Driver(rules, episode=episode, reward=reward, max_steps=max_steps, dictate_deals=dictate_deals, game=game)
+    rules, episode, reward, max_steps, dictate_deals, actor, out_of_turn, steps, done, truncated = state[:10]
+    deal_pending, max_players, keeps_history, history = state[10:]
+    driver = Driver(
+        rules,
+        episode=episode,
+        reward=reward,
+        max_steps=max_steps,
+        dictate_deals=dictate_deals,
+        game=game,
+        max_players=max_players,
+        history=keeps_history,
+    )
     driver._resume(actor, out_of_turn)
+    driver.history = history[:]
     driver.events = events
     driver.steps = steps
     driver.done = done

@@ -24,8 +24,11 @@ reaches ``target_score``). Rewards (``reward=``):
   round add up to 0).
 
 An episode still running after ``max_steps`` steps is truncated (RULES.md has no rule
-that ends a round where every card is held and nothing can be played). An illegal id
-raises :class:`~unomas.errors.IllegalAction`.
+that ends a round where every card is held and nothing can be played). An id outside the
+mask raises :class:`~unomas.errors.IllegalAction` (``illegal="raise"``, the default) or
+ends the episode (``illegal="lose"``, for checkers that sample actions without the mask):
+the agent that took it gets ``illegal_reward`` (default -1) and
+``infos[agent]["illegal_action"]``, the others 0, and every agent is terminated.
 
 >>> e = env(players=2, target_score=0)
 >>> e.reset(seed=7)
@@ -33,13 +36,14 @@ raises :class:`~unomas.errors.IllegalAction`.
 True
 >>> observation, reward, terminated, truncated, info = e.last()
 >>> observation["observation"].shape, observation["action_mask"].shape
-((304,), (138,))
+((307,), (138,))
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Final, cast
+import time
+from typing import Any, Final, Literal, cast
 
 import gymnasium
 import numpy as np
@@ -60,6 +64,9 @@ Observation = dict[str, Any]
 """``{"observation": float32 vector, "action_mask": int8 vector}``."""
 
 DEFAULT_MAX_STEPS: Final = 100_000
+RENDER_FPS: Final = 4
+"""Frames a second in ``human`` mode: the table is printed at most this often."""
+Illegal = Literal["raise", "lose"]
 
 
 _FLOAT32: Final = np.dtype(np.float32)
@@ -93,7 +100,12 @@ def _spaces(layout: ObservationLayout, table: ActionTable) -> tuple[gymnasium.sp
 class UnoEnv(AECEnv[str, Observation, int | None]):
     """The AEC environment (see the module); build it with :func:`env`."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "unomas_v0", "is_parallelizable": False}  # noqa: RUF012
+    metadata = {  # noqa: RUF012
+        "render_modes": ["human", "ansi"],
+        "render_fps": RENDER_FPS,
+        "name": "unomas_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -102,15 +114,23 @@ class UnoEnv(AECEnv[str, Observation, int | None]):
         episode: Episode = "round",
         reward: Reward = "win",
         max_steps: int = DEFAULT_MAX_STEPS,
+        illegal: Illegal = "raise",
+        illegal_reward: float = -1.0,
+        max_players: int | None = None,
+        history: bool = False,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()  # type: ignore[no-untyped-call]
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise SettingsError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
+        check_illegal(illegal)
+        self.illegal = illegal
+        self.illegal_reward = illegal_reward
         self.render_mode = render_mode
+        self._renderer = TextRenderer(render_mode)
         self.rules = rules
-        self.driver = Driver(rules, episode=episode, reward=reward, max_steps=max_steps)
-        self.layout = ObservationLayout(rules)
+        self.driver = Driver(
+            rules, episode=episode, reward=reward, max_steps=max_steps, max_players=max_players, history=history
+        )
+        self.layout = ObservationLayout(rules, max_players=max_players, history=history)
         self._writer = self.layout.writer
         self.possible_agents = [f"player_{seat}" for seat in range(rules.players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -180,28 +200,63 @@ class UnoEnv(AECEnv[str, Observation, int | None]):
             return
         if action is None:
             raise IllegalAction(f"{self.agent_selection} must act: None is only for agents whose episode is over")
-        self.agent_selection = self._book.step(self.agent_selection, int(action))
+        action_id = int(action)
+        if self.illegal == "lose" and action_id not in self.driver.legal_ids():
+            self._lose(self.agent_selection)
+        else:
+            self.agent_selection = self._book.step(self.agent_selection, action_id)
         if self.render_mode == "human":
             self.render()
 
+    def _lose(self, agent: str) -> None:
+        """``agent`` took an id outside its mask (``illegal="lose"``): the episode ends,
+        ``agent`` gets ``illegal_reward``, every other agent 0."""
+        self.driver.done = True
+        for other in self.agents:
+            self.rewards[other] = 0.0
+            self.terminations[other] = True
+        self.rewards[agent] = self._cumulative_rewards[agent] = self.illegal_reward
+        self.infos[agent]["illegal_action"] = True
+
     def render(self) -> str | None:
         """The table as text (``ansi``: returned; ``human``: printed)."""
-        return render_table(self.driver, self.render_mode)
+        return self._renderer.render(self.driver)
 
     def close(self) -> None:
         """Nothing to release."""
 
 
-def render_table(driver: Driver, mode: str | None) -> str | None:
-    """The table as text for ``mode``: ``ansi`` returns it, ``human`` prints it."""
-    if mode is None:
-        gymnasium.logger.warn("render() was called without a render_mode (use render_mode='ansi' or 'human')")
+def check_illegal(illegal: str) -> None:
+    """Refuse an ``illegal`` option other than ``raise`` and ``lose``."""
+    if illegal not in ("lose", "raise"):
+        raise SettingsError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
+
+
+class TextRenderer:
+    """The table as text for a render mode: ``ansi`` returns it, ``human`` prints it, at
+    most :data:`RENDER_FPS` frames a second (waiting out the rest of a frame's time), so
+    that a person can follow the play."""
+
+    def __init__(self, mode: str | None) -> None:
+        if mode is not None and mode not in ("human", "ansi"):
+            raise SettingsError(f"render_mode must be 'human', 'ansi' or None, not {mode!r}")
+        self.mode = mode
+        self._shown: float | None = None
+        """When the last ``human`` frame was printed (``time.monotonic``)."""
+
+    def render(self, driver: Driver) -> str | None:
+        """The table of ``driver`` now, returned (``ansi``) or printed (``human``)."""
+        if self.mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode (use render_mode='ansi' or 'human')")
+            return None
+        text = driver.render()
+        if self.mode == "ansi":
+            return text
+        if self._shown is not None:
+            time.sleep(max(0.0, self._shown + 1 / RENDER_FPS - time.monotonic()))
+        print(text, end="", flush=True)
+        self._shown = time.monotonic()
         return None
-    text = driver.render()
-    if mode == "human":
-        print(text, end="")
-        return None
-    return text
 
 
 def env(
@@ -210,15 +265,26 @@ def env(
     episode: Episode = "round",
     reward: Reward = "win",
     max_steps: int = DEFAULT_MAX_STEPS,
+    illegal: Illegal = "raise",
+    illegal_reward: float = -1.0,
+    max_players: int | None = None,
+    history: bool = False,
     render_mode: str | None = None,
     **settings: Any,
 ) -> UnoEnv:
     """The AEC environment under ``preset`` (``official`` or ``all``) with ``settings``
-    (any setting of RULES.md by name: ``players=2, stack_draw_two=True``)."""
+    (any setting of RULES.md by name: ``players=2, stack_draw_two=True``; a switch set
+    false turns its rule off over ``all``). ``max_players`` lays the action ids and the
+    observation out for that many seats, ``history`` adds the history slice (see
+    :mod:`unomas.rl.observation`)."""
     return UnoEnv(
         Rules.preset(preset, **settings),
         episode=episode,
         reward=reward,
         max_steps=max_steps,
+        illegal=illegal,
+        illegal_reward=illegal_reward,
+        max_players=max_players,
+        history=history,
         render_mode=render_mode,
     )

@@ -8,7 +8,7 @@ two equal). Seats are
 written relative to the observing seat (offset ``k`` is seat ``(seat + k) % n``: offset 0
 is the observer, offset 1 the next seat clockwise), as in the action table. Counts are
 raw (not scaled); ``high`` gives each element's bound. The slices, in order, for ``n``
-players (``size = 292 + 6n``):
+players (``size = 295 + 6n``):
 
 ===================  ======  ==============================================================
 slice                size    meaning
@@ -33,13 +33,24 @@ slice                size    meaning
 ``scores``           n       match scores, by offset
 ``rules``            9       the switches, in RULES.md's order (challenge_wild_draw_four …
                              no_action_finish), 1 when on
+``settings``         3       players, hand_size, target_score
 ===================  ======  ==============================================================
+
+Two options of the layout (and of the environments) serve one policy that plays several
+settings. ``max_players=m`` lays every per-seat slice (``n`` wide above) out for ``m``
+seats, the offsets ``n`` … ``m-1`` left 0, so the vector has the same size (``295 + 6m``)
+for every table of up to ``m`` seats, as the action ids do (:mod:`unomas.rl.actions`).
+``history=True`` appends a slice of ``4m`` items: for each seat by offset, the colours
+R Y G B that were in play when it drew a card on its turn since its last play (1: it
+drew on that colour), a seat's row cleared when it plays and when its hand is swapped
+or passed on (``seven_zero``), every row at a new round: what card-game learners infer
+from an opponent who could not, or would not, follow a colour.
 
 >>> from unomas.game import Game
 >>> from unomas.rules import Rules
 >>> layout = ObservationLayout(Rules(players=2))
 >>> layout.size, layout.slices["hand_sizes"]
-(304, slice(285, 287, None))
+(307, slice(285, 287, None))
 >>> game = Game(Rules(players=2), seed=1)
 >>> vector = encode(game.view(0), layout)
 >>> int(vector[layout.slices["hand"]].sum()), [int(x) for x in vector[layout.slices["hand_sizes"]]]
@@ -49,12 +60,14 @@ slice                size    meaning
 from __future__ import annotations
 
 from array import array
+from collections.abc import Sequence
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
 from unomas.cards import COPIES, DECK_SIZE, KINDS, POINTS
+from unomas.errors import SettingsError
 from unomas.rl.writer import ObservationWriter, discard_counts, slice_sizes
 from unomas.rules import SWITCHES, Rules
 from unomas.view import View
@@ -66,15 +79,35 @@ MAX_PENALTY: Final = 8 * 2 + 4 * 4
 """Every +2 and W+4 stacked."""
 MAX_ROUND_POINTS: Final = sum(POINTS[card] * COPIES[card] for card in range(KINDS))
 """Every card of the deck left in losing hands."""
+MAX_PLAYERS: Final = 10
+MAX_DEALT: Final = 99
+"""The most cards the hands of a deal may hold (RULES.md: players × hand_size ≤ 99)."""
 
 
 class ObservationLayout:
     """The slices and bounds of the observation vector for some rules (see the module)."""
 
-    __slots__ = ("high", "low", "offsets", "players", "rules", "size", "slices", "template", "writer")
+    __slots__ = (
+        "high",
+        "history",
+        "low",
+        "offsets",
+        "players",
+        "rules",
+        "size",
+        "slices",
+        "slots",
+        "template",
+        "writer",
+    )
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, *, max_players: int | None = None, history: bool = False) -> None:
         n = self.players = rules.players
+        if max_players is not None and not n <= max_players <= MAX_PLAYERS:
+            raise SettingsError(f"max_players must be {n} to {MAX_PLAYERS}, not {max_players}")
+        m = self.slots = n if max_players is None else max_players
+        """The seats the per-seat slices are laid out for (offsets ``n`` … ``m-1`` stay 0)."""
+        self.history = history
         self.rules = rules
         copies = [float(c) for c in COPIES]
         bounds: dict[str, list[float]] = {  # the largest value of each item (1.0 if not named)
@@ -83,10 +116,11 @@ class ObservationLayout:
             "discard": copies,
             "shown": copies,
             "pile_size": [float(DECK_SIZE)],
-            "hand_sizes": [float(DECK_SIZE)] * n,
-            "scores": [float(rules.target_score + MAX_ROUND_POINTS)] * n,
+            "hand_sizes": [float(DECK_SIZE)] * m,
+            "scores": [float(rules.target_score + MAX_ROUND_POINTS)] * m,
+            "settings": [float(MAX_PLAYERS), float(MAX_DEALT), float(rules.target_score)],
         }
-        parts = [(name, bounds.get(name, [1.0] * size)) for name, size in slice_sizes(n)]
+        parts = [(name, bounds.get(name, [1.0] * size)) for name, size in slice_sizes(m, history)]
         self.slices: dict[str, slice] = {}
         self.offsets: dict[str, int] = {}
         high: list[float] = []
@@ -100,16 +134,21 @@ class ObservationLayout:
         switches = [float(getattr(rules, name)) for name in SWITCHES]
         template = [0.0] * self.size
         template[self.slices["rules"]] = switches
+        template[self.slices["settings"]] = [float(n), float(rules.hand_size), float(rules.target_score)]
         self.template = array("f", template)
         """The vector before a view is written in: zeros, and the rules switches."""
         self.writer = ObservationWriter(n, self.offsets, self.template.tobytes())
 
 
-def encode(view: View, layout: ObservationLayout) -> npt.NDArray[np.float32]:
-    """The observation vector of a seat's view (a spectator's view is not accepted)."""
+def encode(view: View, layout: ObservationLayout, history: Sequence[int] = ()) -> npt.NDArray[np.float32]:
+    """The observation vector of a seat's view (a spectator's view is not accepted);
+    ``history``, for a layout with the slice: each seat's colour bits
+    (:attr:`unomas.rl.driver.Driver.history`), which a view does not hold."""
     seat = view.seat
     if seat is None:
         raise ValueError("an observation belongs to a seat, not a spectator")
+    if layout.history and len(history) != layout.players:
+        raise ValueError(f"a layout with history needs one entry per seat, not {len(history)}")
     shown_seat, shown = view.shown_hand if view.shown_hand is not None else (-1, ())
     vector = layout.writer.write(
         seat,
@@ -131,5 +170,6 @@ def encode(view: View, layout: ObservationLayout) -> npt.NDArray[np.float32]:
         -1 if view.uno_pending is None else view.uno_pending,
         view.dealer,
         list(view.scores),
+        list(history),
     )
     return np.frombuffer(vector, dtype=np.float32)

@@ -4,12 +4,16 @@ Importing this module registers the game with OpenSpiel (the ``openspiel`` extra
 ``pip install 'unomas[openspiel]'``), so OpenSpiel's algorithms and its own conformance
 tests (``pyspiel.random_sim_test``) run on it. See docs/rl.md.
 
-* **Parameters**: ``preset`` (``official`` or ``all``: every house rule on), every setting
-  of RULES.md by name (``players``, ``hand_size``, ``target_score``, the switches; a switch
-  set true turns that rule on over ``official``), ``episode`` (``round``: the game is one
-  round, the default; ``match``: rounds until someone reaches ``target_score``) and
-  ``max_steps`` (decisions after which the game ends as a draw; the game's
-  ``max_game_length``).
+* **Parameters**: every setting of RULES.md by name (``players``, ``hand_size``,
+  ``target_score``, the switches), ``episode`` (``round``: the game is one round, the
+  default; ``match``: rounds until someone reaches ``target_score``) and ``max_steps``
+  (decisions after which the game ends as a draw; the game's ``max_game_length``). The
+  switches default to the official rules in ``python_unomas`` and to every house rule on
+  in ``python_unomas_all`` (registered too), so a switch set either way is honoured in
+  both. ``python_unomas`` refuses ``preset=all`` (:class:`~unomas.errors.SettingsError`,
+  ``reason_code`` ``setup.openspiel_preset``): OpenSpiel hands a game every parameter,
+  the unset ones at their defaults, so a switch set false over the preset could not be
+  told from one left unset.
 * **Player actions** are the ids of :mod:`unomas.rl.actions`, and the decisions are those
   of the PettingZoo environment (:class:`unomas.rl.env.Driver`): out-of-turn windows are
   sequential decisions of their own, with ``none`` to let the chance go by.
@@ -31,7 +35,7 @@ tests (``pyspiel.random_sim_test``) run on it. See docs/rl.md.
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_unomas", {"players": 2})
 >>> game.num_distinct_actions(), game.max_chance_outcomes(), game.observation_tensor_size()
-(138, 54, 304)
+(138, 54, 307)
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())
 (True, 54)
@@ -54,41 +58,54 @@ from open_spiel.python.algorithms import mcts
 from unomas.actions import Kind
 from unomas.bots.search import rollout, sample_world
 from unomas.cards import DECK, KINDS, WILD_DRAW_FOUR, Card, card_token
+from unomas.errors import SettingsError
 from unomas.game import Deal, Game
 from unomas.rl.actions import action_table
 from unomas.rl.env import Driver, Episode
 from unomas.rl.observation import ObservationLayout, encode
 from unomas.rules import PRESETS, SETTING_HELP, Rules
 
-__all__ = ["SHORT_NAME", "RolloutEvaluator", "UnoGame", "UnoObserver", "UnoState"]
+__all__ = ["ALL_RULES_NAME", "SHORT_NAME", "RolloutEvaluator", "UnoGame", "UnoGameAllRules", "UnoObserver", "UnoState"]
 
 SHORT_NAME: Final = "python_unomas"
+ALL_RULES_NAME: Final = "python_unomas_all"
 DEFAULT_MAX_STEPS: Final = 10_000
 
-_DEFAULTS: Final = Rules()
-_PARAMETERS: Final[dict[str, Any]] = {
-    "preset": "official",
-    **{name: getattr(_DEFAULTS, name) for name in SETTING_HELP},
-    "episode": "round",
-    "max_steps": DEFAULT_MAX_STEPS,
-}
 
-_GAME_TYPE: Final = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="unomas (UNO with every house rule)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=10,
-    min_num_players=2,
-    provides_information_state_string=False,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_PARAMETERS,
-)
+def _parameters(rules: Rules, *, preset: bool) -> dict[str, Any]:
+    """The parameter specification of a game whose settings default to ``rules``'."""
+    settings = {name: getattr(rules, name) for name in SETTING_HELP}
+    return {
+        **({"preset": "official"} if preset else {}),
+        **settings,
+        "episode": "round",
+        "max_steps": DEFAULT_MAX_STEPS,
+    }
+
+
+def _game_type(short_name: str, long_name: str, parameters: dict[str, Any]) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=10,
+        min_num_players=2,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters,
+    )
+
+
+_PARAMETERS: Final = _parameters(Rules.preset("official"), preset=True)
+_ALL_PARAMETERS: Final = _parameters(Rules.preset("all"), preset=False)
+_GAME_TYPE: Final = _game_type(SHORT_NAME, "unomas (UNO with every house rule)", _PARAMETERS)
+_ALL_GAME_TYPE: Final = _game_type(ALL_RULES_NAME, "unomas, every house rule on by default", _ALL_PARAMETERS)
 
 
 class _NoShuffle:
@@ -132,27 +149,36 @@ class _Dealing:
 
 
 def _rules(params: dict[str, Any]) -> tuple[Rules, Episode, int]:
-    preset = params["preset"]
-    if preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r} (presets are {', '.join(PRESETS)})")
-    base = Rules.preset(preset)
-    settings = {name: params[name] for name in SETTING_HELP}
-    if preset == "all":  # a switch's parameter can only turn a rule on over the preset
-        settings |= {name: True for name, value in base.to_dict().items() if value is True}
+    """The rules, episode and step limit of a game's parameters (every one given: OpenSpiel
+    fills in the defaults of its specification)."""
+    preset = params.get("preset", "official")
+    if preset == "all":  # an explicit false could not be told from a switch left unset
+        raise SettingsError(
+            f"{SHORT_NAME} cannot take preset=all: OpenSpiel gives every switch left unset its"
+            f" default (false), so a switch set false over the preset could not be told from one"
+            f" left unset; load {ALL_RULES_NAME}, whose switches are on unless set false",
+            reason_code="setup.openspiel_preset",
+            game=ALL_RULES_NAME,
+        )
+    if preset != "official":
+        raise SettingsError(f"unknown preset {preset!r} (presets are {', '.join(PRESETS)})")
     episode = params["episode"]
     if episode not in ("round", "match"):
         raise ValueError(f"episode must be 'round' or 'match', not {episode!r}")
     max_steps = params["max_steps"]
     if max_steps < 1:
         raise ValueError(f"max_steps must be at least 1, not {max_steps}")
-    return Rules.from_dict(settings), episode, max_steps
+    return Rules.from_dict({name: params[name] for name in SETTING_HELP}), episode, max_steps
 
 
 class UnoGame(pyspiel.Game):  # type: ignore[misc]
     """The OpenSpiel game of unomas under some settings (see the module)."""
 
+    GAME_TYPE: pyspiel.GameType = _GAME_TYPE
+    """The registered game type: its name and the defaults of its parameters."""
+
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        merged = _PARAMETERS | (params or {})
+        merged = self.GAME_TYPE.parameter_specification | (params or {})
         self.rules, self.episode, self.max_steps = _rules(merged)
         self.layout = ObservationLayout(self.rules)
         players = self.rules.players
@@ -165,7 +191,7 @@ class UnoGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0,
             max_game_length=self.max_steps,
         )
-        super().__init__(_GAME_TYPE, info, merged)
+        super().__init__(self.GAME_TYPE, info, merged)
 
     def new_initial_state(self) -> UnoState:
         """The state before the first card is dealt."""
@@ -423,4 +449,11 @@ class UnoObserver:
         return state.view_json(player)
 
 
+class UnoGameAllRules(UnoGame):
+    """The game of :data:`ALL_RULES_NAME`: every switch on unless its parameter is false."""
+
+    GAME_TYPE = _ALL_GAME_TYPE
+
+
 pyspiel.register_game(_GAME_TYPE, UnoGame)
+pyspiel.register_game(_ALL_GAME_TYPE, UnoGameAllRules)

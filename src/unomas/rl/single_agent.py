@@ -17,17 +17,21 @@ does not allow ends the episode with ``illegal_reward`` (``illegal="lose"``, the
 or raises :class:`~unomas.errors.IllegalAction` (``illegal="raise"``). Should an episode
 end before the learner's first decision, ``reset`` deals another.
 
+Importing this module (``import unomas.rl`` does) registers the Gymnasium ids of
+:data:`GYMNASIUM_IDS`: ``gymnasium.make("unomas/Uno-v0", opponents="random", players=2)``
+after the import, or ``gymnasium.make("unomas.rl:unomas/Uno-v0", …)``, which imports it.
+
 >>> e = single_agent(opponents="heuristic", players=2, target_score=0)
 >>> observation, info = e.reset(seed=3)
 >>> observation["observation"].shape, int(observation["action_mask"].sum()) > 0
-((304,), True)
+((307,), True)
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Literal, SupportsFloat
+from typing import Any, Final, SupportsFloat
 
 import gymnasium
 import numpy as np
@@ -37,17 +41,34 @@ from unomas.bots import make_bot
 from unomas.conductor import BotPlayer, Player
 from unomas.errors import IllegalAction, SettingsError
 from unomas.game import Game
-from unomas.rl.env import DEFAULT_MAX_STEPS, Driver, Episode, Observation, Reward, _spaces, mask, observe, render_table
+from unomas.rl.env import (
+    DEFAULT_MAX_STEPS,
+    RENDER_FPS,
+    Driver,
+    Episode,
+    Illegal,
+    Observation,
+    Reward,
+    TextRenderer,
+    _spaces,
+    check_illegal,
+    mask,
+    observe,
+)
 from unomas.rl.observation import ObservationLayout
 from unomas.rules import Rules
 
-__all__ = ["SingleAgentEnv", "single_agent"]
+__all__ = ["GYMNASIUM_IDS", "SingleAgentEnv", "single_agent"]
+
+GYMNASIUM_IDS: Final = {"unomas/Uno-v0": {}, "unomas/UnoAllRules-v0": {"preset": "all"}}
+"""The ids this module registers with Gymnasium when it is imported, with the keywords of
+:func:`single_agent` they stand for (``gymnasium.make`` adds its own keywords to them)."""
 
 
 class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
     """One learner against bots (see the module); build it with :func:`single_agent`."""
 
-    metadata = {"render_modes": ["human", "ansi"]}  # noqa: RUF012
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": RENDER_FPS}  # noqa: RUF012
 
     def __init__(
         self,
@@ -58,8 +79,10 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         episode: Episode = "round",
         reward: Reward = "win",
         max_steps: int = DEFAULT_MAX_STEPS,
-        illegal: Literal["lose", "raise"] = "lose",
+        illegal: Illegal = "lose",
         illegal_reward: float = -1.0,
+        max_players: int | None = None,
+        history: bool = False,
         render_mode: str | None = None,
     ) -> None:
         n = rules.players
@@ -68,10 +91,8 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != n - 1:
             raise SettingsError(f"{len(specs)} opponents for {n - 1} seats")
-        if illegal not in ("lose", "raise"):
-            raise SettingsError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise SettingsError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
+        check_illegal(illegal)
+        self._renderer = TextRenderer(render_mode)
         for spec in specs:
             make_bot(spec).close()  # a bad spec fails here, not at the first reset
         self.rules = rules
@@ -80,8 +101,10 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         self.illegal = illegal
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
-        self.driver = Driver(rules, episode=episode, reward=reward, max_steps=max_steps)
-        self.layout = ObservationLayout(rules)
+        self.driver = Driver(
+            rules, episode=episode, reward=reward, max_steps=max_steps, max_players=max_players, history=history
+        )
+        self.layout = ObservationLayout(rules, max_players=max_players, history=history)
         self.observation_space, self.action_space = _spaces(self.layout, self.driver.table)
         self._lost = False
 
@@ -143,7 +166,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
 
     def render(self) -> str | None:
         """The table as text (``ansi``: returned; ``human``: printed)."""
-        return render_table(self.driver, self.render_mode)
+        return self._renderer.render(self.driver)
 
     def close(self) -> None:
         self.driver.close()
@@ -157,8 +180,10 @@ def single_agent(
     episode: Episode = "round",
     reward: Reward = "win",
     max_steps: int = DEFAULT_MAX_STEPS,
-    illegal: Literal["lose", "raise"] = "lose",
+    illegal: Illegal = "lose",
     illegal_reward: float = -1.0,
+    max_players: int | None = None,
+    history: bool = False,
     render_mode: str | None = None,
     **settings: Any,
 ) -> SingleAgentEnv:
@@ -173,5 +198,11 @@ def single_agent(
         max_steps=max_steps,
         illegal=illegal,
         illegal_reward=illegal_reward,
+        max_players=max_players,
+        history=history,
         render_mode=render_mode,
     )
+
+
+for _id, _keywords in GYMNASIUM_IDS.items():
+    gymnasium.register(_id, entry_point=f"{__name__}:single_agent", kwargs=_keywords)

@@ -22,10 +22,11 @@ _PHASES_SEEN: Final = 4
 or match that is over has none."""
 
 
-def slice_sizes(players: int) -> list[tuple[str, int]]:
-    """The slices of the observation vector in order, with their sizes, for ``players`` seats."""
-    n = players
-    return [
+def slice_sizes(slots: int, history: bool = False) -> list[tuple[str, int]]:
+    """The slices of the observation vector in order, with their sizes, for ``slots`` seats
+    (with the ``history`` slice or without)."""
+    n = slots
+    sizes = [
         ("hand", KINDS),
         ("top", KINDS),
         ("color", 4),
@@ -45,7 +46,11 @@ def slice_sizes(players: int) -> list[tuple[str, int]]:
         ("dealer", n),
         ("scores", n),
         ("rules", len(SWITCHES)),
+        ("settings", 3),
     ]
+    if history:
+        sizes.append(("history", 4 * n))
+    return sizes
 
 
 class _Vector:
@@ -79,6 +84,8 @@ class _Vector:
         identity check of :meth:`ObservationWriter.write` is sound)…"""
         self.discarded = -1
         """… and how many cards they counted then."""
+        self.history = [0] * players
+        """The colour bits written in the ``history`` slice, by seat."""
 
 
 class ObservationWriter:
@@ -104,6 +111,8 @@ class ObservationWriter:
         self.hand = offsets["hand"]
         self.shown = offsets["shown"]
         self.discard = offsets["discard"]
+        self.history = offsets.get("history", -1)
+        """Where the ``history`` slice starts (-1: the layout has none)."""
         self._seats = [_Vector(template, n) for _ in range(n)]
 
     def write(
@@ -127,11 +136,14 @@ class ObservationWriter:
         uno_pending: int,
         dealer: int,
         scores: list[int],
+        history: list[int],
         keep: bool = False,
     ) -> bytearray:
         """The vector (``float32`` bytes) holding what ``seat`` knows (``-1``: no colour,
         drawn card, shown hand or seat to catch; ``discard``: the discard pile's counts by
-        kind, as :func:`discard_counts` gives them, ``discarded`` cards in all).
+        kind, as :func:`discard_counts` gives them, ``discarded`` cards in all; ``history``:
+        the colour bits of each seat, bit ``c`` for colour ``c``, read if the layout has
+        the slice).
 
         Without ``keep``, a new vector written from the template. With ``keep``, the seat's
         kept vector (see the class) brought up to date and returned itself: the caller
@@ -197,6 +209,13 @@ class ObservationWriter:
         if shown_seat >= 0 or vector.shown_cards:
             self._counts_into(items, self.shown, vector.shown, vector.shown_cards, shown)
             vector.shown_cards = shown[:]
+        if self.history >= 0 and history != vector.history:
+            for k in range(n):
+                bits = history[(seat + k) % n]
+                base = self.history + 4 * k
+                for color in range(4):
+                    _put(items, base + color, (bits >> color) & 1)
+            vector.history = history[:]
         return vector.data
 
     def _hot(self, vector: _Vector, k: int, position: int) -> None:
