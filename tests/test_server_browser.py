@@ -280,9 +280,11 @@ def test_two_people_and_a_bot_play_a_match_to_a_rematch(tmp_path_factory: pytest
             """Mid-match, the guest's connection drops: the host sees it at once with the
             grace countdown, the guest sees the outage; then it comes back."""
             if steps == 2 and not dropped:
-                guest_context.set_offline(True)
+                # Closed first, then offline: closed while offline, a socket's closing
+                # handshake waits for a timeout before the page hears of it.
                 guest.evaluate("window.unomasSockets.forEach((s) => s.close())")
                 guest.wait_for_selector("#offline:not([hidden])")
+                guest_context.set_offline(True)  # its retries fail until it is back
                 host.wait_for_function(
                     "() => document.querySelector('#seats [data-seat=\"1\"]').textContent.includes('a bot plays in')"
                 )

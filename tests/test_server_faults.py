@@ -330,6 +330,18 @@ def wait_for(condition: Callable[[], bool], seconds: float = 30.0) -> None:
         time.sleep(0.02)
 
 
+def finished_record(address: str, code: str, seconds: float = 60.0) -> dict[str, Any]:
+    """The room's record once its match is over, asked for at the pace the server's
+    look-up limit allows (a faster poll is refused as ``client.limited``)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        status, body = get(address, f"/api/rooms/{code}/record")
+        if status == 200:
+            return dict(body)
+        assert time.monotonic() < deadline, "waited in vain"
+        time.sleep(0.5)
+
+
 def all_rounds(store: SQLiteStore, code: str) -> list[dict[str, Any]]:
     return store.rounds(code, 0, 1000)
 
@@ -356,8 +368,7 @@ def test_a_deal_the_store_refuses_is_dealt_again_from_the_same_shuffle_once_it_i
         assert len(rounds) == 1 and "result" in rounds[0]  # the first round is over and stored; no other
         assert get(address, f"/api/rooms/{code}")[1]["status"] == "playing"
         faults.fail = None
-        wait_for(lambda: get(address, f"/api/rooms/{code}/record")[0] == 200, 60)
-        finished = get(address, f"/api/rooms/{code}/record")[1]
+        finished = finished_record(address, code)
         assert len(finished["rounds"]) > 1
         fairness.verify(finished)  # the deal made again came from the seed, as the one refused had
 
