@@ -118,6 +118,16 @@ def plays_on(card: Card, top: Card, color: int) -> bool:
     return card >= WILD or COLOR_OF[card] == color or RANK_OF[card] == RANK_OF[top]
 
 
+_PLAYS_ON: Final = tuple(
+    sum(1 << card for card in range(len(RANK_OF)) if plays_on(card, top, color))
+    for top in range(len(RANK_OF))
+    for color in range(-1, 4)
+)
+""":func:`plays_on` as bit masks, built once from it: bit ``card`` of entry
+``5 * top + color + 1`` is set when ``card`` plays onto ``top`` with ``color`` in play
+(so a hand is judged without a call per card)."""
+
+
 @functools.cache
 def _play_table(players: int, seven_zero: bool) -> tuple[tuple[tuple[_PlayGroup, ...], ...], ...]:
     """Every play variant, built once: ``[player][card]`` gives groups of
@@ -412,9 +422,11 @@ class Game:
         if player == self.current:
             cards = []
             if phase == _TURN:
+                playable = _PLAYS_ON[5 * self.discard[-1] + self.color + 1]
                 for card in hand:
-                    if self._playable_on_turn(card) and card not in cards:
+                    if playable >> card & 1:
                         cards.append(card)
+                        playable ^= 1 << card  # each kind once
             elif phase == _DRAWN:
                 cards.append(self.drawn)
             else:
@@ -454,7 +466,7 @@ class Game:
         if self.uno_pending >= 0:
             return [seat for seat in range(self.players) if seat != current]
         top = self.discard[-1]
-        if not self.rules.jump_in or top >= WILD:
+        if top >= WILD or not self.rules.jump_in:
             return []
         return [
             seat

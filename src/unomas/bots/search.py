@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from unomas.actions import Action, Kind
 from unomas.cards import COLOR_OF, DECK, RANK_OF, SKIP, WILD, WILD_DRAW_FOUR, Card
-from unomas.game import Game, plays_on
+from unomas.game import Game, plays_on, shuffle
 from unomas.position import Phase, Position
 from unomas.view import View
 
@@ -70,7 +70,7 @@ class WorldSampler:
         """One world: the unseen cards dealt at random to the other hands and the pile."""
         view = self.view
         pool = self.unseen[:]
-        rng.shuffle(pool)
+        shuffle(rng, pool)  # the engine's (compiled) shuffle: random.shuffle is Python code
         sizes = view.hand_sizes
         hands: list[list[Card]] = [[] for _ in sizes]
         hands[self.seat] = list(view.hand)
@@ -168,24 +168,24 @@ def rollout_action(game: Game, player: int, rng: random.Random) -> Action:
             if action.kind is Kind.DRAW or action.kind is Kind.PASS:
                 return action
         return actions[int(rng.random() * len(actions))]
-    hand = game.hands[player]
-    counts = [0, 0, 0, 0]
-    for card in hand:
-        if card < WILD:
-            counts[COLOR_OF[card]] += 1
-    two_players = game.players == 2
     best = cards[0]
-    best_score = -1000
-    for card in cards:
-        if card >= WILD:
-            score = -100 + (10 if card == WILD_DRAW_FOUR else 0)
-        else:
-            score = counts[COLOR_OF[card]] * 4 + (20 if two_players and RANK_OF[card] >= SKIP else 0)
-        if score > best_score:
-            best, best_score = card, score
+    counts: list[int] = []  # the colours held, counted only when a choice needs them
+    if len(cards) > 1:
+        counts = _color_counts(game.hands[player])
+        two_players = game.players == 2
+        best_score = -1000
+        for card in cards:
+            if card >= WILD:
+                score = -100 + (10 if card == WILD_DRAW_FOUR else 0)
+            else:
+                score = counts[COLOR_OF[card]] * 4 + (20 if two_players and RANK_OF[card] >= SKIP else 0)
+            if score > best_score:
+                best, best_score = card, score
     variants = game.play_variants(player, best)
     if len(variants) == 1:
         return variants[0]
+    if not counts:
+        counts = _color_counts(game.hands[player])
     color = counts.index(max(counts))
     chosen = variants[0]
     smallest = 1000
@@ -202,6 +202,15 @@ def rollout_action(game: Game, player: int, rng: random.Random) -> Action:
     return chosen
 
 
+def _color_counts(hand: list[Card]) -> list[int]:
+    """How many cards of each colour ``hand`` holds (wild cards left out)."""
+    counts = [0, 0, 0, 0]
+    for card in hand:
+        if card < WILD:
+            counts[COLOR_OF[card]] += 1
+    return counts
+
+
 def search_actions(game: Game, player: int) -> list[Action]:
     """The turn actions the search considers for ``player`` (see :func:`turn_candidates`)."""
     return turn_candidates(game.legal_actions(player))
@@ -211,6 +220,8 @@ def turn_candidates(legal: Sequence[Action]) -> list[Action]:
     """The turn actions worth weighing among ``legal``: less out-of-turn calls (UNO,
     catches), and a play that may call UNO only with the call."""
     actions = [a for a in legal if a.kind is not Kind.UNO and a.kind is not Kind.CATCH]
+    if not any(a.uno for a in actions):
+        return actions
     calling = {(a.card, a.color, a.target) for a in actions if a.uno}
     return [a for a in actions if a.uno or a.kind is not Kind.PLAY or (a.card, a.color, a.target) not in calling]
 
