@@ -261,12 +261,14 @@ def _iterate(root: Node, game: Game, rng: random.Random, exploration: float) -> 
         actions = search_actions(game, player)
         children = node.children
         untried = []
+        tried: list[tuple[Action, Node]] = []
         for action in actions:
             child = children.get(action)
             if child is None:
                 untried.append(action)
             else:
                 child.available += 1
+                tried.append((action, child))
         if untried:
             action = untried[int(rng.random() * len(untried))]
             child = Node(player)
@@ -276,10 +278,8 @@ def _iterate(root: Node, game: Game, rng: random.Random, exploration: float) -> 
             path.append(child)
             break
         best_score = -1.0
-        best_action = actions[0]
-        best_child = children[best_action]
-        for action in actions:
-            child = children[action]
+        best_action, best_child = tried[0]
+        for action, child in tried:
             score = child.wins / child.visits + exploration * math.sqrt(math.log(child.available) / child.visits)
             if score > best_score:
                 best_score, best_action, best_child = score, action, child
