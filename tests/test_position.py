@@ -97,7 +97,7 @@ def test_none_is_none_in_a_position_never_minus_one() -> None:
     assert seen == {"color", "accused", "drawn", "uno_pending", "winner"}
 
 
-NOT_STATE = {"rules", "players", "rng", "log", "round_start_events", "_forced_pile", "_plays", "_seats"}
+NOT_STATE = {"rules", "players", "rng", "log", "round_start_events", "_forced_pile", "_plays", "_seats", "_switches"}
 """The slots of a Game that are not its position: settings, caches, the random source, history."""
 
 

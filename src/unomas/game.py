@@ -168,6 +168,34 @@ def _seat_actions(players: int) -> tuple[_SeatActions, ...]:
     return tuple(_SeatActions(player, players) for player in range(players))
 
 
+class _Switches:
+    """The house-rule switches of a game's :class:`Rules`, read on every action: attributes
+    of a compiled class, where a ``Rules`` (a Python dataclass) is looked up by name."""
+
+    __slots__ = (
+        "challenge_wild_draw_four",
+        "draw_until_playable",
+        "force_play_drawn",
+        "jump_in",
+        "no_action_finish",
+        "seven_zero",
+        "stack_draw_four",
+        "stack_draw_two",
+        "stack_mixed",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.challenge_wild_draw_four = rules.challenge_wild_draw_four
+        self.draw_until_playable = rules.draw_until_playable
+        self.force_play_drawn = rules.force_play_drawn
+        self.jump_in = rules.jump_in
+        self.no_action_finish = rules.no_action_finish
+        self.seven_zero = rules.seven_zero
+        self.stack_draw_four = rules.stack_draw_four
+        self.stack_draw_two = rules.stack_draw_two
+        self.stack_mixed = rules.stack_mixed
+
+
 class RandomSource(Protocol):
     """Where shuffles come from: ``random.Random`` and ``random.SystemRandom`` fit."""
 
@@ -264,6 +292,7 @@ class Game:
         "_phase",
         "_plays",
         "_seats",
+        "_switches",
         "accused",
         "accused_guilty",
         "challengeable",
@@ -322,6 +351,7 @@ class Game:
     log: list[RoundLog] | None
     rng: RandomSource
     _forced_pile: list[Card] | None
+    _switches: _Switches
     round_start_events: list[Event]
     """The events of the current round's deal and starting card (the first round is dealt
     by the constructor, so this is how an interface narrates it)."""
@@ -346,6 +376,7 @@ class Game:
         self._forced_pile = None
         self._plays = _play_table(self.players, self.rules.seven_zero)
         self._seats = _seat_actions(self.players)
+        self._switches = _Switches(self.rules) if _copy_of is None else _copy_of._switches
         if _copy_of is not None:  # copy(): the state comes from another game, no deal
             _copy_of._copy_state_into(self)
             return
@@ -402,7 +433,7 @@ class Game:
             actions.append(own.uno if pending == player else own.catches[pending])
         if player == self.current:
             if phase == _DRAWN:
-                if not self.rules.force_play_drawn:
+                if not self._switches.force_play_drawn:
                     actions.append(own.pass_)
             else:
                 actions.append(own.draw)
@@ -436,11 +467,14 @@ class Game:
         else:
             top = self.discard[-1]
             if not (
-                self.rules.jump_in and top < WILD and top in hand and (phase != _PENALTY or self._answers_penalty(top))
+                self._switches.jump_in
+                and top < WILD
+                and top in hand
+                and (phase != _PENALTY or self._answers_penalty(top))
             ):
                 return []
             cards = [top]
-        if len(hand) == 1 and self.rules.no_action_finish:
+        if len(hand) == 1 and self._switches.no_action_finish:
             return [c for c in cards if not IS_ACTION_OR_WILD[c]]
         return cards
 
@@ -466,7 +500,7 @@ class Game:
         if self.uno_pending >= 0:
             return [seat for seat in range(self.players) if seat != current]
         top = self.discard[-1]
-        if top >= WILD or not self.rules.jump_in:
+        if top >= WILD or not self._switches.jump_in:
             return []
         return [
             seat
@@ -783,7 +817,7 @@ class Game:
 
     def _answers_penalty(self, card: Card) -> bool:
         """Whether ``card`` may answer the pending penalty (the stacking switches)."""
-        rules = self.rules
+        rules = self._switches
         if self.discard[-1] == WILD_DRAW_FOUR:
             if card == WILD_DRAW_FOUR:
                 return rules.stack_draw_four
@@ -795,7 +829,7 @@ class Game:
     def _cards_left_after(self, player: int, card: Card, target: int | None) -> int:
         """How many cards ``player`` holds after playing ``card`` and all its effects."""
         left = len(self.hands[player]) - 1
-        if left == 0 or not self.rules.seven_zero:
+        if left == 0 or not self._switches.seven_zero:
             return left
         rank = RANK_OF[card]
         if rank == _SEVEN and target is not None:
@@ -837,7 +871,7 @@ class Game:
                 self._draw_penalty(self.next_seat(player), events)
             self._end_round(player, events)
             return
-        if card == WILD_DRAW_FOUR and not facing and self.rules.challenge_wild_draw_four:
+        if card == WILD_DRAW_FOUR and not facing and self._switches.challenge_wild_draw_four:
             self.challengeable = True
             self.accused = player
             self.accused_guilty = any(COLOR_OF[c] == previous_color for c in hand)
@@ -871,7 +905,7 @@ class Game:
             else:
                 self._advance(self.next_seat(player))
             return
-        if self.rules.seven_zero:
+        if self._switches.seven_zero:
             if rank == _SEVEN:
                 assert target is not None
                 hands = self.hands
@@ -891,7 +925,7 @@ class Game:
     def _draw_on_turn(self, player: int, events: list[Event]) -> None:
         hand = self.hands[player]
         drawn: list[Card] = []
-        until_playable = self.rules.draw_until_playable
+        until_playable = self._switches.draw_until_playable
         playable = False
         while True:
             card = self._take(events)
