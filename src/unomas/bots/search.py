@@ -227,7 +227,10 @@ def turn_candidates(legal: Sequence[Action]) -> list[Action]:
     """The turn actions worth weighing among ``legal``: less out-of-turn calls (UNO,
     catches), and a play that may call UNO only with the call."""
     actions = [a for a in legal if a.kind is not Kind.UNO and a.kind is not Kind.CATCH]
-    if not any(a.uno for a in actions):
+    for action in actions:  # a loop, not any(): no generator made on every step of a descent
+        if action.uno:
+            break
+    else:
         return actions
     calling = {(a.card, a.color, a.target) for a in actions if a.uno}
     return [a for a in actions if a.uno or a.kind is not Kind.PLAY or (a.card, a.color, a.target) not in calling]
