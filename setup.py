@@ -16,6 +16,7 @@ COMPILED = [
     "actions",
     "events",
     "game",
+    "view",
     "conductor",
     "bots/policies",
     "bots/search",

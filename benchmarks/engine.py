@@ -1,15 +1,30 @@
-"""Engine speed: single rounds/s and actions/s, unomas beside RLCard's UNO, in one run.
+"""Engine speed: unomas beside RLCard's UNO, inside the process and as whole runs, in one run.
 
-unomas plays with the ``playfirst`` policy of ``unomas simulate``, every seat a player of
-the conductor (official rules, single rounds: ``target_score=0``), both as installed
-(compiled with mypyc unless built with ``UNOMAS_PURE=1``) and as pure Python from ``src/``.
-RLCard 1.2.0's ``UnoGame`` is driven directly with uniformly random legal actions (it
-likewise draws only when nothing is playable). RLCard
-runs in its own virtual environment (created in ``benchmarks/.venv-rlcard`` on first use,
-or given with ``--rlcard-python``), never as a dependency of unomas. The two alternate
-in short slices so machine noise hits both alike; ratios are what to read.
+Three measurements, each of unomas as installed (compiled with mypyc unless built with
+``UNOMAS_PURE=1``) and as pure Python from ``src/`` (or ``--source``):
 
-    python benchmarks/engine.py [--seconds 10] [--players 2 4]
+inside
+    Single rounds/s and actions/s in one process: the ``playfirst`` policy of ``unomas
+    simulate``, every seat a player of the conductor (official rules, ``target_score=0``),
+    beside RLCard 1.2.0's ``UnoGame`` driven directly with uniformly random legal actions
+    (it likewise draws only when nothing is playable). The engines alternate in short
+    slices, so machine noise hits both alike.
+whole
+    What a user waits for: ``unomas simulate --games N --policy playfirst --set
+    target_score=0`` timed as a whole process (start-up, imports, the table it prints),
+    beside a process that imports RLCard and plays the same number of single rounds of its
+    ``UnoGame`` with random legal actions. Runs interleaved, ``--runs`` of each.
+search
+    ISMCTS iterations/s (:func:`unomas.bots.search.search`, the search behind
+    ``ismcts``) from 20 fixed two-player positions where a seat chooses among several
+    turn actions (positions of seeded ``heuristic`` matches), ``--iterations`` per position.
+
+RLCard runs in its own virtual environment (created in ``benchmarks/.venv-rlcard`` on first
+use, or given with ``--rlcard-python``), never as a dependency of unomas. Ratios are what to
+read.
+
+    python benchmarks/engine.py [--seconds 10] [--players 2 4] [--games 10000] [--runs 2]
+                                [--modes inside whole search]
 """
 
 from __future__ import annotations
@@ -26,6 +41,23 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 RLCARD_VENV = HERE / ".venv-rlcard"
+
+RLCARD_WHOLE = """
+import random, sys
+from rlcard.games.uno.game import UnoGame
+players, rounds = int(sys.argv[1]), int(sys.argv[2])
+game = UnoGame(num_players=players)
+game.np_random.seed(players)
+rng = random.Random(players)
+for _ in range(rounds):
+    state, _ = game.init_game()
+    while not game.is_over():
+        state, _ = game.step(rng.choice(state["legal_actions"]))
+"""
+"""RLCard's whole process: import it, play ``rounds`` single rounds with random legal actions."""
+
+TARGETS = {"inside": 5.0, "whole": 10.0}
+"""unomas's rounds/s on the compiled build, at least this many times RLCard's."""
 
 
 def unomas_slice(players: int, seconds: float, seed: int) -> tuple[int, int, float]:
@@ -68,6 +100,35 @@ def rlcard_slice(players: int, seconds: float, seed: int) -> tuple[int, int, flo
     return rounds, actions, time.perf_counter() - start
 
 
+def search_slice(iterations: int) -> tuple[int, float]:
+    """ISMCTS iterations run from the benchmark's positions, and the seconds they took."""
+    from unomas.bots import make_bot
+    from unomas.bots.search import search, turn_candidates
+    from unomas.conductor import Conductor
+    from unomas.position import Phase
+    from unomas.rules import Rules
+    from unomas.view import View
+
+    rules = Rules(players=2, target_score=0)
+    positions: list[View] = []
+    match = 0
+    while len(positions) < 20:
+        table = Conductor.for_bots(rules, [make_bot("heuristic"), make_bot("heuristic")], seed=f"search/{match}")
+        match += 1
+        while not table.game.round_over and len(positions) < 20:
+            decision = table.decision()
+            if decision is not None and not decision[1]:
+                view = table.view(decision[0])
+                if view.phase is not Phase.COLOR and len(turn_candidates(view.legal_actions)) > 1:
+                    positions.append(view)
+            table.step()
+    rng = random.Random(1)
+    start = time.perf_counter()
+    for view in positions:
+        search(view, rng, iterations=iterations, seconds=None, exploration=0.7)
+    return len(positions) * iterations, time.perf_counter() - start
+
+
 def rlcard_python(given: str | None) -> str:
     """An interpreter with rlcard 1.2.0 installed (a venv of the benchmark's own)."""
     if given:
@@ -80,34 +141,18 @@ def rlcard_python(given: str | None) -> str:
     return str(python)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=10.0, help="measuring time per engine and player count")
-    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
-    parser.add_argument("--rlcard-python", help="a Python with rlcard==1.2.0 (default: a venv of its own)")
-    parser.add_argument("--slice", nargs=3, metavar=("ENGINE", "PLAYERS", "SECONDS"), help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.slice:  # one measurement, run in the interpreter that has the engine
-        engine, players, seconds = args.slice[0], int(args.slice[1]), float(args.slice[2])
-        measure = unomas_slice if engine == "unomas" else rlcard_slice
-        print(json.dumps(measure(players, seconds, seed=players)))
-        return
-    engines = {
-        "unomas": ([sys.executable], {}),
-        "pure": ([sys.executable], {"PYTHONPATH": str(HERE.parent / "src")}),
-        "rlcard": ([rlcard_python(args.rlcard_python)], {}),
-    }
-    print(f"unomas as installed: {build_of_installed()}; 'pure' runs the same source uncompiled")
+def inside(engines: dict[str, tuple[list[str], dict[str, str]]], players: list[int], seconds: float) -> None:
+    """The in-process table: rounds/s and actions/s of each engine, slices alternating."""
+    print("inside the process")
     print(f"{'players':>7} {'engine':>8} {'rounds/s':>10} {'actions/s':>11} {'actions/round':>14} {'vs RLCard':>10}")
     slices = 5
-    for players in args.players:
+    for count in players:
         totals = {name: [0, 0, 0.0] for name in engines}
         for _ in range(slices):
             for name, (command, env) in engines.items():
                 engine = "rlcard" if name == "rlcard" else "unomas"
-                run = [*command, __file__, "--slice", engine, str(players), str(args.seconds / slices)]
-                output = subprocess.run(run, check=True, capture_output=True, text=True, env=os.environ | env).stdout
-                rounds, actions, elapsed = json.loads(output)
+                run = [*command, __file__, "--slice", engine, str(count), str(seconds / slices)]
+                rounds, actions, elapsed = json.loads(_output(run, env))
                 totals[name][0] += rounds
                 totals[name][1] += actions
                 totals[name][2] += elapsed
@@ -115,10 +160,92 @@ def main() -> None:
         for name, (rounds, actions, elapsed) in totals.items():
             rate = rounds / elapsed
             print(
-                f"{players:>7} {name:>8} {rate:>10,.0f} {actions / elapsed:>11,.0f}"
+                f"{count:>7} {name:>8} {rate:>10,.0f} {actions / elapsed:>11,.0f}"
                 f" {actions / rounds:>14.1f} {rate / reference:>9.2f}x"
             )
-    print("target: unomas ≥ 5x RLCard's rounds/s")
+
+
+def whole(engines: dict[str, tuple[list[str], dict[str, str]]], players: list[int], games: int, runs: int) -> None:
+    """The whole-process table: each engine's command timed from start to exit, interleaved."""
+    print(f"whole process: {games:,} single rounds per run, {runs} runs each, interleaved")
+    print(f"{'players':>7} {'engine':>8} {'seconds':>9} {'rounds/s':>10} {'vs RLCard':>10}")
+    for count in players:
+        simulate = ["simulate", "--games", str(games), "--policy", "playfirst", "--set", "target_score=0"]
+        commands = {
+            name: (
+                [*command, "-c", RLCARD_WHOLE, str(count), str(games)]
+                if name == "rlcard"
+                else [*command, "-m", "unomas", *simulate, "--players", str(count)],
+                env,
+            )
+            for name, (command, env) in engines.items()
+        }
+        elapsed = dict.fromkeys(commands, 0.0)
+        for _ in range(runs):
+            for name, (command, env) in commands.items():
+                started = time.perf_counter()
+                _output(command, env)
+                elapsed[name] += time.perf_counter() - started
+        reference = runs * games / elapsed["rlcard"]
+        for name, seconds in elapsed.items():
+            rate = runs * games / seconds
+            print(f"{count:>7} {name:>8} {seconds / runs:>9.2f} {rate:>10,.0f} {rate / reference:>9.2f}x")
+
+
+def search_speed(engines: dict[str, tuple[list[str], dict[str, str]]], iterations: int) -> None:
+    """The ISMCTS table: iterations/s of each unomas build, runs alternating."""
+    print(f"ISMCTS search: 20 two-player positions, {iterations} iterations each")
+    print(f"{'engine':>8} {'iterations/s':>13}")
+    totals = {name: [0, 0.0] for name in engines if name != "rlcard"}
+    for _ in range(3):
+        for name in totals:
+            command, env = engines[name]
+            done, seconds = json.loads(_output([*command, __file__, "--search-slice", str(iterations)], env))
+            totals[name][0] += done
+            totals[name][1] += seconds
+    for name, (done, seconds) in totals.items():
+        print(f"{name:>8} {done / seconds:>13,.0f}")
+
+
+def _output(command: list[str], env: dict[str, str]) -> str:
+    return subprocess.run(command, check=True, capture_output=True, text=True, env=os.environ | env).stdout
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=10.0, help="inside: measuring time per engine and players")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--games", type=int, default=10_000, help="whole: single rounds per run")
+    parser.add_argument("--runs", type=int, default=2, help="whole: runs of each engine")
+    parser.add_argument("--iterations", type=int, default=300, help="search: ISMCTS iterations per position")
+    parser.add_argument("--modes", nargs="+", choices=["inside", "whole", "search"], default=["inside", "whole"])
+    parser.add_argument("--source", type=Path, default=HERE.parent / "src", help="the source the pure build runs")
+    parser.add_argument("--rlcard-python", help="a Python with rlcard==1.2.0 (default: a venv of its own)")
+    parser.add_argument("--slice", nargs=3, metavar=("ENGINE", "PLAYERS", "SECONDS"), help=argparse.SUPPRESS)
+    parser.add_argument("--search-slice", type=int, metavar="ITERATIONS", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.slice:  # one measurement, run in the interpreter that has the engine
+        engine, players, seconds = args.slice[0], int(args.slice[1]), float(args.slice[2])
+        measure = unomas_slice if engine == "unomas" else rlcard_slice
+        print(json.dumps(measure(players, seconds, seed=players)))
+        return
+    if args.search_slice:
+        print(json.dumps(search_slice(args.search_slice)))
+        return
+    engines: dict[str, tuple[list[str], dict[str, str]]] = {
+        "unomas": ([sys.executable], {}),
+        "pure": ([sys.executable], {"PYTHONPATH": str(args.source.resolve())}),
+    }
+    if "inside" in args.modes or "whole" in args.modes:
+        engines["rlcard"] = ([rlcard_python(args.rlcard_python)], {})
+    print(f"unomas as installed: {build_of_installed()}; 'pure' runs the same source uncompiled")
+    if "inside" in args.modes:
+        inside(engines, args.players, args.seconds)
+    if "whole" in args.modes:
+        whole(engines, args.players, args.games, args.runs)
+    if "search" in args.modes:
+        search_speed(engines, args.iterations)
+    print(", ".join(f"target ({mode}): unomas ≥ {ratio:g}x RLCard's rounds/s" for mode, ratio in TARGETS.items()))
 
 
 def build_of_installed() -> str:

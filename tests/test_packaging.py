@@ -42,6 +42,15 @@ def test_ray_and_matplotlib_are_loaded_only_when_chosen() -> None:
     assert not [m for m in modules if m.split(".")[0] == "matplotlib"]
 
 
+def test_the_command_line_loads_only_what_simulate_needs() -> None:
+    """``unomas simulate`` starts without the process pools (played in this process by
+    default), the tournament, the terminal game or the server."""
+    modules = loaded_after("import unomas.cli")
+    assert "unomas.runs.simulation" in modules
+    unwanted = ("pebble", "multiprocessing", "textual", "starlette", "uvicorn", "unomas.tui", "unomas.server")
+    assert [m for m in modules if m.startswith(unwanted) or m == "unomas.runs.tournament"] == []
+
+
 @pytest.mark.parametrize("module", ENGINE)
 def test_engine_module_imports_no_outer_layer(module: str) -> None:
     modules = loaded_after(f"import unomas.{module}")

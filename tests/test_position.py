@@ -108,7 +108,7 @@ def test_none_is_none_in_the_game_its_position_and_its_views_never_minus_one() -
     assert seen == set(NONE_FIELDS)
 
 
-NOT_STATE = {"rules", "players", "rng", "log", "round_start_events", "_forced_pile", "_plays", "_seats"}
+NOT_STATE = {"rules", "players", "rng", "log", "round_start_events", "_forced_pile", "_plays", "_seats", "_switches"}
 """The slots of a Game that are not its position: settings, caches, the random source, history."""
 
 

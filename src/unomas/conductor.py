@@ -348,8 +348,9 @@ class Conductor:
             self._at = at
             self._window = game.out_of_turn_seats()
         window = self._window
-        if not self.ask_external:
-            while window and not self.playing[window[0]]:
+        if window and not self.ask_external:
+            playing = self.playing
+            while window and not playing[window[0]]:
                 del window[0]
         return window
 
@@ -366,17 +367,19 @@ class Conductor:
         until one acts, or the decision is an external seat's (None), or the round is over
         (None). A proposal is applied with :meth:`act` (with the ply it answers) or
         :meth:`push`; another action first makes it stale."""
-        while True:
-            seat = self._decider()
-            if seat < 0:
+        game = self.game
+        players = self.players
+        playing = self.playing
+        while not game.round_over:  # the hot path: _decider() inlined
+            window = self._current_window()
+            seat = window[0] if window else game.current
+            player = players[seat]
+            if player is None or not playing[seat]:
                 return None
-            out_of_turn = len(self._window) > 0
-            player = self.players[seat]
-            if player is None or not self.playing[seat]:
-                return None
-            action = self._answer(player, seat, out_of_turn)
+            action = self._answer(player, seat, len(window) > 0)
             if action is not None:
                 return action
+        return None
 
     def ask(self) -> Action | None:
         """Ask the player of the decision now, once: its action, checked as :meth:`propose`
@@ -482,7 +485,8 @@ class Conductor:
     def _after(self, action: Action, caused: list[Event]) -> list[Event]:
         self._round_actions += 1
         self.events = caused
-        self._tell(action, caused)
+        if self.witnesses or self._hearing or self.listeners or self.game.round_over:
+            self._tell(action, caused)  # (self-play mid-round: nobody to tell, nothing to note)
         return caused
 
     def _tell(self, action: Action | None, caused: list[Event]) -> None:
@@ -513,15 +517,18 @@ class Conductor:
         limit = MAX_ACTIONS_PER_ROUND
         try:
             while True:
-                if game.round_over:
-                    if game.is_over:
+                action = self.propose()  # None once the round is over
+                if action is not None:
+                    if self._round_actions >= limit:
+                        abandoned = True
                         break
-                    self.deal()
-                elif self._round_actions >= limit:
-                    abandoned = True
-                    break
-                elif self.step() is None:
+                    self.push(action)
+                elif not game.round_over:
                     raise IllegalAction(f"seat {self.waiting_for()} has no player to decide", code="seat.no_player")
+                elif game.is_over:
+                    break
+                else:
+                    self.deal()
         finally:
             self.close()
         return self.summary(abandoned)

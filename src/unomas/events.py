@@ -48,8 +48,9 @@ class Played:
     uno: bool
     jump_in: bool
 
-    # Written out (as in Drew) because a compiled build makes a hand-written __init__
-    # several times faster than the generated one, and these two come with nearly every move.
+    # Written out (as in Drew and the other events of a turn) because a compiled build makes
+    # a hand-written __init__ several times faster than the generated one, and these come
+    # with nearly every move.
     def __init__(
         self, player: int, card: Card, color: Color | None, target: int | None, uno: bool, jump_in: bool
     ) -> None:
@@ -78,9 +79,12 @@ class Drew:
         self.reason = reason
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Passed:
     player: int
+
+    def __init__(self, player: int) -> None:  # written out, as in Played
+        self.player = player
 
 
 @dataclass(slots=True)
@@ -91,9 +95,12 @@ class ColorChosen:
     color: Color
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class UnoCalled:
     player: int
+
+    def __init__(self, player: int) -> None:  # written out, as in Played
+        self.player = player
 
 
 @dataclass(slots=True)
@@ -104,24 +111,35 @@ class Caught:
     target: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Skipped:
     player: int
 
+    def __init__(self, player: int) -> None:  # written out, as in Played
+        self.player = player
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class DirectionChanged:
     direction: int
     """1 clockwise, -1 counter-clockwise."""
 
+    def __init__(self, direction: int) -> None:  # written out, as in Played
+        self.direction = direction
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class PenaltyPending:
     """``player`` now faces a draw penalty of ``amount`` cards."""
 
     player: int
     amount: int
     challengeable: bool
+
+    def __init__(self, player: int, amount: int, challengeable: bool) -> None:  # written out, as in Played
+        self.player = player
+        self.amount = amount
+        self.challengeable = challengeable
 
 
 @dataclass(slots=True)

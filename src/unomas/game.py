@@ -115,6 +115,16 @@ def plays_on(card: Card, top: Card, color: int) -> bool:
     return card >= WILD or COLOR_OF[card] == color or RANK_OF[card] == RANK_OF[top]
 
 
+_PLAYS_ON: Final = tuple(
+    sum(1 << card for card in range(len(RANK_OF)) if plays_on(card, top, color))
+    for top in range(len(RANK_OF))
+    for color in range(4)
+)
+""":func:`plays_on` as bit masks, built once from it: bit ``card`` of entry
+``4 * top + color`` is set when ``card`` plays onto ``top`` with ``color`` in play
+(so a hand is judged without a call per card)."""
+
+
 @functools.cache
 def _play_table(players: int, seven_zero: bool) -> tuple[tuple[tuple[_PlayGroup, ...], ...], ...]:
     """Every play variant, built once: ``[player][card]`` gives groups of
@@ -153,6 +163,34 @@ class _SeatActions:
 @functools.cache
 def _seat_actions(players: int) -> tuple[_SeatActions, ...]:
     return tuple(_SeatActions(player, players) for player in range(players))
+
+
+class _Switches:
+    """The house-rule switches of a game's :class:`Rules`, read on every action: attributes
+    of a compiled class, where a ``Rules`` (a Python dataclass) is looked up by name."""
+
+    __slots__ = (
+        "challenge_wild_draw_four",
+        "draw_until_playable",
+        "force_play_drawn",
+        "jump_in",
+        "no_action_finish",
+        "seven_zero",
+        "stack_draw_four",
+        "stack_draw_two",
+        "stack_mixed",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.challenge_wild_draw_four = rules.challenge_wild_draw_four
+        self.draw_until_playable = rules.draw_until_playable
+        self.force_play_drawn = rules.force_play_drawn
+        self.jump_in = rules.jump_in
+        self.no_action_finish = rules.no_action_finish
+        self.seven_zero = rules.seven_zero
+        self.stack_draw_four = rules.stack_draw_four
+        self.stack_draw_two = rules.stack_draw_two
+        self.stack_mixed = rules.stack_mixed
 
 
 class RandomSource(Protocol):
@@ -251,6 +289,7 @@ class Game:
         "_phase",
         "_plays",
         "_seats",
+        "_switches",
         "accused",
         "accused_guilty",
         "challengeable",
@@ -310,6 +349,7 @@ class Game:
     log: list[RoundLog] | None
     rng: RandomSource
     _forced_pile: list[Card] | None
+    _switches: _Switches
     round_start_events: list[Event]
     """The events of the current round's deal and starting card (the first round is dealt
     by the constructor, so this is how an interface narrates it)."""
@@ -334,6 +374,7 @@ class Game:
         self._forced_pile = None
         self._plays = _play_table(self.players, self.rules.seven_zero)
         self._seats = _seat_actions(self.players)
+        self._switches = _Switches(self.rules) if _copy_of is None else _copy_of._switches
         if _copy_of is not None:  # copy(): the state comes from another game, no deal
             _copy_of._copy_state_into(self)
             return
@@ -390,7 +431,7 @@ class Game:
             actions.append(own.uno if pending == player else own.catches[pending])
         if player == self.current:
             if phase == _DRAWN:
-                if not self.rules.force_play_drawn:
+                if not self._switches.force_play_drawn:
                     actions.append(own.pass_)
             else:
                 actions.append(own.draw)
@@ -410,12 +451,13 @@ class Game:
         if player == self.current:
             cards = []
             if phase == _TURN:
-                top = self.discard[-1]
                 color = self.color
                 assert color is not None  # chosen by now: only the COLOR phase lacks one
+                playable = _PLAYS_ON[4 * self.discard[-1] + color]
                 for card in hand:
-                    if plays_on(card, top, color) and card not in cards:
+                    if playable >> card & 1:
                         cards.append(card)
+                        playable ^= 1 << card  # each kind once
             elif phase == _DRAWN:
                 drawn = self.drawn
                 assert drawn is not None  # the DRAWN phase has its card
@@ -427,11 +469,14 @@ class Game:
         else:
             top = self.discard[-1]
             if not (
-                self.rules.jump_in and top < WILD and top in hand and (phase != _PENALTY or self._answers_penalty(top))
+                self._switches.jump_in
+                and top < WILD
+                and top in hand
+                and (phase != _PENALTY or self._answers_penalty(top))
             ):
                 return []
             cards = [top]
-        if len(hand) == 1 and self.rules.no_action_finish:
+        if len(hand) == 1 and self._switches.no_action_finish:
             return [c for c in cards if not IS_ACTION_OR_WILD[c]]
         return cards
 
@@ -457,7 +502,7 @@ class Game:
         if self.uno_pending is not None:
             return [seat for seat in range(self.players) if seat != current]
         top = self.discard[-1]
-        if not self.rules.jump_in or top >= WILD:
+        if top >= WILD or not self._switches.jump_in:
             return []
         return [
             seat
@@ -777,7 +822,7 @@ class Game:
 
     def _answers_penalty(self, card: Card) -> bool:
         """Whether ``card`` may answer the pending penalty (the stacking switches)."""
-        rules = self.rules
+        rules = self._switches
         if self.discard[-1] == WILD_DRAW_FOUR:
             if card == WILD_DRAW_FOUR:
                 return rules.stack_draw_four
@@ -789,7 +834,7 @@ class Game:
     def _cards_left_after(self, player: int, card: Card, target: int | None) -> int:
         """How many cards ``player`` holds after playing ``card`` and all its effects."""
         left = len(self.hands[player]) - 1
-        if left == 0 or not self.rules.seven_zero:
+        if left == 0 or not self._switches.seven_zero:
             return left
         rank = RANK_OF[card]
         if rank == _SEVEN and target is not None:
@@ -833,7 +878,7 @@ class Game:
                 self._draw_penalty(self.next_seat(player), events)
             self._end_round(player, events)
             return
-        if card == WILD_DRAW_FOUR and not facing and self.rules.challenge_wild_draw_four:
+        if card == WILD_DRAW_FOUR and not facing and self._switches.challenge_wild_draw_four:
             self.challengeable = True
             self.accused = player
             self.accused_guilty = any(COLOR_OF[c] == previous_color for c in hand)
@@ -867,7 +912,7 @@ class Game:
             else:
                 self._advance(self.next_seat(player))
             return
-        if self.rules.seven_zero:
+        if self._switches.seven_zero:
             if rank == _SEVEN:
                 assert target is not None
                 hands = self.hands
@@ -887,7 +932,7 @@ class Game:
     def _draw_on_turn(self, player: int, events: list[Event]) -> None:
         hand = self.hands[player]
         drawn: list[Card] = []
-        until_playable = self.rules.draw_until_playable
+        until_playable = self._switches.draw_until_playable
         playable = False
         while True:
             card = self._take(events)

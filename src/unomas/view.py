@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 from unomas.actions import Action
 from unomas.cards import COLOR_LETTERS, Card, card_token
+from unomas.position import Phase
+from unomas.rules import Rules
 
 if TYPE_CHECKING:  # the game imports this module, never the reverse
     from unomas.game import Game
-    from unomas.position import Phase
-    from unomas.rules import Rules
 
 DERIVED: Final = ("seat", "rules", "hand", "hand_sizes", "top", "pile_size", "shown_hand", "legal_actions")
 """The fields of a :class:`View` that are not :class:`~unomas.position.Position` fields: who

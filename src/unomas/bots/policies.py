@@ -4,8 +4,8 @@ A policy is a turn action (:func:`playfirst_act`, :func:`random_act`) and an ans
 out-of-turn chance (:func:`take_a_chance`, the same for both), each a function of the seat's
 options (:data:`SeatOptions`) and its random source. The bots of those names
 (:mod:`unomas.bots.basic`) read the options from their view (:class:`ViewOptions`);
-self-play's fast players (:mod:`unomas.runs.selfplay`) from the conductor itself, with no
-view built. Both get the same options in the same order (the engine lists a seat's plays
+self-play's fast players (:mod:`unomas.runs.selfplay`) from the conductor's game itself, with
+no view built. Both get the same options in the same order (the engine lists a seat's plays
 card by card, in the order of ``playable_cards``, each card's variants in the order of
 ``play_variants``), so from the same random source they choose the same actions.
 
@@ -23,7 +23,7 @@ from unomas.cards import Card
 from unomas.view import View
 
 if TYPE_CHECKING:
-    from unomas.conductor import Conductor
+    from unomas.game import Game
 
 __all__ = [
     "CHALLENGE_RATE",
@@ -71,10 +71,10 @@ class ViewOptions:
         return [a for a in self.actions if a.kind is PLAY and a.card == card]
 
 
-SeatOptions: TypeAlias = "Conductor | ViewOptions"
+SeatOptions: TypeAlias = "Game | ViewOptions"
 """What a seat may do now: its ``legal_actions``, ``playable_cards`` and ``play_variants``,
-as the conductor (or the seat's view) tells it. (A union rather than a protocol, so that
-the compiled build calls either natively.)"""
+as the game (or the seat's view) tells it. (A union rather than a protocol, so that the
+compiled build calls either natively.)"""
 
 
 def _below(rng: random.Random, count: int) -> int:

@@ -10,10 +10,11 @@ import random
 import time
 from collections import Counter
 from collections.abc import Sequence
+from typing import Final
 
 from unomas.actions import Action, Kind
 from unomas.cards import COLOR_OF, DECK, RANK_OF, SKIP, WILD, WILD_DRAW_FOUR, Card
-from unomas.game import Game, plays_on
+from unomas.game import Game, plays_on, shuffle
 from unomas.position import Phase, Position
 from unomas.view import View
 
@@ -70,7 +71,7 @@ class WorldSampler:
         """One world: the unseen cards dealt at random to the other hands and the pile."""
         view = self.view
         pool = self.unseen[:]
-        rng.shuffle(pool)
+        shuffle(rng, pool)  # the engine's (compiled) shuffle: random.shuffle is Python code
         sizes = view.hand_sizes
         hands: list[list[Card]] = [[] for _ in sizes]
         hands[self.seat] = list(view.hand)
@@ -168,24 +169,24 @@ def rollout_action(game: Game, player: int, rng: random.Random) -> Action:
             if action.kind is Kind.DRAW or action.kind is Kind.PASS:
                 return action
         return actions[int(rng.random() * len(actions))]
-    hand = game.hands[player]
-    counts = [0, 0, 0, 0]
-    for card in hand:
-        if card < WILD:
-            counts[COLOR_OF[card]] += 1
-    two_players = game.players == 2
     best = cards[0]
-    best_score = -1000
-    for card in cards:
-        if card >= WILD:
-            score = -100 + (10 if card == WILD_DRAW_FOUR else 0)
-        else:
-            score = counts[COLOR_OF[card]] * 4 + (20 if two_players and RANK_OF[card] >= SKIP else 0)
-        if score > best_score:
-            best, best_score = card, score
+    counts: list[int] = []  # the colours held, counted only when a choice needs them
+    if len(cards) > 1:
+        counts = _color_counts(game.hands[player])
+        two_players = game.players == 2
+        best_score = -1000
+        for card in cards:
+            if card >= WILD:
+                score = -100 + (10 if card == WILD_DRAW_FOUR else 0)
+            else:
+                score = counts[COLOR_OF[card]] * 4 + (20 if two_players and RANK_OF[card] >= SKIP else 0)
+            if score > best_score:
+                best, best_score = card, score
     variants = game.play_variants(player, best)
     if len(variants) == 1:
         return variants[0]
+    if not counts:
+        counts = _color_counts(game.hands[player])
     color = counts.index(max(counts))
     chosen = variants[0]
     smallest = 1000
@@ -202,6 +203,21 @@ def rollout_action(game: Game, player: int, rng: random.Random) -> Action:
     return chosen
 
 
+_COLOR_UNIT: Final = tuple(1 << 8 * COLOR_OF[card] for card in range(WILD))
+"""What a coloured card adds to :func:`_color_counts`' packed count: one in its colour's byte."""
+
+
+def _color_counts(hand: list[Card]) -> list[int]:
+    """How many cards of each colour ``hand`` holds (wild cards left out), counted in one
+    integer, a byte per colour (a hand holds fewer than 256 cards): machine arithmetic in
+    the compiled build, where adding to list items is not."""
+    packed = 0
+    for card in hand:
+        if card < WILD:
+            packed += _COLOR_UNIT[card]
+    return [packed & 255, packed >> 8 & 255, packed >> 16 & 255, packed >> 24]
+
+
 def search_actions(game: Game, player: int) -> list[Action]:
     """The turn actions the search considers for ``player`` (see :func:`turn_candidates`)."""
     return turn_candidates(game.legal_actions(player))
@@ -211,6 +227,11 @@ def turn_candidates(legal: Sequence[Action]) -> list[Action]:
     """The turn actions worth weighing among ``legal``: less out-of-turn calls (UNO,
     catches), and a play that may call UNO only with the call."""
     actions = [a for a in legal if a.kind is not Kind.UNO and a.kind is not Kind.CATCH]
+    for action in actions:  # a loop, not any(): no generator made on every step of a descent
+        if action.uno:
+            break
+    else:
+        return actions
     calling = {(a.card, a.color, a.target) for a in actions if a.uno}
     return [a for a in actions if a.uno or a.kind is not Kind.PLAY or (a.card, a.color, a.target) not in calling]
 
@@ -250,12 +271,14 @@ def _iterate(root: Node, game: Game, rng: random.Random, exploration: float) -> 
         actions = search_actions(game, player)
         children = node.children
         untried = []
+        tried: list[tuple[Action, Node]] = []
         for action in actions:
             child = children.get(action)
             if child is None:
                 untried.append(action)
             else:
                 child.available += 1
+                tried.append((action, child))
         if untried:
             action = untried[int(rng.random() * len(untried))]
             child = Node(player)
@@ -265,10 +288,8 @@ def _iterate(root: Node, game: Game, rng: random.Random, exploration: float) -> 
             path.append(child)
             break
         best_score = -1.0
-        best_action = actions[0]
-        best_child = children[best_action]
-        for action in actions:
-            child = children[action]
+        best_action, best_child = tried[0]
+        for action, child in tried:
             score = child.wins / child.visits + exploration * math.sqrt(math.log(child.available) / child.visits)
             if score > best_score:
                 best_score, best_action, best_child = score, action, child

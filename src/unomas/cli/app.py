@@ -36,7 +36,9 @@ from unomas.runs.backends import BACKENDS, Backend, BackendUnavailable
 from unomas.runs.plot import PLOT_INSTALL, plot, plot_available
 from unomas.runs.selfplay import POLICIES, check_policy
 from unomas.runs.simulation import Totals, run_simulation
-from unomas.runs.tournament import TournamentInterrupted, TournamentResult, run_tournament
+
+if TYPE_CHECKING:  # loaded by the tournament command alone: start-up imports what the command needs
+    from unomas.runs.tournament import TournamentResult
 
 if TYPE_CHECKING:
     from unomas.i18n import Translations
@@ -488,6 +490,8 @@ def tournament_command(
     Exits with 1 when a match was stopped by an error (after printing and writing the
     results), unless --allow-errors is given.
     """
+    from unomas.runs.tournament import TournamentInterrupted, run_tournament
+
     specs = [spec.strip() for spec in (bots or "").split(",") if spec.strip()]
     specs += [spec.strip() for spec in bot or [] if spec.strip()]
     t = _words()

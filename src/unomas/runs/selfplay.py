@@ -2,7 +2,7 @@
 
 The policies are the baseline bots' (:mod:`unomas.bots.policies`): ``playfirst`` and
 ``random``. Their self-play players are trusted :class:`~unomas.conductor.Player`\\ s that
-read their seat's options straight from the conductor, with no view built, so a self-play
+read their seat's options straight from the conductor's game, with no view built, so a self-play
 match is the engine's workout and benchmark, and chooses exactly as the bots of the same
 names would from the same random sources. Compiled with mypyc.
 
@@ -14,6 +14,7 @@ names would from the same random sources. Compiled with mypyc.
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Final
 
@@ -21,6 +22,7 @@ from unomas.actions import Action
 from unomas.bots.policies import playfirst_act, random_act, take_a_chance
 from unomas.conductor import Conductor, Player
 from unomas.errors import SettingsError
+from unomas.game import Game
 from unomas.rules import Rules
 
 __all__ = ["POLICIES", "PlayFirstPlayer", "RandomPlayer", "SelfPlayer", "check_policy", "players", "selfplay"]
@@ -48,8 +50,8 @@ class PlayFirstPlayer(SelfPlayer):
 
     def decide(self, table: Conductor, seat: int, out_of_turn: bool) -> Action | None:
         if out_of_turn:
-            return take_a_chance(table, seat, self.rng)
-        return playfirst_act(table, seat, self.rng)
+            return take_a_chance(table.game, seat, self.rng)
+        return playfirst_act(table.game, seat, self.rng)
 
 
 class RandomPlayer(SelfPlayer):
@@ -60,8 +62,8 @@ class RandomPlayer(SelfPlayer):
 
     def decide(self, table: Conductor, seat: int, out_of_turn: bool) -> Action | None:
         if out_of_turn:
-            return take_a_chance(table, seat, self.rng)
-        return random_act(table, seat, self.rng)
+            return take_a_chance(table.game, seat, self.rng)
+        return random_act(table.game, seat, self.rng)
 
 
 POLICIES: Final = ("playfirst", "random")
@@ -82,7 +84,18 @@ def players(policy: str, seats: int) -> list[Player | None]:
     return [RandomPlayer() for _ in range(seats)]
 
 
+_UNSEEDED: Final = random.Random()
+"""Where an unseeded self-play match draws everything (shuffles and choices): one stream per
+process, seeded by the operating system (anew in a forked child), so that a match seeds no
+source of its own and asks the system for no randomness per shuffle."""
+os.register_at_fork(after_in_child=_UNSEEDED.seed)
+
+
 def selfplay(rules: Rules, policy: str, *, seed: int | str | None = None, history: bool = False) -> Conductor:
     """A new match with every seat played by ``policy``, seeded as
-    :meth:`~unomas.conductor.Conductor.seeded` (``history``: keep the moves for a record)."""
-    return Conductor.seeded(rules, players(policy, rules.players), seed=seed, history=history)
+    :meth:`~unomas.conductor.Conductor.seeded` (``history``: keep the moves for a record);
+    unseeded, the match draws on its process's unpredictable stream (``_UNSEEDED``)."""
+    seats = players(policy, rules.players)
+    if seed is not None:
+        return Conductor.seeded(rules, seats, seed=seed, history=history)
+    return Conductor(Game(rules, rng=_UNSEEDED, history=history), seats, rngs=[_UNSEEDED] * len(seats))

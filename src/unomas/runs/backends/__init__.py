@@ -26,18 +26,18 @@ an error in the caller) cancels the work under way.
 
 from __future__ import annotations
 
-import multiprocessing
 from collections import deque
 from collections.abc import Generator
-from concurrent.futures import FIRST_COMPLETED, Future, wait
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar, cast
-
-from pebble import ProcessExpired, ProcessPool
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, cast
 
 from unomas.errors import SettingsError
+
+if TYPE_CHECKING:  # pools load when made: a run in this process needs none of them
+    from concurrent.futures import Future
+
+    from pebble import ProcessPool
 
 __all__ = [
     "BACKENDS",
@@ -234,6 +234,10 @@ class LocalRunner(Generic[R]):
         self.pool = self._pool()
 
     def _pool(self) -> ProcessPool:
+        import multiprocessing
+
+        from pebble import ProcessPool
+
         return ProcessPool(max_workers=self.workers, context=multiprocessing.get_context("spawn"))
 
     def submit(self, start: int, stop: int) -> object:
@@ -248,6 +252,11 @@ class LocalRunner(Generic[R]):
         batch.future = self.pool.schedule(play_batch, args=(self.job, batch.start, batch.stop))
 
     def finished(self, handles: list[object]) -> list[tuple[object, list[R] | BatchFailed]]:
+        from concurrent.futures import FIRST_COMPLETED, wait
+        from concurrent.futures.process import BrokenProcessPool
+
+        from pebble import ProcessExpired
+
         batches = {b.future: b for b in cast(list[_LocalBatch[R]], handles) if b.future is not None}
         done, _ = wait(batches, return_when=FIRST_COMPLETED)
         outcomes: list[tuple[object, list[R] | BatchFailed]] = []
