@@ -363,7 +363,7 @@ def test_a_deal_the_store_refuses_is_dealt_again_from_the_same_shuffle_once_it_i
                     pass
 
         asyncio.run(start())  # the host leaves: bots play both seats
-        wait_for(lambda: store_failures(address) >= 2)  # the second deal failed, and failed again when retried
+        wait_for(lambda: store_failures(address) >= 2, 90)  # the second deal failed, and failed again when retried
         rounds = all_rounds(store, code)
         assert len(rounds) == 1 and "result" in rounds[0]  # the first round is over and stored; no other
         assert get(address, f"/api/rooms/{code}")[1]["status"] == "playing"
