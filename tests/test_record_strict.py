@@ -146,3 +146,18 @@ def test_fields_the_format_does_not_define_are_still_ignored() -> None:
     first(data, "reshuffle")["by"] = "server"
     data["rounds"][0]["result"]["margin"] = 3
     assert record.replay(data).is_over
+
+
+def test_a_reshuffle_the_record_leaves_out_is_named_in_either_language() -> None:
+    data = finished()
+    events = data["rounds"][0]["events"]
+    at = events.index(first(data, "reshuffle"))
+    del events[at]
+    with pytest.raises(RecordError) as caught:
+        record.replay(data)
+    error = caught.value
+    assert (error.round, error.event, error.params["reason_code"]) == (0, at, "record.unrecorded_reshuffle")
+    assert str(error).endswith("reshuffle: a reshuffle happened but the record has none before this move")
+    assert error_text(error.code, error.params, "es") == (
+        f"ronda 0, evento {at}: rebarajado: hubo un rebarajado, pero el registro no tiene ninguno antes de esta jugada"
+    )

@@ -258,9 +258,7 @@ def _replay_event(game: Game, event: Any, reshuffle: tuple[Card, ...] | None) ->
         happened = game.apply(action, reshuffle=reshuffle)
     except IllegalAction as error:
         raise caused(RecordError, "record.illegal_move", error) from None
-    except DealError as error:
-        if reshuffle is None:
-            raise caused(RecordError, "record.reshuffle", error) from None
+    except DealError as error:  # only a reshuffle given for this move is refused so
         raise caused(_UnfitReshuffle, "record.unfit_reshuffle", error) from None
     if action.kind is Kind.DRAW and "cards" in event:
         drew = next(e for e in happened if isinstance(e, Drew) and e.player == action.player)
@@ -323,4 +321,4 @@ class _NoShuffle:
     """The random source of a replay: every chance outcome must come from the record."""
 
     def random(self) -> float:
-        raise DealError("a reshuffle happened but the record has none before this move")
+        raise refused(RecordError, "record.unrecorded_reshuffle")

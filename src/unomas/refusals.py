@@ -158,7 +158,7 @@ TEMPLATES: Final[dict[str, str]] = {
     "record.null_field": N_("move field {field} is null: a field that does not apply is left out"),
     "record.bad_move": N_("{cause}"),
     "record.illegal_move": N_("illegal move: {cause}"),
-    "record.reshuffle": N_("reshuffle: {cause}"),
+    "record.unrecorded_reshuffle": N_("reshuffle: a reshuffle happened but the record has none before this move"),
     "record.draw_differs": N_("the draw lists {listed} but draws {drawn}"),
     "record.misplaced_field": N_("field {field} does not belong to {what}"),
     "record.no_shuffle": N_("the record has no {field} object with a commitment and a seed"),
