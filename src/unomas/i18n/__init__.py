@@ -317,7 +317,7 @@ def record_error_text(params: Mapping[str, Any], lang: str, *, record: bool = Tr
     ...     replay({"format": "unomas-record/1", "rules": None})
     ... except RecordError as error:
     ...     print(record_error_text(error.located(record=0).params, "es"))
-    registro 0: rules: los ajustes deben ser un objeto, no null
+    registro 0: reglas (rules): los ajustes deben ser un objeto, no null
     """
     t = translator(lang)
     code = params.get("reason_code")
