@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -179,6 +180,79 @@ def test_replay_names_the_event_of_an_illegal_move(tmp_path: Path) -> None:
     assert result.exit_code == 1
     text = flat(result.output)
     assert "record 0" in text and "round 0, event 2" in text and "illegal" in text and "B1" in text
+
+
+def in_spanish(*args: str) -> Result:
+    """The command as a reader whose locale is Spanish runs it."""
+    env = {"COLUMNS": "200", "NO_COLOR": "1", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "es_ES.UTF-8"}
+    return runner.invoke(app, list(args), env=env)
+
+
+def _rules_null(data: dict[str, Any]) -> None:
+    data["rules"] = None
+
+
+def _bad_format(data: dict[str, Any]) -> None:
+    data["format"] = "unomas-record/0"
+
+
+def _scores_differ(data: dict[str, Any]) -> None:
+    data["scores"] = [1, 2]
+
+
+def _illegal_move(data: dict[str, Any]) -> None:
+    data["rounds"][0]["events"][2]["card"] = "B1"
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (_rules_null, "registro 0: reglas (rules): los ajustes deben ser un objeto, no null"),
+        (_bad_format, "registro 0: format debe ser 'unomas-record/1', no 'unomas-record/0'"),
+        (_scores_differ, "registro 0: las puntuaciones son [1, 2], pero la repetición da [0, 8]"),
+        (_illegal_move, "registro 0: ronda 0, evento 2: jugada no permitida: el jugador 1 no tiene ningún B1"),
+    ],
+    ids=["rules null", "bad format", "scores differ", "illegal move"],
+)
+def test_replay_says_what_is_wrong_in_the_reader_s_language(
+    tmp_path: Path, change: Callable[[dict[str, Any]], None], words: str
+) -> None:
+    bad = example("legal-seven-swap-01.json")
+    change(bad)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    result = in_spanish("replay", str(path))
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [f"NO VÁLIDO {path}: {words}"]
+
+
+def test_replay_of_a_good_record_and_a_line_not_json_in_spanish(tmp_path: Path) -> None:
+    path = tmp_path / "two.jsonl"
+    path.write_text(record.dumps(example("legal-seven-swap-01.json")) + "\n{not json\n", encoding="utf-8")
+    result = in_spanish("replay", str(path))
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"válido {path}: registro 0: puntuaciones 0 8; ganador asiento 1",
+        f"NO VÁLIDO {path}: registro 1: la línea 2 no es JSON: Expecting property name enclosed in double quotes",
+    ]
+
+
+def test_replay_verify_says_what_is_wrong_with_the_seed_in_spanish(tmp_path: Path) -> None:
+    paths = []
+    for name, shuffle in (
+        ("not-hex", {"commitment": "ab", "seed": "zz"}),
+        ("other", {"commitment": "ab", "seed": "00"}),
+    ):
+        data = example("legal-seven-swap-01.json")
+        data["shuffle"] = shuffle
+        paths.append(tmp_path / f"{name}.json")
+        paths[-1].write_text(json.dumps(data), encoding="utf-8")
+    result = in_spanish("replay", "--verify", *(str(path) for path in paths))
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"NO VÁLIDO {paths[0]}: registro 0: la semilla 'zz' no es hexadecimal",
+        f"NO VÁLIDO {paths[1]}: registro 0: la semilla no corresponde al compromiso (su SHA-256 es otro)",
+    ]
 
 
 def test_replay_of_a_missing_file(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import string
 import subprocess
 import sys
@@ -23,7 +24,7 @@ from unomas.actions import Action
 from unomas.bots import make_bot
 from unomas.cards import KINDS, card_token, parse_card
 from unomas.conductor import Conductor
-from unomas.errors import NotationError, SettingsError, UnoError
+from unomas.errors import NotationError, RecordError, SettingsError, UnoError
 from unomas.events import Event
 from unomas.game import Game
 from unomas.i18n import (
@@ -37,11 +38,13 @@ from unomas.i18n import (
     error_messages,
     error_text,
     narrate,
+    record_error_text,
     translator,
 )
 from unomas.i18n.extract import extract_data_t
 from unomas.i18n.switches import switch_groups, switches_json
-from unomas.refusals import TEMPLATES
+from unomas.record import replay
+from unomas.refusals import PARTS, TEMPLATES
 from unomas.rules import SWITCHES, Rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -154,12 +157,42 @@ def test_catalog_json_translates_every_id_including_plural_forms() -> None:
     assert spanish["{player} draws {n} cards."] == "{player} roba {n} cartas."
 
 
-def test_every_engine_refusal_has_spanish_words_with_the_template_s_placeholders() -> None:
+def test_every_refusal_has_spanish_words_with_the_template_s_placeholders() -> None:
+    """Engine refusals and record errors alike (a template that is only a placeholder, such
+    as a record's bad move ``{cause}``, has no words of its own to translate)."""
     spanish, english = error_messages("es"), error_messages("en")
+    assert {code.split(".")[0] for code in TEMPLATES} >= {"move", "setup", "notation", "position", "record"}
     for code, template in TEMPLATES.items():
-        assert spanish[code] != template, code
+        if re.sub(r"\{\w+\}", "", template).strip():
+            assert spanish[code] != template, code
         assert fields(spanish[code]) == fields(template), code
         assert english[code] == template
+    spanish_words = translator("es")
+    for part in PARTS:
+        assert spanish_words.gettext(part) != part, part
+
+
+def test_a_record_error_reads_in_spanish_with_its_location_and_its_wrapped_refusal() -> None:
+    with pytest.raises(RecordError) as caught:
+        replay({"format": "unomas-record/1", "rules": None})
+    error = caught.value.located(record=3, round=1, event=5)
+    assert error.params["reason_code"] == "record.rules"
+    assert error.params["cause_params"]["reason_code"] == "setup.not_an_object"
+    assert str(error) == "record 3, round 1, event 5: rules: settings must be an object, not null"
+    assert error_text(error.code, error.params, "es") == (
+        "registro 3, ronda 1, evento 5: reglas (rules): los ajustes deben ser un objeto, no null"
+    )
+    assert error_text(error.code, error.params, "en") == str(error)
+    assert record_error_text(error.params, "es", record=False) == (
+        "ronda 1, evento 5: reglas (rules): los ajustes deben ser un objeto, no null"
+    )
+
+
+def test_the_part_of_a_record_a_misplaced_field_names_reads_in_spanish() -> None:
+    with pytest.raises(RecordError) as caught:
+        replay({"format": "unomas-record/1", "p": 0})
+    assert caught.value.params["reason_code"] == "record.misplaced_field"
+    assert error_text(caught.value.code, caught.value.params, "es") == "el campo 'p' no pertenece a un registro"
 
 
 def refusal(error: UnoError, lang: str) -> str:

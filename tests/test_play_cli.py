@@ -420,6 +420,14 @@ def test_replay_watch_refuses_a_bad_record(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "format must be" in result.output
 
 
+def test_replay_watch_refuses_a_bad_record_in_the_reader_s_language(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "nope"}', encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path), "--watch", "--lang", "es"])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [f"{path}: format debe ser 'unomas-record/1', no 'nope'"]
+
+
 def tmux(*args: str) -> str:
     return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True, timeout=30).stdout
 

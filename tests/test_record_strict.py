@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +14,8 @@ from unomas import record
 from unomas.bots import RandomBot
 from unomas.conductor import Conductor
 from unomas.errors import RecordError
+from unomas.i18n import error_text
+from unomas.refusals import TEMPLATES
 from unomas.rules import Rules
 
 Record = dict[str, Any]
@@ -119,7 +122,12 @@ BROKEN: dict[str, Callable[[Record], object]] = {
 def test_a_record_breaking_the_format_is_refused(name: str) -> None:
     with pytest.raises(RecordError) as caught:
         record.replay(breaks(BROKEN[name]))
-    assert caught.value.code == "record.invalid"
+    error = caught.value
+    assert error.code == "record.invalid"
+    assert error.params["reason_code"].startswith("record.") and error.params["reason_code"] in TEMPLATES
+    assert error_text(error.code, error.params, "en") == str(error)
+    spanish = error_text(error.code, error.params, "es")
+    assert spanish != str(error) and not re.search(r"\{\w+\}", spanish), spanish
 
 
 def test_a_return_event_holds_only_its_pile() -> None:
@@ -138,3 +146,18 @@ def test_fields_the_format_does_not_define_are_still_ignored() -> None:
     first(data, "reshuffle")["by"] = "server"
     data["rounds"][0]["result"]["margin"] = 3
     assert record.replay(data).is_over
+
+
+def test_a_reshuffle_the_record_leaves_out_is_named_in_either_language() -> None:
+    data = finished()
+    events = data["rounds"][0]["events"]
+    at = events.index(first(data, "reshuffle"))
+    del events[at]
+    with pytest.raises(RecordError) as caught:
+        record.replay(data)
+    error = caught.value
+    assert (error.round, error.event, error.params["reason_code"]) == (0, at, "record.unrecorded_reshuffle")
+    assert str(error).endswith("reshuffle: a reshuffle happened but the record has none before this move")
+    assert error_text(error.code, error.params, "es") == (
+        f"ronda 0, evento {at}: rebarajado: hubo un rebarajado, pero el registro no tiene ninguno antes de esta jugada"
+    )

@@ -109,7 +109,12 @@ class PositionError(UnoError):
 
 
 class RecordError(UnoError):
-    """A record that is malformed or does not replay; says where (record, round, event)."""
+    """A record that is malformed or does not replay; says where (record, round, event).
+
+    Its precise reason is a ``record.*`` reason code with params (made with
+    :func:`unomas.refusals.refused`), so that the location and the reason read in the
+    reader's language (:func:`unomas.i18n.error_text`).
+    """
 
     code = "record.invalid"
 
@@ -120,12 +125,13 @@ class RecordError(UnoError):
         record: int | str | None = None,
         round: int | None = None,
         event: int | None = None,
+        **params: Any,
     ) -> None:
         self.reason = reason
         self.record = record
         self.round = round
         self.event = event
-        super().__init__(self._describe(), reason=reason, record=record, round=round, event=event)
+        super().__init__(self._describe(), reason=reason, record=record, round=round, event=event, **params)
 
     def _describe(self) -> str:
         where = []
@@ -138,9 +144,11 @@ class RecordError(UnoError):
         return f"{', '.join(where)}: {self.reason}" if where else self.reason
 
     def located(self, **where: int | str | None) -> RecordError:
-        """A copy with more of its location filled in (keeps what is already known)."""
+        """A copy with more of its location filled in (keeps what is already known, and
+        the reason's code and params)."""
         fields = {"record": self.record, "round": self.round, "event": self.event}
         for key, value in where.items():
             if fields[key] is None:
                 fields[key] = value
-        return RecordError(self.reason, **fields)  # type: ignore[arg-type]
+        params = {key: value for key, value in self.params.items() if key not in fields and key != "reason"}
+        return RecordError(self.reason, **fields, **params)  # type: ignore[arg-type]

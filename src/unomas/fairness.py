@@ -35,6 +35,7 @@ from unomas.errors import DealError, IllegalAction, NotationError, RecordError
 from unomas.events import Event
 from unomas.game import Game
 from unomas.record import move_entries, replay, round_json
+from unomas.refusals import caused, refused
 from unomas.rules import Rules
 
 FIELD = "shuffle"
@@ -75,16 +76,16 @@ def verify(record: Any) -> Game:
     replay(record)
     field = record.get(FIELD)
     if not isinstance(field, dict):
-        raise RecordError(f"the record has no {FIELD!r} object with a commitment and a seed")
+        raise refused(RecordError, "record.no_shuffle", field=repr(FIELD))
     commitment, seed_hex = field.get("commitment"), field.get("seed")
     if not isinstance(commitment, str) or not isinstance(seed_hex, str):
-        raise RecordError(f"{FIELD!r} must hold a 'commitment' and a 'seed', both hex strings")
+        raise refused(RecordError, "record.bad_shuffle", field=repr(FIELD))
     try:
         seed = bytes.fromhex(seed_hex)
     except ValueError:
-        raise RecordError(f"the seed {seed_hex!r} is not hex") from None
+        raise refused(RecordError, "record.seed_not_hex", seed=repr(seed_hex)) from None
     if commitment_of(seed) != commitment.lower():
-        raise RecordError("the seed does not match the commitment (its SHA-256 differs)")
+        raise refused(RecordError, "record.seed_mismatch")
     return replay_seeded(record, seed)
 
 
@@ -135,9 +136,9 @@ def _as_record_error() -> Iterator[None]:
     except RecordError:
         raise
     except (KeyError, TypeError, AttributeError, IndexError) as error:
-        raise RecordError(f"malformed record: {type(error).__name__}: {error}") from None
+        raise refused(RecordError, "record.malformed", kind=type(error).__name__, detail=str(error)) from None
     except (DealError, IllegalAction, NotationError) as error:
-        raise RecordError(f"the record does not replay: {error}") from None
+        raise caused(RecordError, "record.does_not_replay", error) from None
 
 
 def _replay_rounds(
@@ -161,10 +162,10 @@ def _replay_round(
     assert game.log is not None
     dealt = round_json(game.log[-1])
     if dealt["hands"] != entry["hands"] or dealt["pile"] != entry["pile"]:
-        raise RecordError("the seed does not deal this round's hands and pile", round=index)
+        raise refused(RecordError, "record.seed_deal", round=index)
     for number, (chance, pile) in enumerate(_chances(dealt["events"])):
         if _chance_at(entry["events"], number) != (chance, pile):
-            raise RecordError("the seed does not return the starting W+4 to this pile order", round=index, event=number)
+            raise refused(RecordError, "record.seed_return", round=index, event=number)
     for number, event in enumerate(entry["events"]):
         if "chance" in event:
             continue
@@ -177,7 +178,7 @@ def _replay_round(
         expected = [recorded[1]] if recorded is not None and recorded[0] == "reshuffle" else []
         if shuffled != expected:
             where = number - 1 if expected else number
-            raise RecordError("the seed does not produce this reshuffle", round=index, event=where)
+            raise refused(RecordError, "record.seed_reshuffle", round=index, event=where)
 
 
 def _chances(events: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:

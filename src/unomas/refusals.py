@@ -27,7 +27,7 @@ from typing import Any, Final, TypeVar
 
 from unomas.errors import UnoError
 
-__all__ = ["TEMPLATES", "refused", "text"]
+__all__ = ["PARTS", "TEMPLATES", "caused", "refused", "text"]
 
 _E = TypeVar("_E", bound=UnoError)
 
@@ -120,8 +120,70 @@ TEMPLATES: Final[dict[str, str]] = {
     ),
     "position.drawn_phase": N_("a drawn card belongs to the hand of the seat on turn in phase drawn, and only there"),
     "position.accused_missing": N_("a challengeable penalty needs the seat it accuses"),
+    # A record that is malformed or does not replay (RecordError, code record.invalid). A
+    # {cause} is the English message of the error it wraps, whose code and params are
+    # ``cause_code`` and ``cause_params``; a {what} is one of PARTS.
+    "record.not_json": N_("line {line} is not JSON: {detail}"),
+    "record.not_an_object": N_("a record must be a JSON object, not {type}"),
+    "record.bad_format": N_("format must be {expected}, not {value}"),
+    "record.rules": N_("rules: {cause}"),
+    "record.bad_names": N_("names must be a list of {players} strings, not {value}"),
+    "record.no_rounds": N_("rounds must be a non-empty list"),
+    "record.bad_scores": N_("scores must be a list of whole numbers, not {value}"),
+    "record.scores_differ": N_("scores are {value} but the replay gives {replayed}"),
+    "record.winner_differs": N_("winner is {value} but the replay gives {replayed}"),
+    "record.round_not_object": N_("a round must be a JSON object"),
+    "record.match_over": N_("the match was already over"),
+    "record.bad_dealer": N_("dealer must be {expected}, not {value}"),
+    "record.events_not_list": N_("events must be a list"),
+    "record.bad_hands": N_("hands must be a list of {players} hands"),
+    "record.hand_not_cards": N_("hand {seat} must be a list of cards"),
+    "record.hand_bad_card": N_("hand {seat}: {cause}"),
+    "record.pile_not_cards": N_("the pile of {what} must be a list of cards"),
+    "record.pile_bad_card": N_("the pile of {what}: {cause}"),
+    "record.draw_not_cards": N_("the draw's cards must be a list of cards"),
+    "record.draw_bad_card": N_("the draw's cards: {cause}"),
+    "record.deal": N_("deal: {cause}"),
+    "record.unfit_reshuffle": N_("the reshuffle does not fit the move after it: {cause}"),
+    "record.reshuffle_last": N_("a reshuffle ends the round's events with no move after it"),
+    "record.result_differs": N_("result is {value} but the replay gives {replayed}"),
+    "record.bad_result": N_("the result's winner and points must be whole numbers, not {value}"),
+    "record.result_unended": N_("result is {value} but the round has not ended"),
+    "record.round_unended": N_("the round has not ended but another round follows"),
+    "record.event_not_object": N_("an event must be a JSON object"),
+    "record.late_return": N_("a return event must follow the deal, before any move"),
+    "record.unknown_chance": N_("unknown chance event {chance} (chance events are return, reshuffle)"),
+    "record.two_reshuffles": N_("two reshuffles before one move (at most one per move)"),
+    "record.round_over": N_("the round is already over"),
+    "record.null_field": N_("move field {field} is null: a field that does not apply is left out"),
+    "record.bad_move": N_("{cause}"),
+    "record.illegal_move": N_("illegal move: {cause}"),
+    "record.unrecorded_reshuffle": N_("reshuffle: a reshuffle happened but the record has none before this move"),
+    "record.draw_differs": N_("the draw lists {listed} but draws {drawn}"),
+    "record.misplaced_field": N_("field {field} does not belong to {what}"),
+    "record.no_shuffle": N_("the record has no {field} object with a commitment and a seed"),
+    "record.bad_shuffle": N_("{field} must hold a 'commitment' and a 'seed', both hex strings"),
+    "record.seed_not_hex": N_("the seed {seed} is not hex"),
+    "record.seed_mismatch": N_("the seed does not match the commitment (its SHA-256 differs)"),
+    "record.malformed": N_("malformed record: {kind}: {detail}"),
+    "record.does_not_replay": N_("the record does not replay: {cause}"),
+    "record.seed_deal": N_("the seed does not deal this round's hands and pile"),
+    "record.seed_return": N_("the seed does not return the starting W+4 to this pile order"),
+    "record.seed_reshuffle": N_("the seed does not produce this reshuffle"),
 }
 """Every reason code, with its English template (a gettext msgid)."""
+
+PARTS: Final[tuple[str, ...]] = (
+    N_("a record"),
+    N_("a round"),
+    N_("the round"),
+    N_("a round's result"),
+    N_("a move"),
+    N_("a return event"),
+    N_("a reshuffle event"),
+)
+"""The parts of a record a ``{what}`` param names, in English: a front end translates the
+param as a gettext msgid too."""
 
 
 def json_type(value: object) -> str:
@@ -155,3 +217,16 @@ def refused(kind: type[_E], code: str, /, **params: Any) -> _E:
     """An error of ``kind`` for reason ``code``: the filled template as its message, the
     code as ``reason_code`` and the params beside it."""
     return kind(text(code, params), reason_code=code, **params)
+
+
+def caused(kind: type[_E], code: str, cause: UnoError, /, **params: Any) -> _E:
+    """An error of ``kind`` for reason ``code`` whose ``{cause}`` is another error: its
+    English message as ``cause``, and its code and params (``cause_code``, ``cause_params``)
+    to word it in another language.
+
+    >>> from unomas.errors import RecordError, SettingsError
+    >>> error = caused(RecordError, "record.rules", refused(SettingsError, "setup.not_an_object", type="null"))
+    >>> str(error), error.params["cause_params"]
+    ('rules: settings must be an object, not null', {'reason_code': 'setup.not_an_object', 'type': 'null'})
+    """
+    return refused(kind, code, cause=cause.message, cause_code=cause.code, cause_params=cause.params, **params)

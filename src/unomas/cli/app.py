@@ -718,19 +718,23 @@ def replay_command(
     bad = 0
     for path in files:
         for number, item in enumerate(record.iter_file(path)):
-            name = f"{path}: record {number}"
+            name = t.gettext("{path}: record {number}").format(path=path, number=number)
             try:
                 if isinstance(item, RecordError):
                     raise item
                 game = fairness.verify(item) if verify else record.replay(item)
             except RecordError as error:
                 bad += 1
-                out.print(f"[red]INVALID[/] {name}: {_where(error)}")
+                invalid = t.gettext("INVALID")
+                out.print(f"[red]{escape(invalid)}[/] {escape(name)}: {escape(_where(error, t))}")
                 continue
-            winner = "none yet" if game.winner is None else f"seat {game.winner}"
+            winner = t.gettext("none yet") if game.winner is None else t.gettext("seat {seat}").format(seat=game.winner)
             scores = " ".join(str(s) for s in game.scores)
-            dealt = "; every deal and reshuffle comes from the committed seed" if verify else ""
-            out.print(f"[green]valid[/] {name}: scores {scores}; winner {winner}{dealt}")
+            summary = t.gettext("scores {scores}; winner {winner}").format(scores=scores, winner=winner)
+            if verify:
+                summary += t.gettext("; every deal and reshuffle comes from the committed seed")
+            valid = t.gettext("valid")
+            out.print(f"[green]{escape(valid)}[/] {escape(name)}: {escape(summary)}")
     if bad:
         raise typer.Exit(code=1)
 
@@ -816,14 +820,12 @@ def serve_command(
 seats.register(app, Command)  # unomas bot --join, unomas mcp
 
 
-def _where(error: RecordError) -> str:
-    """The location of a record error without the record number (already printed)."""
-    parts = []
-    if error.round is not None:
-        parts.append(f"round {error.round}")
-    if error.event is not None:
-        parts.append(f"event {error.event}")
-    return f"{', '.join(parts)}: {error.reason}" if parts else error.reason
+def _where(error: RecordError, t: Translations) -> str:
+    """A record error in ``t``'s language, without the record number (already printed)."""
+    from unomas.i18n import record_error_text
+    from unomas.tui.text import language
+
+    return record_error_text(error.params, language(t), record=False)
 
 
 def _version(asked: bool) -> None:

@@ -11,7 +11,7 @@ from unomas import record
 from unomas.bots import make_bot
 from unomas.bots.levels import LEVELS
 from unomas.errors import RecordError, SettingsError, UnoError
-from unomas.i18n import Translations, default_language, error_text, translator
+from unomas.i18n import Translations, default_language, error_text, record_error_text, translator
 from unomas.rules import Rules
 from unomas.tui import plain as line_mode
 from unomas.tui import text
@@ -154,7 +154,7 @@ def watch_record(path: Path, lang: str | None) -> None:
         data: Any = record.read_file(path)[0]
         watched = Watch(data)
     except RecordError as error:
-        raise fail(f"{path}: {error}") from None
+        raise fail(f"{path}: {record_error_text(error.params, text.language(t))}") from None
     from unomas.tui.app import UnomasApp
 
     UnomasApp(t, watch=watched).run()

@@ -51,7 +51,7 @@ from unomas.cards import (
     Color,
     card_token,
 )
-from unomas.errors import SettingsError
+from unomas.errors import RecordError, SettingsError
 from unomas.refusals import TEMPLATES
 
 if TYPE_CHECKING:
@@ -71,6 +71,7 @@ __all__ = [
     "error_messages",
     "error_text",
     "narrate",
+    "record_error_text",
     "translator",
 ]
 
@@ -279,6 +280,8 @@ def error_text(code: str, params: Mapping[str, Any], lang: str, fallback: str | 
     >>> error_text("bot.dreamt", {}, "es", "the bot dreamt")
     'the bot dreamt'
     """
+    if code == RecordError.code:
+        return record_error_text(params, lang)
     templates = error_messages(lang)
     template = templates.get(code)
     if template is None:
@@ -287,7 +290,47 @@ def error_text(code: str, params: Mapping[str, Any], lang: str, fallback: str | 
     reason = params.get("reason_code")
     if isinstance(reason, str) and reason != code and reason in templates:
         values["reason"] = error_text(reason, params, lang)
+    if isinstance(params.get("cause_code"), str):
+        values["cause"] = _cause_text(params, lang)
+    what = params.get("what")
+    if isinstance(what, str):  # a part of a record (unomas.refusals.PARTS), an English msgid
+        values["what"] = translator(lang).gettext(what)
     return template.format_map(values)
+
+
+def _cause_text(params: Mapping[str, Any], lang: str) -> str:
+    """The words in ``lang`` of the error a refusal wraps (its ``cause_code`` and
+    ``cause_params``): those of its precise reason, or its English message without one."""
+    cause: Mapping[str, Any] = params.get("cause_params") or {}
+    english = str(params.get("cause", ""))
+    reason = cause.get("reason_code")
+    return error_text(reason, cause, lang, english) if isinstance(reason, str) else english
+
+
+def record_error_text(params: Mapping[str, Any], lang: str, *, record: bool = True) -> str:
+    """A :class:`~unomas.errors.RecordError`'s words in ``lang`` from its params: where
+    (the record, unless ``record`` is false because it is said already, the round and the
+    event, counted from 0) and why.
+
+    >>> from unomas.record import replay
+    >>> try:
+    ...     replay({"format": "unomas-record/1", "rules": None})
+    ... except RecordError as error:
+    ...     print(record_error_text(error.located(record=0).params, "es"))
+    registro 0: reglas (rules): los ajustes deben ser un objeto, no null
+    """
+    t = translator(lang)
+    code = params.get("reason_code")
+    english = str(params.get("reason", ""))
+    reason = error_text(code, params, lang, english) if isinstance(code, str) else english
+    where = []
+    if record and params.get("record") is not None:
+        where.append(t.gettext("record {record}").format(record=params["record"]))
+    if params.get("round") is not None:
+        where.append(t.gettext("round {round}").format(round=params["round"]))
+    if params.get("event") is not None:
+        where.append(t.gettext("event {event}").format(event=params["event"]))
+    return t.gettext("{where}: {reason}").format(where=", ".join(where), reason=reason) if where else reason
 
 
 if not TYPE_CHECKING:  # type checkers see the import above
