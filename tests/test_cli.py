@@ -204,6 +204,10 @@ def _illegal_move(data: dict[str, Any]) -> None:
     data["rounds"][0]["events"][2]["card"] = "B1"
 
 
+def _short_hand(data: dict[str, Any]) -> None:
+    data["rounds"][0]["hands"][0].pop()
+
+
 @pytest.mark.parametrize(
     ("change", "words"),
     [
@@ -211,19 +215,21 @@ def _illegal_move(data: dict[str, Any]) -> None:
         (_bad_format, "registro 0: format debe ser 'unomas-record/1', no 'unomas-record/0'"),
         (_scores_differ, "registro 0: las puntuaciones son [1, 2], pero la repetición da [0, 8]"),
         (_illegal_move, "registro 0: ronda 0, evento 2: jugada no permitida: el jugador 1 no tiene ningún B1"),
+        (_short_hand, "registro 0: ronda 0: reparto: la mano 0 tiene {cards} cartas, no {size}"),
     ],
-    ids=["rules null", "bad format", "scores differ", "illegal move"],
+    ids=["rules null", "bad format", "scores differ", "illegal move", "short hand"],
 )
 def test_replay_says_what_is_wrong_in_the_reader_s_language(
     tmp_path: Path, change: Callable[[dict[str, Any]], None], words: str
 ) -> None:
     bad = example("legal-seven-swap-01.json")
+    size = bad["rules"]["hand_size"]
     change(bad)
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad), encoding="utf-8")
     result = in_spanish("replay", str(path))
     assert result.exit_code == 1
-    assert result.output.splitlines() == [f"NO VÁLIDO {path}: {words}"]
+    assert result.output.splitlines() == [f"NO VÁLIDO {path}: {words.format(cards=size - 1, size=size)}"]
 
 
 def test_replay_of_a_good_record_and_a_line_not_json_in_spanish(tmp_path: Path) -> None:

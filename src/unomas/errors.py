@@ -97,8 +97,8 @@ class DealError(UnoError):
 
     code = "deal.invalid"
 
-    def __init__(self, reason: str, *, returns_index: int | None = None) -> None:
-        super().__init__(reason, reason=reason)
+    def __init__(self, reason: str, *, returns_index: int | None = None, **params: Any) -> None:
+        super().__init__(reason, reason=reason, **params)
         self.returns_index = returns_index
 
 

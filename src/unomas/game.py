@@ -253,7 +253,7 @@ class Deal:
         left.subtract(top)
         if any(count < 0 for count in left.values()):
             extra = next(card_token(k) for k, count in left.items() if count < 0)
-            raise DealError(f"the deal uses more {extra} cards than the deck holds ({COPIES[parse_card(extra)]})")
+            raise refused(DealError, "deal.too_many_copies", card=extra, copies=COPIES[parse_card(extra)])
         rest = [k for k in sorted(left) for _ in range(left[k])]
         return cls(hand_cards, tuple(top + rest), tuple(tuple(parse_card(t) for t in r) for r in returns))
 
@@ -580,7 +580,7 @@ class Game:
         try:
             events = self._push(action)
             if self._reshuffle_unused():
-                raise DealError("a reshuffle was given but the action drew from no empty pile")
+                raise refused(DealError, "deal.reshuffle_unused")
         except DealError:
             self._restore(saved)
             raise
@@ -1003,9 +1003,8 @@ class Game:
                 pile.extend(cards)
             else:
                 if Counter(forced) != Counter(cards):
-                    raise DealError(
-                        "the reshuffled pile must hold exactly the discard pile less its top card: "
-                        + " ".join(card_token(c) for c in sorted(cards))
+                    raise refused(
+                        DealError, "deal.reshuffle_mismatch", cards=" ".join(card_token(c) for c in sorted(cards))
                     )
                 pile.extend(reversed(forced))
                 self._forced_pile = None
@@ -1027,25 +1026,23 @@ class Game:
     def _check_deal(self, deal: Deal) -> None:
         n, size = self.players, self.rules.hand_size
         if len(deal.hands) != n:
-            raise DealError(f"the deal has {len(deal.hands)} hands for {n} players")
+            raise refused(DealError, "deal.hand_count", hands=len(deal.hands), players=n)
         for seat, hand in enumerate(deal.hands):
             if len(hand) != size:
-                raise DealError(f"hand {seat} has {len(hand)} cards, not {size}")
+                raise refused(DealError, "deal.hand_size", seat=seat, cards=len(hand), size=size)
         if not is_full_deck([c for hand in deal.hands for c in hand] + list(deal.pile)):
-            raise DealError("the hands and the pile are not exactly the 108 cards")
+            raise refused(DealError, "deal.not_full_deck")
         pile = deal.pile
         for index, order in enumerate(deal.returns):
             if pile[0] != WILD_DRAW_FOUR:
-                raise DealError(
-                    f"return {index}: the pile's top card is {card_token(pile[0])}, not W+4", returns_index=index
+                raise refused(
+                    DealError, "deal.return_not_w4", index=index, card=card_token(pile[0]), returns_index=index
                 )
             if Counter(order) != Counter(pile):
-                raise DealError(
-                    f"return {index}: the new pile order is not the same cards as the pile", returns_index=index
-                )
+                raise refused(DealError, "deal.return_order", index=index, returns_index=index)
             pile = order
         if pile[0] == WILD_DRAW_FOUR:
-            raise DealError("the starting card is W+4: the pile's new order after returning it is missing")
+            raise refused(DealError, "deal.return_missing")
 
     # ------------------------------------------------------------------ positions
 

@@ -109,6 +109,16 @@ TEMPLATES: Final[dict[str, str]] = {
     "notation.position_unknown_field": N_("unknown position field {field}"),
     "notation.position_missing_field": N_("position field {field} is missing"),
     "notation.position_bad_field": N_("position field {field} has the wrong form: {value}"),
+    # A deal, pile order or reshuffle that is not the right cards (DealError, code deal.invalid).
+    "deal.too_many_copies": N_("the deal uses more {card} cards than the deck holds ({copies})"),
+    "deal.reshuffle_unused": N_("a reshuffle was given but the action drew from no empty pile"),
+    "deal.reshuffle_mismatch": N_("the reshuffled pile must hold exactly the discard pile less its top card: {cards}"),
+    "deal.hand_count": N_("the deal has {hands} hands for {players} players"),
+    "deal.hand_size": N_("hand {seat} has {cards} cards, not {size}"),
+    "deal.not_full_deck": N_("the hands and the pile are not exactly the 108 cards"),
+    "deal.return_not_w4": N_("return {index}: the pile's top card is {card}, not W+4"),
+    "deal.return_order": N_("return {index}: the new pile order is not the same cards as the pile"),
+    "deal.return_missing": N_("the starting card is W+4: the pile's new order after returning it is missing"),
     # A position that does not hold together under its rules (PositionError, code position.invalid).
     "position.hand_count": N_("{hands} hands for {players} players"),
     "position.score_count": N_("{scores} scores for {players} players"),
