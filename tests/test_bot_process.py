@@ -21,6 +21,7 @@ from unomas.cards import parse_card
 from unomas.conductor import Conductor
 from unomas.errors import BotError, SettingsError
 from unomas.events import Event, StartingCard
+from unomas.game import Game
 from unomas.rules import Rules
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "random_bot.py"
@@ -219,8 +220,9 @@ def test_a_bot_gone_before_a_message(tmp_path: Path) -> None:
     bot.start(0, Rules(), random.Random())
     assert bot.connection is not None
     bot.connection.process.wait()
-    with pytest.raises(BotError, match="exited with code 0 before reading 'events'"):
-        bot.observe([StartingCard(parse_card("R7"))])
+    bot.observe([StartingCard(parse_card("R7"))])  # held: written with the next question
+    with pytest.raises(BotError, match="exited with code 0 before reading 'act'"):
+        bot.act(Game(Rules(), rng=random.Random(1)).view(0))
 
 
 def test_a_bot_that_stops_reading(tmp_path: Path) -> None:
@@ -228,8 +230,9 @@ def test_a_bot_that_stops_reading(tmp_path: Path) -> None:
     bot.start(0, Rules(), random.Random())
     bot.timeout = 0.5
     events: list[Event] = [StartingCard(parse_card("R7"))] * 20_000  # more than a pipe holds
-    with pytest.raises(BotError, match="stopped reading its input \\(sending 'events'\\)"):
-        bot.observe(events)
+    bot.observe(events)
+    with pytest.raises(BotError, match="stopped reading its input \\(sending 'act'\\)"):
+        bot.act(Game(Rules(), rng=random.Random(1)).view(0))
     assert bot.connection is None
 
 
@@ -380,6 +383,10 @@ def test_a_protocol_2_bot_hears_each_new_match(tmp_path: Path) -> None:
     assert kinds[0] == "hello" and kinds.count("hello") == 1
     assert kinds.count("match") == 1 and kinds[-1] == "bye"
     again = next(json.loads(line) for line in log.read_text().splitlines() if json.loads(line)["type"] == "match")
+    # The events held since the last question reach the program as its match ends, before it idles.
+    messages = [json.loads(line) for line in log.read_text().splitlines()]
+    ends = [n for n, m in enumerate(messages) if m["type"] == "events" and m["events"][-1]["event"] == "match_ended"]
+    assert len(ends) == 2 and ends[0] < kinds.index("match") < ends[1] < len(messages) - 1
     assert again == {"type": "match", "seat": 1, "rules": Rules(players=3, target_score=0).to_dict(), "timeout": 5.0}
 
 

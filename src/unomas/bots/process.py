@@ -158,6 +158,8 @@ class _Connection:
         self.reader.register(self.stdout, selectors.EVENT_READ)
         self.writer = selectors.DefaultSelector()
         self.writer.register(self.stdin, selectors.EVENT_WRITE)
+        self.held: list[str] = []
+        """Lines of messages that need no answer (``events``), written with the next one."""
         self.protocol = PROTOCOL
         """The protocol the program chose in its ``ready``."""
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
@@ -169,10 +171,27 @@ class _Connection:
         # the process still goes when the bot is collected or the interpreter exits.
         self.finalizer = weakref.finalize(self, _kill, self.process)
 
+    def hold(self, message: dict[str, Any]) -> None:
+        """Keep a message that needs no answer, to write with the next one (one write, and
+        one wake-up of the program, per decision instead of one per change)."""
+        self.held.append(json.dumps(message, separators=(",", ":")) + "\n")
+
+    def flush(self, deadline: float) -> str | None:
+        """Write the held messages now (the match is over); the problem if that failed."""
+        if not self.held:
+            return None
+        text, self.held = "".join(self.held), []
+        return self._write(text, "events", deadline)
+
     def send(self, message: dict[str, Any], deadline: float) -> str | None:
-        """Write one message line; the problem if it could not be written by ``deadline``."""
-        sending = f"before reading {message['type']!r}"
-        data = memoryview((json.dumps(message, separators=(",", ":")) + "\n").encode())
+        """Write the held messages and then ``message``; the problem if they could not be
+        written by ``deadline``."""
+        text, self.held = "".join(self.held) + json.dumps(message, separators=(",", ":")) + "\n", []
+        return self._write(text, message["type"], deadline)
+
+    def _write(self, text: str, kind: str, deadline: float) -> str | None:
+        sending = f"before reading {kind!r}"
+        data = memoryview(text.encode())
         while data:
             try:
                 written = os.write(self.stdin, data)
@@ -186,7 +205,7 @@ class _Connection:
                 if remaining <= 0 or not self.writer.select(remaining):
                     if self.process.poll() is not None:
                         return self.exit_problem(sending)
-                    return f"stopped reading its input (sending {message['type']!r})"
+                    return f"stopped reading its input (sending {kind!r})"
         return None
 
     def receive(self, asked: str, deadline: float) -> tuple[str | None, str]:
@@ -367,8 +386,12 @@ class ProcessBot(Bot):
         return self._action({"type": "react", "view": view.to_json()})
 
     def observe(self, events: Sequence[Event]) -> None:
-        if events:
-            self._send({"type": "events", "events": [to_json(event) for event in events]})
+        if not events:
+            return
+        connection = self.connection
+        if connection is None:
+            raise BotError(self.seat, self.name, "is not running (it failed or was closed)")
+        connection.hold({"type": "events", "events": [to_json(event) for event in events]})
 
     def close(self) -> None:
         """The match is over: a protocol-2 program waits for the next one; any other is told
@@ -377,7 +400,12 @@ class ProcessBot(Bot):
         if connection is None:
             return
         idle = IDLE.setdefault(self._key, [])
-        if connection.protocol == PROTOCOL_2 and connection.process.poll() is None and len(idle) < IDLE_PER_COMMAND:
+        if (
+            connection.protocol == PROTOCOL_2
+            and connection.process.poll() is None
+            and len(idle) < IDLE_PER_COMMAND
+            and connection.flush(time.monotonic() + self.timeout) is None
+        ):
             idle.append(connection)
             return
         _bye(connection)
