@@ -332,12 +332,19 @@ def test_every_reason_code_used_has_one_template_and_every_template_is_used() ->
     import unomas
 
     root = Path(unomas.__file__).parent
-    sources = [root / name for name in ("game.py", "rules.py", "cards.py", "actions.py", "position.py")]
-    used = {
+    sources = [
+        root / name
+        for name in ("game.py", "rules.py", "cards.py", "actions.py", "position.py", "record.py", "fairness.py")
+    ]
+    found = {
         m
         for path in sources
-        for m in re.findall(r'"((?:move|round|setup|notation|position)\.[a-z_]+)"', path.read_text())
+        for m in re.findall(
+            r'"((?:move|round|setup|notation|position|deal|record)\.(?:\{kind\}_)?[a-z0-9_]+)"', path.read_text()
+        )
     }
+    lists = ("hand", "pile", "draw")  # the kinds of card list record._cards names in its codes
+    used = {code.replace("{kind}", kind) for code in found for kind in lists}
     assert used == set(TEMPLATES)
     for template in TEMPLATES.values():
         _placeholders(template)
