@@ -294,7 +294,12 @@ def test_unomas_host_creates_a_room_shares_its_link_and_plays_its_host_seat() ->
         (["bot", "--join", "nowhere at all", "--bot", "heuristic"], "--join: 'nowhere at all' is not a room's link"),
         (["bot", "--join", "ABCD2345EF", "--bot", "nobody"], "--bot: 'nobody' is not a bot"),
         (["play", "--join", "ftp://x/r/ABCD2345EF"], "--join: 'ftp://x/r/ABCD2345EF' is not a room's link"),
-        (["bot", "--join", "ABCD2345EF", "--bot", "heuristic", "--lang", "xx"], "--lang:"),
+        (
+            ["bot", "--join", "ABCD2345EF", "--bot", "heuristic", "--lang", "xx"],
+            "--lang: Unknown language: xx. (es, en)",
+        ),
+        (["host", "http://127.0.0.1:9", "--lang", "xx"], "--lang: Unknown language: xx. (es, en)"),
+        (["mcp", "--lang", "xx"], "--lang: Unknown language: xx. (es, en)"),
     ],
 )
 def test_a_bad_link_spec_or_language_is_one_line_and_status_2(arguments: list[str], words: str) -> None:

@@ -702,7 +702,8 @@ def replay_command(
     ] = None,
 ) -> None:
     """Replay and check records; exit non-zero if any is invalid (or is no record at all)."""
-    from unomas.cli.play import fail, translations, unreadable, watch_record
+    from unomas.cli.lines import fail, translations
+    from unomas.cli.play import unreadable, watch_record
 
     if watch:
         watch_record(files[0], lang)

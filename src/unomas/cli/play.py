@@ -10,27 +10,13 @@ import typer
 from unomas import record
 from unomas.bots import make_bot
 from unomas.bots.levels import LEVELS
+from unomas.cli.lines import fail, translations
 from unomas.errors import RecordError, SettingsError, UnoError
-from unomas.i18n import Translations, default_language, error_text, record_error_text, translator
+from unomas.i18n import Translations, record_error_text
 from unomas.rules import Rules
 from unomas.tui import plain as line_mode
 from unomas.tui import text
 from unomas.tui.session import NAMES, Session, Setup, Watch, last_unfinished, resume
-
-
-def translations(lang: str | None) -> Translations:
-    """The catalog of ``--lang`` (or the locale's); an unknown language is a one-line error."""
-    try:
-        return translator(lang or default_language())
-    except SettingsError:
-        words = error_text("lang.unknown", {"lang": lang}, default_language())
-        raise fail(f"--lang: {words} (es, en)", code=2) from None
-
-
-def fail(line: str, code: int = 1) -> typer.Exit:
-    """Say what went wrong in one line on standard error; the exit to raise."""
-    typer.echo(line, err=True)
-    return typer.Exit(code=code)
 
 
 def play(

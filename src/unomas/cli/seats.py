@@ -12,8 +12,9 @@ from typing import Annotated, Optional
 
 import typer
 
+from unomas.cli.lines import fail, translations
 from unomas.errors import SettingsError, UnoError
-from unomas.i18n import Translations, default_language, error_text, translator
+from unomas.i18n import Translations, default_language, error_text
 
 __all__ = ["register"]
 
@@ -21,20 +22,15 @@ NAME_LIMIT = 24
 """The longest name a room takes."""
 
 
-def _fail(line: str, code: int = 1) -> typer.Exit:
-    typer.echo(line, err=True)
-    return typer.Exit(code=code)
-
-
 def _refused(error: UnoError, language: str, t: Translations) -> typer.Exit:
     """A refusal (the server's, by its code) or a lost connection, in one line."""
     if error.code == "client.connection_lost":
-        return _fail(t.gettext("The connection to the room is closed."))
-    return _fail(error_text(error.code, error.params, language, str(error)))
+        return fail(t.gettext("The connection to the room is closed."))
+    return fail(error_text(error.code, error.params, language, str(error)))
 
 
 def _bad_link(join: str, t: Translations) -> typer.Exit:
-    return _fail(t.gettext("--join: {link} is not a room's link nor its code.").format(link=repr(join)), code=2)
+    return fail(t.gettext("--join: {link} is not a room's link nor its code.").format(link=repr(join)), code=2)
 
 
 def bot_command(
@@ -56,23 +52,20 @@ def bot_command(
 ) -> None:
     """Take a seat of a room of `unomas serve` with a bot and play it to the end of the match."""
     language = lang or default_language()
-    try:
-        t = translator(language)
-    except SettingsError:
-        raise _fail(f"--lang: {error_text('lang.unknown', {'lang': lang}, default_language())}", code=2) from None
+    t = translations(language)
     try:
         from unomas.bots import make_bot
         from unomas.bots.levels import LEVELS
         from unomas.client import DEFAULT_SERVER, RoomLink
         from unomas.client.seat import join_with_bot
     except ImportError as error:
-        raise _fail(f"the client needs its extra: pip install 'unomas[server]' ({error})") from None
+        raise fail(f"the client needs its extra: pip install 'unomas[server]' ({error})") from None
     try:
         player = make_bot(bot)
     except SettingsError:
         levels = ", ".join(dict.fromkeys(level.spec.split(":")[0] for level in LEVELS))
         message = t.gettext("--bot: {spec} is not a bot (the levels are {levels}, or cmd:COMMAND for a program).")
-        raise _fail(message.format(spec=repr(bot), levels=levels), code=2) from None
+        raise fail(message.format(spec=repr(bot), levels=levels), code=2) from None
     try:
         room = RoomLink.parse(join, server=server or DEFAULT_SERVER)
     except UnoError:
@@ -87,7 +80,7 @@ def bot_command(
     except KeyboardInterrupt:
         raise typer.Exit(code=130) from None
     if over is None:
-        raise _fail(t.gettext("The connection to the room is closed."))
+        raise fail(t.gettext("The connection to the room is closed."))
     scores = " ".join(str(score) for score in over["scores"] or [])
     typer.echo(t.gettext("The match is over (seat {seat}); scores: {scores}.").format(seat=seat.seat, scores=scores))
 
@@ -103,14 +96,11 @@ def mcp_command(
 ) -> None:
     """Serve the MCP tools through which an AI agent plays a local match or a room (stdio by default)."""
     language = lang or "en"
-    try:
-        translator(language)
-    except SettingsError:
-        raise _fail(f"--lang: {error_text('lang.unknown', {'lang': lang}, default_language())}", code=2) from None
+    translations(language)
     try:
         from unomas.agents.server import build_server
     except ImportError as error:
-        raise _fail(f"the MCP server needs its extras: pip install 'unomas[mcp]' ({error})") from None
+        raise fail(f"the MCP server needs its extras: pip install 'unomas[mcp]' ({error})") from None
     server = build_server(language)
     if http:
         server.run("streamable-http", host=host, port=port)
@@ -123,15 +113,12 @@ def play_room(join: str, name: str | None, lang: str | None) -> None:
     import os
 
     language = lang or default_language()
-    try:
-        t = translator(language)
-    except SettingsError:
-        raise _fail(f"--lang: {error_text('lang.unknown', {'lang': lang}, default_language())}", code=2) from None
+    t = translations(language)
     try:
         from unomas.client import RoomLink, SimpleSeat
         from unomas.client.terminal import play_room as play_lines
     except ImportError as error:
-        raise _fail(f"the client needs its extra: pip install 'unomas[server]' ({error})") from None
+        raise fail(f"the client needs its extra: pip install 'unomas[server]' ({error})") from None
     try:
         room = RoomLink.parse(join)
     except UnoError:
@@ -176,16 +163,13 @@ def host_command(
     from unomas.cli.app import rules_from_options
 
     language = lang or default_language()
-    try:
-        t = translator(language)
-    except SettingsError:
-        raise _fail(f"--lang: {error_text('lang.unknown', {'lang': lang}, default_language())}", code=2) from None
+    t = translations(language)
     rules = rules_from_options(players, preset, settings or [])
     try:
         from unomas.client import SimpleSeat, create_room
         from unomas.client.terminal import play_room as play_lines
     except ImportError as error:
-        raise _fail(f"the client needs its extra: pip install 'unomas[server]' ({error})") from None
+        raise fail(f"the client needs its extra: pip install 'unomas[server]' ({error})") from None
     setup = {"rules": rules.to_dict(), "bots": bot_seats or [], "programs": program_seats or []}
     try:
         ticket, link = create_room(server, name[:NAME_LIMIT], **setup)

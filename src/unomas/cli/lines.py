@@ -1,0 +1,26 @@
+"""What every command says in one line: a failure on standard error, and the catalog of
+the reader's language (``--lang``, else the locale's) that words it."""
+
+from __future__ import annotations
+
+import typer
+
+from unomas.errors import SettingsError
+from unomas.i18n import Translations, default_language, error_text, translator
+
+__all__ = ["fail", "translations"]
+
+
+def fail(line: str, code: int = 1) -> typer.Exit:
+    """Say what went wrong in one line on standard error; the exit to raise."""
+    typer.echo(line, err=True)
+    return typer.Exit(code=code)
+
+
+def translations(lang: str | None) -> Translations:
+    """The catalog of ``lang`` (or the locale's); an unknown language is a one-line error."""
+    try:
+        return translator(lang or default_language())
+    except SettingsError:
+        words = error_text("lang.unknown", {"lang": lang}, default_language())
+        raise fail(f"--lang: {words} (es, en)", code=2) from None
