@@ -490,3 +490,38 @@ def test_each_situation_is_explained_where_it_happens(
             screens(beto_page, "challenge-phone")
             assert axe_problems(beto_page) == []
             browser.close()
+
+
+@needs_chromium
+def test_the_host_keeps_a_seat_for_a_program_and_the_lobby_tags_it(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The create form keeps seat 3 for a program (a seat is a bot's or a program's, not
+    both); the lobby says so until a program takes it, then tags it a program's."""
+    with running(SQLiteStore(":memory:")) as address, playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.set_default_timeout(15_000)
+        page.goto(f"http://{address}/")
+        page.wait_for_selector("#program-seats label")
+        page.fill("#create-form input[name=name]", "Ana")
+        page.fill("#create-form input[name=players]", "3")
+        page.dispatch_event("#create-form input[name=players]", "input")
+        assert [t.strip() for t in page.locator("#program-seats label").all_inner_texts()] == ["Seat 2", "Seat 3"]
+        page.check("#bot-seats input[value='2']")
+        page.check("#program-seats input[value='2']")  # the same seat: no longer a bot's
+        assert not page.is_checked("#bot-seats input[value='2']")
+        assert axe_problems(page) == []
+        page.click("#create-form button[type=submit]")
+        page.wait_for_selector("#lobby:not([hidden])")
+        code = page.url.rsplit("/", 1)[1]
+        third = page.locator("#lobby-seats li").nth(2)
+        assert "kept for a program" in third.text_content()
+        status, _ = post(address, f"/api/rooms/{code}/join", {"name": "Robo", "program": True})
+        assert status == 200
+        page.wait_for_function("() => document.querySelector('#lobby').textContent.includes('Robo')")
+        third = page.locator("#lobby-seats li").nth(2)
+        assert "Robo" in third.text_content() and "program" in third.text_content()
+        assert "kept for a program" not in third.text_content()
+        shots = tmp_path_factory.mktemp("browser-programs")
+        page.screenshot(path=str(shots / "lobby-program.png"))
+        print(f"\nscreenshots: {shots}")
+        browser.close()

@@ -54,17 +54,29 @@ function buildBotChoice() {
   select.value = chosen;
 }
 
-// The seats a bot may play, numbered from 1 as the lobby numbers them (seat 1 is yours).
+// The seats a bot may play, and those kept for programs (`unomas bot --join`), numbered from
+// 1 as the lobby numbers them (seat 1 is yours). A seat is one or the other: checking one
+// box clears the seat's other.
 function buildBotSeats() {
-  const box = $("#bot-seats");
   const players = Math.max(2, Math.min(10, Number($("#create-form").players.value) || 2));
-  const checked = new Set([...box.querySelectorAll("input:checked")].map((i) => Number(i.value)));
-  box.replaceChildren(el("legend", {}, _("Seats played by bots")));
-  for (let seat = 1; seat < players; seat++) {
-    box.append(el("label", {}, el("input", { type: "checkbox", value: seat, checked: checked.has(seat) }),
-      " ", _("Seat {n}", { n: seat + 1 })));
+  const boxes = { "#bot-seats": _("Seats played by bots"), "#program-seats": _("Seats kept for programs") };
+  for (const [id, legend] of Object.entries(boxes)) {
+    const box = $(id);
+    const checked = new Set([...box.querySelectorAll("input:checked")].map((i) => Number(i.value)));
+    box.replaceChildren(el("legend", {}, legend));
+    for (let seat = 1; seat < players; seat++) {
+      const input = el("input", { type: "checkbox", value: seat, checked: checked.has(seat) });
+      input.addEventListener("change", () => {
+        if (!input.checked) return;
+        const other = $(id === "#bot-seats" ? "#program-seats" : "#bot-seats").querySelector(`input[value="${seat}"]`);
+        if (other) other.checked = false;
+      });
+      box.append(el("label", {}, input, " ", _("Seat {n}", { n: seat + 1 })));
+    }
   }
 }
+
+const checkedSeats = (id) => [...$(id).querySelectorAll("input:checked")].map((i) => Number(i.value));
 
 export async function createRoom(event, then) {
   event.preventDefault();
@@ -72,9 +84,8 @@ export async function createRoom(event, then) {
   const rules = { players: Number(form.players.value), target_score: Number(form.target_score.value),
     hand_size: Number(form.hand_size.value) };
   for (const input of $("#switches").querySelectorAll("input[type=checkbox]")) rules[input.name] = input.checked;
-  const bots = [...$("#bot-seats").querySelectorAll("input:checked")].map((i) => Number(i.value));
-  const room = await post("/api/rooms", { name: form.name.value, rules, bots, bot: form.bot.value,
-    turn_seconds: Number(form.turn_seconds.value) });
+  const room = await post("/api/rooms", { name: form.name.value, rules, bots: checkedSeats("#bot-seats"),
+    programs: checkedSeats("#program-seats"), bot: form.bot.value, turn_seconds: Number(form.turn_seconds.value) });
   localStorage.setItem(`unomas:${room.code}`, room.token);
   localStorage.setItem("unomas:name", form.name.value);
   history.pushState(null, "", `/r/${room.code}`);
@@ -100,6 +111,8 @@ function seatList(room, list) {
   list.replaceChildren(...room.seats.map((seat, i) => {
     const tags = [];
     if (seat && seat.bot) tags.push(_("bot"));
+    if (seat && seat.program) tags.push(_("program"));
+    if (!seat && (room.programs || []).includes(i)) tags.push(_("kept for a program"));
     if (i === room.you) tags.push(_("you"));
     if (i === room.host) tags.push(_("host"));
     if (seat && !seat.bot && !seat.connected) tags.push(_("not here"));

@@ -46,6 +46,7 @@ function renderSeats(view, room) {
     const tags = [];  // [text, class]
     if (seat === view.seat) tags.push(_("you"));
     if (info.bot) tags.push(_("bot"));
+    if (info.program) tags.push(_("program"));
     if (seat === view.dealer) tags.push(_("dealer"));
     if (presence.away) tags.push(_("away: a bot plays"));
     else if (!info.bot && presence.connected === false) {
