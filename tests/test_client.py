@@ -359,3 +359,13 @@ def test_a_seat_kept_for_a_program_is_one_of_the_guests_seats_and_no_bot_s(setup
     with pytest.raises(UnoError) as refused:
         RoomSetup(name="Ana", rules={"players": 3}, **setup).check_seats()
     assert refused.value.code == "setup.invalid" and refused.value.params["field"] == field
+
+
+def test_the_codes_of_the_clients_and_the_agents_have_words_in_both_languages() -> None:
+    from unomas.i18n import error_messages, error_text
+
+    for code in ("link.invalid", "client.connection_lost", "table.unknown"):
+        assert code in error_messages("en") and error_messages("es")[code] != error_messages("en")[code]
+    assert error_text("link.invalid", {"text": "'x y'"}, "es") == (
+        "'x y' no es el enlace de una sala, ni su código, ni la dirección de un servidor."
+    )

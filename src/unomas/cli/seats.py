@@ -22,10 +22,8 @@ NAME_LIMIT = 24
 """The longest name a room takes."""
 
 
-def _refused(error: UnoError, language: str, t: Translations) -> typer.Exit:
+def _refused(error: UnoError, language: str) -> typer.Exit:
     """A refusal (the server's, by its code) or a lost connection, in one line."""
-    if error.code == "client.connection_lost":
-        return fail(t.gettext("The connection to the room is closed."))
     return fail(error_text(error.code, error.params, language, str(error)))
 
 
@@ -76,7 +74,7 @@ def bot_command(
     try:
         seat, over = asyncio.run(join_with_bot(room, player, shown, ticket_file=ticket, lang=language))
     except UnoError as error:
-        raise _refused(error, language, t) from None
+        raise _refused(error, language) from None
     except KeyboardInterrupt:
         raise typer.Exit(code=130) from None
     if over is None:
@@ -127,7 +125,7 @@ def play_room(join: str, name: str | None, lang: str | None) -> None:
     try:
         seat = SimpleSeat.join(room.link, shown, lang=language)
     except UnoError as error:
-        raise _refused(error, language, t) from None
+        raise _refused(error, language) from None
     with seat:
         assert seat.ticket is not None
         typer.echo(t.gettext("You play seat {seat} of {link}.").format(seat=seat.ticket.seat, link=room.link))
@@ -175,7 +173,7 @@ def host_command(
         ticket, link = create_room(server, name[:NAME_LIMIT], **setup)
         seat = SimpleSeat(ticket.room, ticket, lang=language)
     except UnoError as error:
-        raise _refused(error, language, t) from None
+        raise _refused(error, language) from None
     with seat:
         typer.echo(t.gettext("The room's link, to share: {link}").format(link=link))
         try:
@@ -185,7 +183,7 @@ def host_command(
         except (EOFError, KeyboardInterrupt):
             raise typer.Exit(code=130) from None
         except UnoError as error:
-            raise _refused(error, language, t) from None
+            raise _refused(error, language) from None
 
 
 def register(app: typer.Typer, command: type) -> None:

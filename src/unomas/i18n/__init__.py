@@ -253,6 +253,10 @@ def error_messages(lang: str) -> dict[str, str]:
         "name.marks": t.gettext("it stacks too many accents on one letter."),
         "name.symbols": t.gettext("control characters and < > are not allowed."),
         "rematch.early": t.gettext("The match is not over yet: a rematch comes after it."),
+        # clients of a room, and the agents' tables
+        "link.invalid": t.gettext("{text} is not a room's link, a room's code nor a server's address."),
+        "client.connection_lost": t.gettext("The connection to the room is closed."),
+        "table.unknown": t.gettext("There is no table {table}: start a match or join a room first."),
     }
 
 
