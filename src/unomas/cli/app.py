@@ -30,6 +30,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from unomas import __version__, record
 from unomas.cli import seats
+from unomas.cli.lines import LangOption
 from unomas.errors import RecordError, SettingsError
 from unomas.rules import PRESETS, Rules
 from unomas.runs.backends import BACKENDS, Backend, BackendUnavailable
@@ -651,10 +652,7 @@ def play_command(
         Optional[list[str]],  # noqa: UP045
         typer.Option("--set", metavar="NAME=VALUE", help="A setting of the rules (repeatable)."),
     ] = None,
-    lang: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option(metavar="LANG", help="es or en (default: from the locale)."),
-    ] = None,
+    lang: LangOption = None,
     plain: Annotated[bool, typer.Option("--plain", help="Line mode, for screen readers and pipes.")] = False,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the last unfinished match.")] = False,
     pace: Annotated[float, typer.Option(metavar="SECONDS", help="Seconds between bot actions.")] = 0.8,
@@ -696,10 +694,7 @@ def replay_command(
         bool, typer.Option("--verify", help="Also check the revealed seed: its commitment and every deal.")
     ] = False,
     watch: Annotated[bool, typer.Option("--watch", help="Step through the (first) record on the game screen.")] = False,
-    lang: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option(metavar="LANG", help="es or en (default: from the locale)."),
-    ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Replay and check records; exit non-zero if any is invalid (or is no record at all)."""
     from unomas.cli.lines import fail, translations

@@ -3,12 +3,20 @@ the reader's language (``--lang``, else the locale's) that words it."""
 
 from __future__ import annotations
 
+from typing import Annotated, Optional
+
 import typer
 
 from unomas.errors import SettingsError
 from unomas.i18n import Translations, default_language, error_text, translator
 
-__all__ = ["fail", "translations"]
+__all__ = ["LangOption", "fail", "translations"]
+
+LangOption = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(metavar="LANG", help="es or en (default: from the locale)."),
+]
+"""The ``--lang`` option of the commands people read: their language, else the locale's."""
 
 
 def fail(line: str, code: int = 1) -> typer.Exit:

@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from unomas.cli.lines import fail, translations
+from unomas.cli.lines import LangOption, fail, translations
 from unomas.errors import SettingsError, UnoError
 from unomas.i18n import Translations, default_language, error_text
 
@@ -43,10 +43,7 @@ def bot_command(
         Optional[Path],  # noqa: UP045
         typer.Option(metavar="FILE", help="Keep the seat's token here: started again, the bot takes its seat back."),
     ] = None,
-    lang: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option(metavar="LANG", help="es or en (default: from the locale)."),
-    ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Take a seat of a room of `unomas serve` with a bot and play it to the end of the match."""
     language = lang or default_language()
@@ -152,10 +149,7 @@ def host_command(
         typer.Option("--program-seat", metavar="SEAT", help="A seat kept for a program (repeatable)."),
     ] = None,
     name: Annotated[str, typer.Option(metavar="NAME", help="Your name at the table.")] = "host",
-    lang: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option(metavar="LANG", help="es or en (default: from the locale)."),
-    ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Create a room on a server of `unomas serve`, share its link, and play its host's seat here."""
     from unomas.cli.app import rules_from_options
