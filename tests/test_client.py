@@ -369,3 +369,19 @@ def test_the_codes_of_the_clients_and_the_agents_have_words_in_both_languages() 
     assert error_text("link.invalid", {"text": "'x y'"}, "es") == (
         "'x y' no es el enlace de una sala, ni su código, ni la dirección de un servidor."
     )
+
+
+@pytest.mark.parametrize(
+    ("arguments", "module", "words"),
+    [
+        (["mcp"], "unomas.agents.server", "El servidor MCP necesita su extra: pip install 'unomas[mcp]'"),
+        (["bot", "--join", "ABCD2345EF", "--bot", "random"], "unomas.client.seat", "El cliente necesita su extra"),
+        (["play", "--join", "ABCD2345EF"], "unomas.client.terminal", "El cliente necesita su extra"),
+    ],
+)
+def test_a_missing_extra_is_one_line_in_the_reader_s_language(
+    monkeypatch: pytest.MonkeyPatch, arguments: list[str], module: str, words: str
+) -> None:
+    monkeypatch.setitem(sys.modules, module, None)  # importing it fails, as without its extra
+    result = CliRunner().invoke(app, [*arguments, "--lang", "es"])
+    assert result.exit_code == 1 and words in result.output and len(result.output.strip().splitlines()) == 1

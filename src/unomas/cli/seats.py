@@ -27,6 +27,12 @@ def _refused(error: UnoError, language: str) -> typer.Exit:
     return fail(error_text(error.code, error.params, language, str(error)))
 
 
+def _missing(words: str, extra: str, error: ImportError) -> typer.Exit:
+    """A command whose extra is not installed, in one line: ``words`` (in the reader's
+    language) name it and how to install it."""
+    return fail(words.format(install=f"pip install 'unomas[{extra}]'", error=error))
+
+
 def _bad_link(join: str, t: Translations) -> typer.Exit:
     return fail(t.gettext("--join: {link} is not a room's link nor its code.").format(link=repr(join)), code=2)
 
@@ -54,7 +60,7 @@ def bot_command(
         from unomas.client import DEFAULT_SERVER, RoomLink
         from unomas.client.seat import join_with_bot
     except ImportError as error:
-        raise fail(f"the client needs its extra: pip install 'unomas[server]' ({error})") from None
+        raise _missing(t.gettext("The client needs its extra: {install} ({error})."), "server", error) from None
     try:
         player = make_bot(bot)
     except SettingsError:
@@ -91,11 +97,11 @@ def mcp_command(
 ) -> None:
     """Serve the MCP tools through which an AI agent plays a local match or a room (stdio by default)."""
     language = lang or "en"
-    translations(language)
+    t = translations(language)
     try:
         from unomas.agents.server import build_server
     except ImportError as error:
-        raise fail(f"the MCP server needs its extras: pip install 'unomas[mcp]' ({error})") from None
+        raise _missing(t.gettext("The MCP server needs its extra: {install} ({error})."), "mcp", error) from None
     server = build_server(language)
     if http:
         server.run("streamable-http", host=host, port=port)
@@ -113,7 +119,7 @@ def play_room(join: str, name: str | None, lang: str | None) -> None:
         from unomas.client import RoomLink, SimpleSeat
         from unomas.client.terminal import play_room as play_lines
     except ImportError as error:
-        raise fail(f"the client needs its extra: pip install 'unomas[server]' ({error})") from None
+        raise _missing(t.gettext("The client needs its extra: {install} ({error})."), "server", error) from None
     try:
         room = RoomLink.parse(join)
     except UnoError:
@@ -161,7 +167,7 @@ def host_command(
         from unomas.client import SimpleSeat, create_room
         from unomas.client.terminal import play_room as play_lines
     except ImportError as error:
-        raise fail(f"the client needs its extra: pip install 'unomas[server]' ({error})") from None
+        raise _missing(t.gettext("The client needs its extra: {install} ({error})."), "server", error) from None
     setup = {"rules": rules.to_dict(), "bots": bot_seats or [], "programs": program_seats or []}
     try:
         ticket, link = create_room(server, name[:NAME_LIMIT], **setup)
