@@ -349,7 +349,7 @@ def all_rounds(store: SQLiteStore, code: str) -> list[dict[str, Any]]:
 def test_a_deal_the_store_refuses_is_dealt_again_from_the_same_shuffle_once_it_is_back() -> None:
     store, faults = faulty_store()
     with running(store, Settings(grace=0.01, bot_delay=0, round_pause=0)) as address:
-        rules = {"players": 2, "target_score": 150}
+        rules = {"players": 2, "target_score": 500}  # (no first round scores 500: a second deal comes)
         _, room = post(address, "/api/rooms", {"name": "Ana", "rules": rules, "bots": [1]})
         code = room["code"]
         faults.fail = "INSERT INTO rounds"
