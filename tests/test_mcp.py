@@ -15,13 +15,17 @@ from typing import Any
 import pytest
 
 pytest.importorskip("mcp")
+import httpx2
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from typer.testing import CliRunner
 
 from server_support import free_port, running
 from unomas import fairness, record
 from unomas.agents.server import Tables, build_server
 from unomas.agents.tables import RemoteTable
+from unomas.cli.app import app
 from unomas.client import Refused, RoomClient, create_room
 from unomas.server.storage import SQLiteStore
 
@@ -169,3 +173,69 @@ def test_an_agent_reaches_the_tools_over_streamable_http() -> None:
         server.terminate()
         server.wait(10)
     assert state["seat"] == 0 and "Tu mano:" in state["words"]  # --lang es: the words' default
+
+
+def test_over_http_with_a_token_a_request_without_it_is_refused_and_one_with_it_plays(tmp_path: Path) -> None:
+    port = free_port()
+    (tmp_path / "token").write_text("s3cret-token\n")
+    command = [
+        sys.executable,
+        "-m",
+        "unomas",
+        "mcp",
+        "--http",
+        "--port",
+        str(port),
+        "--token-file",
+        str(tmp_path / "token"),
+    ]
+    server = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/mcp"
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+
+    async def scenario() -> tuple[int, dict[str, Any]]:
+        async with httpx2.AsyncClient() as plain:
+            for _ in range(100):
+                try:
+                    refused = await plain.post(
+                        url, json=hello, headers={"Accept": "application/json, text/event-stream"}
+                    )
+                    break
+                except httpx2.TransportError:
+                    await asyncio.sleep(0.2)  # not listening yet
+            else:
+                raise AssertionError("unomas mcp --http did not answer")
+        headers = {"Authorization": "Bearer s3cret-token"}
+        async with (
+            httpx2.AsyncClient(headers=headers) as keyed,
+            Client(streamable_http_client(url, http_client=keyed)) as client,
+        ):
+            return refused.status_code, await call(client, "start_match", players=2, rules={"target_score": 0})
+
+    try:
+        status, state = asyncio.run(asyncio.wait_for(scenario(), 60))
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert status == 401  # no token: nothing reaches the tools
+    assert state["seat"] == 0
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        (["--host", "0.0.0.0"], "da un token"),  # beyond this machine: a token is needed
+        (["--token-file", "{empty}"], "no tiene ningún token"),
+        (["--token-file", "{missing}"], "no se puede leer"),
+    ],
+)
+def test_http_beyond_this_machine_needs_a_token_and_a_bad_token_file_is_named(
+    tmp_path: Path, arguments: list[str], words: str
+) -> None:
+    (tmp_path / "empty").write_text("\n")
+    files = {"empty": tmp_path / "empty", "missing": tmp_path / "missing"}
+    arguments = [argument.format(**files) for argument in arguments]
+    result = CliRunner().invoke(app, ["mcp", "--http", *arguments, "--lang", "es"], env={"UNOMAS_MCP_TOKEN": ""})
+    assert result.exit_code == 2
+    assert words in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1

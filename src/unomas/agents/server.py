@@ -11,16 +11,23 @@ docs/protocol.md and :mod:`unomas.errors`). The rules are the resource ``unomas:
 
 Each ``start_match`` or ``join_room`` opens a table with an id; the other tools take it
 (``table``), or act on the last table opened.
+
+Over streamable HTTP with a ``token``, every request must carry ``Authorization: Bearer
+TOKEN`` (the SDK's bearer middleware answers 401 otherwise): beyond this machine, whoever
+reaches the port would otherwise play the agent's seats.
 """
 
 from __future__ import annotations
 
+import hmac
 import itertools
 import json
 from importlib import resources
 from typing import Annotated, Any
 
 from mcp.server import MCPServer
+from mcp.server.auth.provider import AccessToken
+from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
@@ -135,12 +142,33 @@ def state(key: str, table: Table, lang: str, *, news: bool = True) -> dict[str, 
     return answer
 
 
-def build_server(lang: str = "en", tables: Tables | None = None) -> MCPServer[Any]:
+class StaticToken:
+    """The SDK's token verifier for one shared bearer token (compared in constant time)."""
+
+    def __init__(self, token: str) -> None:
+        self._token = token.encode()
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        if hmac.compare_digest(token.encode(), self._token):
+            return AccessToken(token=token, client_id="agent", scopes=[])
+        return None
+
+
+def build_server(
+    lang: str = "en", tables: Tables | None = None, *, token: str | None = None, url: str | None = None
+) -> MCPServer[Any]:
     """The MCP server with its tools, resources and prompt; words in ``lang`` by default;
-    its agents' tables kept in ``tables``."""
+    its agents' tables kept in ``tables``. With ``token``, its HTTP requests need that
+    bearer token (``url``: where it is served, e.g. ``http://host:port``)."""
+    auth = None
+    if token is not None:
+        assert url is not None, "a token protects a server at an address"
+        auth = AuthSettings(issuer_url=url, resource_server_url=f"{url}/mcp")  # type: ignore[arg-type]
     server: MCPServer[Any] = MCPServer(
         "unomas",
         instructions="Play UNO: start_match or join_room, then wait / act until over. See the prompt how_to_play.",
+        token_verifier=None if token is None else StaticToken(token),
+        auth=auth,
     )
     tables = tables if tables is not None else Tables()
 

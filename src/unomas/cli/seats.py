@@ -7,6 +7,7 @@ when they run (websockets with the ``server`` extra, the MCP SDK with ``mcp``).
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -86,10 +87,22 @@ def bot_command(
     typer.echo(t.gettext("The match is over (seat {seat}); scores: {scores}.").format(seat=seat.seat, scores=scores))
 
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+"""Hosts only this machine reaches: an MCP server there may go without a token."""
+
+
 def mcp_command(
     http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP instead of stdio.")] = False,
     host: Annotated[str, typer.Option(help="Address of the HTTP server.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port of the HTTP server.")] = 8765,
+    token_file: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(
+            metavar="FILE",
+            help="HTTP: a file whose first line is the bearer token every request must carry"
+            " (or set UNOMAS_MCP_TOKEN); needed for a host beyond this machine.",
+        ),
+    ] = None,
     lang: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(metavar="LANG", help="es or en: the default language of the words (default: en)."),
@@ -98,15 +111,37 @@ def mcp_command(
     """Serve the MCP tools through which an AI agent plays a local match or a room (stdio by default)."""
     language = lang or "en"
     t = translations(language)
+    token = _mcp_token(token_file, t) if http else None
+    if http and token is None and host not in LOOPBACK:
+        message = t.gettext(
+            "MCP over HTTP at {host} is open beyond this machine: give a token (--token-file FILE or UNOMAS_MCP_TOKEN)."
+        )
+        raise fail(message.format(host=host), code=2)
     try:
         from unomas.agents.server import build_server
     except ImportError as error:
         raise _missing(t.gettext("The MCP server needs its extra: {install} ({error})."), "mcp", error) from None
-    server = build_server(language)
     if http:
+        address = f"[{host}]" if ":" in host else host
+        server = build_server(language, token=token, url=None if token is None else f"http://{address}:{port}")
         server.run("streamable-http", host=host, port=port)
     else:
-        server.run("stdio")
+        build_server(language).run("stdio")
+
+
+def _mcp_token(token_file: Path | None, t: Translations) -> str | None:
+    """The bearer token of ``--token-file`` (its first line) or of ``UNOMAS_MCP_TOKEN``."""
+    if token_file is None:
+        return os.environ.get("UNOMAS_MCP_TOKEN") or None
+    try:
+        lines = token_file.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        message = t.gettext("--token-file: cannot read {file}: {error}")
+        raise fail(message.format(file=token_file, error=error), code=2) from None
+    token = lines[0].strip() if lines else ""
+    if not token:
+        raise fail(t.gettext("--token-file: {file} holds no token on its first line.").format(file=token_file), code=2)
+    return token
 
 
 def play_room(join: str, name: str | None, lang: str | None) -> None:
