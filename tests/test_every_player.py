@@ -119,7 +119,7 @@ def test_a_browser_a_terminal_a_program_and_an_agent_play_one_match_to_a_verifie
             seats = room_info(room)["seats"]
             assert {seat["name"] for seat in seats} == {"Ana", "Beto", "random_bot", "Dana"}
             assert [seat["program"] for seat in seats if seat["name"] in ("random_bot", "Dana")] == [True, True]
-            page.wait_for_function("document.querySelectorAll('#lobby-seats li').length === 4")
+            page.wait_for_function("() => document.querySelectorAll('#lobby-seats li').length === 4")
             page.click("#start")
             page.wait_for_selector("#hand .card")
 
@@ -141,7 +141,7 @@ def test_a_browser_a_terminal_a_program_and_an_agent_play_one_match_to_a_verifie
                         page.locator(CLICKS[step]).first.click(timeout=1000)
                 else:
                     page.wait_for_timeout(30)
-            page.wait_for_function("document.querySelector('#fairness').textContent.includes('--verify')")
+            page.wait_for_function("() => document.querySelector('#fairness').textContent.includes('--verify')")
             browser.close()
         agent.join(60)
         assert "error" not in outcome and "record" in outcome, outcome
