@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from unomas.cli.lines import LangOption, fail, translations
 from unomas.errors import SettingsError, UnoError
 from unomas.i18n import Translations, default_language, error_text
+
+if TYPE_CHECKING:
+    from unomas.client import Ticket
+    from unomas.client.table import RemoteTable
 
 __all__ = ["register"]
 
@@ -109,14 +113,17 @@ def mcp_command(
         server.run("stdio")
 
 
-def play_room(join: str, name: str | None, lang: str | None) -> None:
-    """``unomas play --join URL``: take the next free seat of a room and play it line by line."""
+def play_room(join: str, name: str | None, lang: str | None, *, plain: bool = False) -> None:
+    """``unomas play --join URL``: take the next free seat of a room and play it on the
+    game screen (a terminal), or line by line (``plain``, or output to a pipe)."""
     import os
+    import sys
 
     language = lang or default_language()
     t = translations(language)
     try:
-        from unomas.client import RoomLink, SimpleSeat
+        from unomas.client import RoomLink, SimpleSeat, join_room
+        from unomas.client.table import RemoteTable
         from unomas.client.terminal import play_room as play_lines
     except ImportError as error:
         raise _missing(t.gettext("The client needs its extra: {install} ({error})."), "server", error) from None
@@ -125,6 +132,16 @@ def play_room(join: str, name: str | None, lang: str | None) -> None:
     except UnoError:
         raise _bad_link(join, t) from None
     shown = (name or os.environ.get("USER") or "player")[:NAME_LIMIT]
+    if not plain and sys.stdout.isatty():
+        try:
+            ticket = join_room(room, shown)
+            typer.echo(t.gettext("You play seat {seat} of {link}.").format(seat=ticket.seat, link=room.link))
+            asyncio.run(_on_screen(ticket, RemoteTable, t, language))
+        except UnoError as error:
+            raise _refused(error, language) from None
+        except KeyboardInterrupt:
+            raise typer.Exit(code=130) from None
+        return
     try:
         seat = SimpleSeat.join(room.link, shown, lang=language)
     except UnoError as error:
@@ -136,6 +153,22 @@ def play_room(join: str, name: str | None, lang: str | None) -> None:
             play_lines(seat, t, input, typer.echo)
         except KeyboardInterrupt:
             raise typer.Exit(code=130) from None
+
+
+async def _on_screen(ticket: Ticket, table: type[RemoteTable], t: Translations, language: str) -> None:
+    """The seat of ``ticket`` on the game screen, once the match has started; the
+    connection is closed when the screen is (the seat stays the person's)."""
+    from unomas.client import RoomClient
+    from unomas.tui.app import UnomasApp
+
+    async with RoomClient.of(ticket, lang=language) as client:
+        if client.view is None:
+            typer.echo(t.gettext("Waiting for the host to start."))
+            await client.wait_for(lambda: client.view is not None)
+        if client.failed is not None:
+            raise client.failed
+        if client.view is not None:
+            await UnomasApp(t, session=table(client)).run_async()
 
 
 def host_command(

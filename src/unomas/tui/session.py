@@ -244,6 +244,14 @@ class Session:
         self._before = Counter(self.view().hand)
         return events
 
+    def trouble(self) -> UnoError | None:
+        """Nothing: a refusal of the person's action is raised by :meth:`act` at once."""
+        return None
+
+    async def follow(self, changed: Callable[[], None]) -> None:
+        """Returns at once: nothing changes here but by :meth:`step`, :meth:`act` and
+        :meth:`next_round` (a :class:`~unomas.tui.table.Table` method)."""
+
     def close(self) -> None:
         self.conductor.close()
 
