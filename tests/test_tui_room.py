@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 pytest.importorskip("websockets")
 
@@ -19,7 +20,9 @@ from server_support import running
 from tui_fixtures import next_keys, screen_text
 from unomas import fairness
 from unomas.actions import Action, Kind
-from unomas.client import RoomClient, create_room, fetch_record, join_room
+from unomas.cli import app as cli_app
+from unomas.cli import seats
+from unomas.client import RoomClient, SimpleSeat, Ticket, create_room, fetch_record, join_room, terminal
 from unomas.client.table import RemoteTable
 from unomas.game import Phase
 from unomas.i18n import translator
@@ -167,3 +170,28 @@ def test_a_dropped_connection_is_restored_and_the_seat_kept() -> None:
     assert "gana la partida" in final
     deals = [line for line in said if line.startswith("Ronda 1: reparte")]
     assert len(deals) == 1, said  # nothing told twice after the reconnection
+
+
+@pytest.mark.parametrize(
+    ("flags", "terminal_out", "chosen"), [([], True, "screen"), (["--plain"], True, "lines"), ([], False, "lines")]
+)
+def test_play_join_takes_the_game_screen_on_a_terminal_and_the_line_mode_with_plain_or_a_pipe(
+    monkeypatch: pytest.MonkeyPatch, flags: list[str], terminal_out: bool, chosen: str
+) -> None:
+    played: list[tuple[str, int | None, str]] = []
+
+    async def on_screen(ticket: Ticket, t: Any, language: str) -> None:
+        played.append(("screen", ticket.seat, language))
+
+    def lines(seat: SimpleSeat, *_: Any) -> None:
+        played.append(("lines", seat.room["you"] if seat.room else None, seat.client.lang))
+
+    monkeypatch.setattr(seats, "on_terminal", lambda: terminal_out)
+    monkeypatch.setattr(seats, "_on_screen", on_screen)
+    monkeypatch.setattr(terminal, "play_room", lines)
+    with running(SQLiteStore(":memory:")) as address:
+        _, link = create_room(f"http://{address}", "Ana", rules=ONE_ROUND | {"players": 3})
+        result = CliRunner().invoke(cli_app, ["play", "--join", link, "--name", "Beto", "--lang", "es", *flags])
+    assert result.exit_code == 0, result.output
+    assert played == [(chosen, 1, "es")]
+    assert f"Juegas en el asiento 1 de {link}." in result.output

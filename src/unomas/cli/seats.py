@@ -7,6 +7,7 @@ when they run (websockets with the ``server`` extra, the MCP SDK with ``mcp``).
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -18,7 +19,6 @@ from unomas.i18n import Translations, default_language, error_text
 
 if TYPE_CHECKING:
     from unomas.client import Ticket
-    from unomas.client.table import RemoteTable
 
 __all__ = ["register"]
 
@@ -113,17 +113,20 @@ def mcp_command(
         server.run("stdio")
 
 
+def on_terminal() -> bool:
+    """Whether the output is a terminal (the game screen's), not a pipe."""
+    return sys.stdout.isatty()
+
+
 def play_room(join: str, name: str | None, lang: str | None, *, plain: bool = False) -> None:
     """``unomas play --join URL``: take the next free seat of a room and play it on the
     game screen (a terminal), or line by line (``plain``, or output to a pipe)."""
     import os
-    import sys
 
     language = lang or default_language()
     t = translations(language)
     try:
         from unomas.client import RoomLink, SimpleSeat, join_room
-        from unomas.client.table import RemoteTable
         from unomas.client.terminal import play_room as play_lines
     except ImportError as error:
         raise _missing(t.gettext("The client needs its extra: {install} ({error})."), "server", error) from None
@@ -132,11 +135,11 @@ def play_room(join: str, name: str | None, lang: str | None, *, plain: bool = Fa
     except UnoError:
         raise _bad_link(join, t) from None
     shown = (name or os.environ.get("USER") or "player")[:NAME_LIMIT]
-    if not plain and sys.stdout.isatty():
+    if not plain and on_terminal():
         try:
             ticket = join_room(room, shown)
             typer.echo(t.gettext("You play seat {seat} of {link}.").format(seat=ticket.seat, link=room.link))
-            asyncio.run(_on_screen(ticket, RemoteTable, t, language))
+            asyncio.run(_on_screen(ticket, t, language))
         except UnoError as error:
             raise _refused(error, language) from None
         except KeyboardInterrupt:
@@ -155,20 +158,28 @@ def play_room(join: str, name: str | None, lang: str | None, *, plain: bool = Fa
             raise typer.Exit(code=130) from None
 
 
-async def _on_screen(ticket: Ticket, table: type[RemoteTable], t: Translations, language: str) -> None:
-    """The seat of ``ticket`` on the game screen, once the match has started; the
-    connection is closed when the screen is (the seat stays the person's)."""
+async def _on_screen(ticket: Ticket, t: Translations, language: str) -> None:
+    """The seat of ``ticket`` on the game screen, once the match has started; then the
+    match's scores, or that a bot plays the seat of the person who left (a refusal that
+    ended the connection is raised)."""
     from unomas.client import RoomClient
+    from unomas.client.table import RemoteTable
     from unomas.tui.app import UnomasApp
 
     async with RoomClient.of(ticket, lang=language) as client:
         if client.view is None:
             typer.echo(t.gettext("Waiting for the host to start."))
             await client.wait_for(lambda: client.view is not None)
-        if client.failed is not None:
-            raise client.failed
         if client.view is not None:
-            await UnomasApp(t, session=table(client)).run_async()
+            await UnomasApp(t, session=RemoteTable(client)).run_async()
+        if client.over is not None:
+            scores = " ".join(str(score) for score in client.over["scores"] or [])
+            words = t.gettext("The match is over (seat {seat}); scores: {scores}.")
+            typer.echo(words.format(seat=ticket.seat, scores=scores))
+        elif client.failed is not None:
+            raise client.failed
+        else:
+            typer.echo(t.gettext("You left the room: a bot plays your seat."))
 
 
 def host_command(

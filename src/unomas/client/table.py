@@ -48,6 +48,7 @@ class RemoteTable:
         self.client = client
         self._rules = Rules.from_dict(client.room["rules"])
         self.sort_hand = True
+        self.local = False
         self._listeners: list[Listener] = []
         self._decoded = (client.updates, view_from_json(client.view, self._rules))
         self._shown = self._decoded[1]

@@ -192,8 +192,10 @@ class GameScreen(Screen[None]):
             return
         summary = text.round_summary(ended, self.names, self.t)
         final = next((e for e in events if isinstance(e, MatchEnded)), None)
-        if final is None:
+        if final is None and self.session.local:
             footer = self.t.gettext("Enter: next round · q: quit (the match is saved)")
+        elif final is None:
+            footer = self.t.gettext("Enter: back to the table · q: leave (a bot plays your seat)")
         else:
             summary += ["", *text.match_summary(final.scores, final.winner, self.names, self.t)]
             footer = self.t.gettext("Enter: close")

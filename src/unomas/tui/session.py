@@ -175,6 +175,8 @@ class Session:
         self.rules = self.game.rules
         self.sort_hand = True
         """Whether the front ends show the hand sorted (they toggle it, the setup keeps it)."""
+        self.local = True
+        """The match is played here (a :class:`~unomas.tui.table.Table`'s question)."""
         self._before: Counter[Card] = Counter(self.view().hand)
         """The person's hand just before their last action (or the deal): what is not in
         it now came since."""

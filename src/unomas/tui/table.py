@@ -38,6 +38,11 @@ class Table(Protocol):
     sort_hand: bool
     """Whether the screen shows the hand sorted (the person toggles it)."""
 
+    @property
+    def local(self) -> bool:
+        """Whether the match is played here (saved as it goes, to resume), not at a room
+        of a server (where a bot plays the seat of a person who left)."""
+
     def view(self) -> View:
         """The seat's view now: its hand, the public table, its legal actions."""
 
