@@ -195,3 +195,21 @@ def test_play_join_takes_the_game_screen_on_a_terminal_and_the_line_mode_with_pl
     assert result.exit_code == 0, result.output
     assert played == [(chosen, 1, "es")]
     assert f"Juegas en el asiento 1 de {link}." in result.output
+
+
+def test_unomas_host_starts_the_match_on_enter_and_plays_the_host_s_seat_on_the_game_screen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    played: list[tuple[int, bool]] = []
+
+    async def on_screen(ticket: Ticket, t: Any, language: str, *, start: bool = False) -> None:
+        played.append((ticket.seat, start))
+
+    monkeypatch.setattr(seats, "on_terminal", lambda: True)
+    monkeypatch.setattr(seats, "_on_screen", on_screen)
+    with running(SQLiteStore(":memory:")) as address:
+        result = CliRunner().invoke(
+            cli_app, ["host", f"http://{address}", "--players", "2", "--lang", "en"], input="\n"
+        )
+    assert result.exit_code == 0, result.output
+    assert played == [(0, True)] and "The room's link, to share: http://" in result.output

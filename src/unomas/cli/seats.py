@@ -158,8 +158,9 @@ def play_room(join: str, name: str | None, lang: str | None, *, plain: bool = Fa
             raise typer.Exit(code=130) from None
 
 
-async def _on_screen(ticket: Ticket, t: Translations, language: str) -> None:
-    """The seat of ``ticket`` on the game screen, once the match has started; then the
+async def _on_screen(ticket: Ticket, t: Translations, language: str, *, start: bool = False) -> None:
+    """The seat of ``ticket`` on the game screen, once the match has started (``start``:
+    the host starts it); then the
     match's scores, or that a bot plays the seat of the person who left (a refusal that
     ended the connection is raised)."""
     from unomas.client import RoomClient
@@ -167,6 +168,9 @@ async def _on_screen(ticket: Ticket, t: Translations, language: str) -> None:
     from unomas.tui.app import UnomasApp
 
     async with RoomClient.of(ticket, lang=language) as client:
+        if start:
+            await client.start()
+            await client.wait_for(lambda: client.view is not None)
         if client.view is None:
             typer.echo(t.gettext("Waiting for the host to start."))
             await client.wait_for(lambda: client.view is not None)
@@ -200,6 +204,7 @@ def host_command(
     ] = None,
     name: Annotated[str, typer.Option(metavar="NAME", help="Your name at the table.")] = "host",
     lang: LangOption = None,
+    plain: Annotated[bool, typer.Option("--plain", help="Line mode, for screen readers and pipes.")] = False,
 ) -> None:
     """Create a room on a server of `unomas serve`, share its link, and play its host's seat here."""
     from unomas.cli.app import rules_from_options
@@ -215,7 +220,14 @@ def host_command(
     setup = {"rules": rules.to_dict(), "bots": bot_seats or [], "programs": program_seats or []}
     try:
         ticket, link = create_room(server, name[:NAME_LIMIT], **setup)
+        if not plain and on_terminal():
+            typer.echo(t.gettext("The room's link, to share: {link}").format(link=link))
+            input(t.gettext("Enter: start the match (seats nobody took are played by bots)") + " ")
+            asyncio.run(_on_screen(ticket, t, language, start=True))
+            return
         seat = SimpleSeat(ticket.room, ticket, lang=language)
+    except (EOFError, KeyboardInterrupt):
+        raise typer.Exit(code=130) from None
     except UnoError as error:
         raise _refused(error, language) from None
     with seat:
