@@ -106,7 +106,11 @@ class RemoteTable:
         return None
 
     def act(self, action: Action) -> None:
-        """Send ``action`` with the ply of the view last shown; the server's answer comes later."""
+        """Send ``action`` with the ply of the view last shown; the server's answer comes
+        later. While an action waits for its answer another is not sent (a key pressed
+        twice is one action, not a second one refused as stale)."""
+        if self._sending:
+            return
         self._refused = None
         self._before = Counter(self._shown.hand)
         task = asyncio.get_running_loop().create_task(self._send(action, self._shown.ply))

@@ -144,6 +144,8 @@ class GameScreen(Screen[None]):
         self.message = ""
         self.halted = False
         """A bot failed: nothing moves any more (the person can only quit)."""
+        self.drawn_at = -1
+        """The ply of the view whose drawn card the cursor was last put on."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -169,8 +171,10 @@ class GameScreen(Screen[None]):
         self.refresh_all()
 
     def _changed(self) -> None:
-        """The table changed by itself (a room's news): show it."""
+        """The table changed by itself (a room's news, the answer to an action): show it,
+        the cursor on a card the person has just drawn."""
         if self.is_mounted:
+            self._select_drawn()
             self.refresh_all()
 
     # ------------------------------------------------------------------ drawing
@@ -338,9 +342,11 @@ class GameScreen(Screen[None]):
         self.refresh_all()
 
     def _select_drawn(self) -> None:
-        """Put the card cursor on a playable card just drawn, so that Enter plays it."""
+        """Put the card cursor on a playable card just drawn, so that Enter plays it (once
+        for each view that offers it: the person's arrows move it on)."""
         view = self.view()
-        if view.drawn is not None and view.seat == view.current:
+        if view.drawn is not None and view.seat == view.current and view.ply != self.drawn_at:
+            self.drawn_at = view.ply
             cards = self._cards(view)
             self.selected = len(cards) - 1 - cards[::-1].index(view.drawn)
 
