@@ -175,7 +175,7 @@ def test_a_dropped_connection_is_restored_and_the_seat_kept() -> None:
 @pytest.mark.parametrize(
     ("flags", "terminal_out", "chosen"), [([], True, "screen"), (["--plain"], True, "lines"), ([], False, "lines")]
 )
-def test_play_join_takes_the_game_screen_on_a_terminal_and_the_line_mode_with_plain_or_a_pipe(
+def test_play_join_takes_the_screen_on_a_terminal_the_lines_with_plain_or_a_pipe_and_the_seat_held(
     monkeypatch: pytest.MonkeyPatch, flags: list[str], terminal_out: bool, chosen: str
 ) -> None:
     played: list[tuple[str, int | None, str]] = []
@@ -192,9 +192,11 @@ def test_play_join_takes_the_game_screen_on_a_terminal_and_the_line_mode_with_pl
     with running(SQLiteStore(":memory:")) as address:
         _, link = create_room(f"http://{address}", "Ana", rules=ONE_ROUND | {"players": 3})
         result = CliRunner().invoke(cli_app, ["play", "--join", link, "--name", "Beto", "--lang", "es", *flags])
-    assert result.exit_code == 0, result.output
-    assert played == [(chosen, 1, "es")]
+        again = CliRunner().invoke(cli_app, ["play", "--join", link, "--name", "Carla", "--lang", "es", *flags])
+    assert result.exit_code == 0 and again.exit_code == 0, result.output + again.output
+    assert played == [(chosen, 1, "es")] * 2  # the second time, the seat held, not the next free one
     assert f"Juegas en el asiento 1 de {link}." in result.output
+    assert f"Vuelves al asiento 1 de {link}." in again.output
 
 
 def test_unomas_host_starts_the_match_on_enter_and_plays_the_host_s_seat_on_the_game_screen(

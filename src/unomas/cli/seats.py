@@ -18,7 +18,7 @@ from unomas.errors import SettingsError, UnoError
 from unomas.i18n import Translations, default_language, error_text
 
 if TYPE_CHECKING:
-    from unomas.client import Ticket
+    from unomas.client import RoomLink, Ticket
 
 __all__ = ["register"]
 
@@ -119,14 +119,15 @@ def on_terminal() -> bool:
 
 
 def play_room(join: str, name: str | None, lang: str | None, *, plain: bool = False) -> None:
-    """``unomas play --join URL``: take the next free seat of a room and play it on the
-    game screen (a terminal), or line by line (``plain``, or output to a pipe)."""
+    """``unomas play --join URL``: take the next free seat of a room (or the seat this
+    person held there: its ticket is kept in the data folder) and play it on the game
+    screen (a terminal), or line by line (``plain``, or output to a pipe)."""
     import os
 
     language = lang or default_language()
     t = translations(language)
     try:
-        from unomas.client import RoomLink, SimpleSeat, join_room
+        from unomas.client import RoomLink, SimpleSeat
         from unomas.client.terminal import play_room as play_lines
     except ImportError as error:
         raise _missing(t.gettext("The client needs its extra: {install} ({error})."), "server", error) from None
@@ -135,27 +136,42 @@ def play_room(join: str, name: str | None, lang: str | None, *, plain: bool = Fa
     except UnoError:
         raise _bad_link(join, t) from None
     shown = (name or os.environ.get("USER") or "player")[:NAME_LIMIT]
-    if not plain and on_terminal():
-        try:
-            ticket = join_room(room, shown)
-            typer.echo(t.gettext("You play seat {seat} of {link}.").format(seat=ticket.seat, link=room.link))
-            asyncio.run(_on_screen(ticket, t, language))
-        except UnoError as error:
-            raise _refused(error, language) from None
-        except KeyboardInterrupt:
-            raise typer.Exit(code=130) from None
-        return
     try:
-        seat = SimpleSeat.join(room.link, shown, lang=language)
+        ticket, back = _take_seat(room, shown)
+        words = (
+            t.gettext("You are back at seat {seat} of {link}.")
+            if back
+            else t.gettext("You play seat {seat} of {link}.")
+        )
+        typer.echo(words.format(seat=ticket.seat, link=room.link))
+        if not plain and on_terminal():
+            asyncio.run(_on_screen(ticket, t, language))
+            return
+        seat = SimpleSeat(room, ticket, lang=language)
     except UnoError as error:
         raise _refused(error, language) from None
+    except KeyboardInterrupt:
+        raise typer.Exit(code=130) from None
     with seat:
-        assert seat.ticket is not None
-        typer.echo(t.gettext("You play seat {seat} of {link}.").format(seat=seat.ticket.seat, link=room.link))
         try:
             play_lines(seat, t, input, typer.echo)
         except KeyboardInterrupt:
             raise typer.Exit(code=130) from None
+
+
+def _take_seat(room: RoomLink, name: str) -> tuple[Ticket, bool]:
+    """The ticket of the seat this person holds at ``room`` (kept in the data folder) and
+    True, so that they come back to it; else the next free seat's, kept there, and False."""
+    from unomas.client import Ticket, join_room
+    from unomas.tui.session import data_dir
+
+    path = data_dir() / "seats" / f"{room.code}.json"
+    held = Ticket.load(path)
+    if held is not None and held.room == room:
+        return held, True
+    ticket = join_room(room, name)
+    ticket.save(path)
+    return ticket, False
 
 
 async def _on_screen(ticket: Ticket, t: Translations, language: str, *, start: bool = False) -> None:
@@ -183,7 +199,7 @@ async def _on_screen(ticket: Ticket, t: Translations, language: str, *, start: b
         elif client.failed is not None:
             raise client.failed
         else:
-            typer.echo(t.gettext("You left the room: a bot plays your seat."))
+            typer.echo(t.gettext("You left the room: a bot plays your seat until you join again with its link."))
 
 
 def host_command(
