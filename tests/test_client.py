@@ -321,7 +321,7 @@ def test_a_person_in_the_terminal_plays_a_room_to_its_end_through_a_dropped_conn
     with running(SQLiteStore(":memory:")) as address:
         host = SimpleSeat.create(f"http://{address}", "Ana", rules={"players": 2, "target_score": 100})
         person = SimpleSeat.join(host.link, "Beto", lang="es")
-        answers = iter(["9", "x", "", *(["1", "0"] * 2000)])
+        answers = iter(["99", "x", "", *(["1", "0"] * 2000)])  # no view lists 100 actions
         lines: list[str] = []
         ended: list[dict[str, Any] | None] = []
 
@@ -345,7 +345,7 @@ def test_a_person_in_the_terminal_plays_a_room_to_its_end_through_a_dropped_conn
             terminal.join(30)
             assert ended and ended[0] is not None and ended[0]["type"] == "over"
             assert person.client.connects == 2 and person.room is not None and person.room["you"] == 1
-    assert "No hay ninguna acción 9." in lines and "No hay ninguna acción x." in lines
+    assert "No hay ninguna acción 99." in lines and "No hay ninguna acción x." in lines
     assert any(line.startswith("El número de tu acción") for line in lines)
     assert any("gana la partida" in line for line in lines)
     assert lines.count("Ronda 1: reparte Ana.") == 1  # nothing told twice after the reconnection

@@ -93,7 +93,7 @@ def test_a_browser_a_terminal_a_program_and_an_agent_play_one_match_to_a_verifie
             # A person in the terminal, a program bot and an agent join by the link.
             terminal = subprocess.Popen(
                 [*UNOMAS, "play", "--join", link, "--name", "Beto", "--lang", "en"],
-                env=ENV,
+                env=ENV | {"UNOMAS_DATA": str(tmp_path)},  # where it keeps the seat's ticket
                 stdin=subprocess.PIPE,
                 stdout=logs[0],
                 stderr=subprocess.STDOUT,

@@ -9,12 +9,11 @@ from pathlib import Path
 import pytest
 from textual.widgets import Checkbox, Input, Label
 
-from tui_fixtures import Crashing, Scripted, exhausting_game, stacked_game
+from tui_fixtures import Crashing, Scripted, exhausting_game, next_keys, screen_text, stacked_game
 from unomas import record
-from unomas.actions import Kind
 from unomas.cards import parse_card
 from unomas.events import Caught, Challenged, Drew, Event, HandsSwapped, MatchEnded, Played, UnoCalled
-from unomas.game import Deal, Game, Phase
+from unomas.game import Deal, Game
 from unomas.i18n import translator
 from unomas.i18n.narration import describe
 from unomas.rules import PRESETS, SWITCHES, Rules
@@ -28,36 +27,6 @@ from unomas.tui.session import Session, Setup, Watch
 def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("UNOMAS_DATA", str(tmp_path))
     return tmp_path
-
-
-def screen_text(app: UnomasApp) -> str:
-    """The screen as text, line by line, as a person reads it."""
-    return "\n".join(strip.text.rstrip() for strip in app.screen._compositor.render_strips())
-
-
-def next_keys(session: Session) -> list[str]:
-    """The keys a person presses next: catch, challenge, else the first playable card
-    (UNO first when it leaves one card, yellow for a wild), else draw or keep."""
-    view = session.view()
-    kinds = {a.kind for a in view.legal_actions}
-    if view.phase >= Phase.ROUND_OVER:
-        return ["enter"]
-    if Kind.CATCH in kinds:
-        return ["c"]
-    if Kind.CHALLENGE in kinds:
-        return ["x"]
-    if session.chance_open():
-        return ["space"]
-    marked = text.playable(view)
-    for index, card in enumerate(text.hand_cards(view)):
-        if card in marked:
-            keys = [str((index + 1) % 10), "enter"]
-            if any(a.uno and a.card == card for a in view.legal_actions):
-                keys.insert(0, "u")
-            if card >= 52:
-                keys.append("y")
-            return keys
-    return ["d"] if Kind.DRAW in kinds else ["p"]
 
 
 async def play_through(lang: str) -> tuple[list[Event], str, str]:

@@ -1,12 +1,15 @@
-"""A stacked match and a predictable bot for the terminal game's tests."""
+"""A stacked match, a predictable bot and the keys a person presses, for the terminal game's tests."""
 
 from __future__ import annotations
 
 from unomas.actions import Action, Kind
 from unomas.bots.base import Bot
 from unomas.cards import COLOR_OF, DECK, WILD, card_token, parse_card
-from unomas.game import Deal, Game
+from unomas.game import Deal, Game, Phase
 from unomas.rules import Rules
+from unomas.tui import text
+from unomas.tui.app import UnomasApp
+from unomas.tui.table import Table
 from unomas.view import View
 
 PERSON_HAND = ["G7", "W", "B5"]
@@ -62,3 +65,34 @@ def exhausting_game() -> Game:
         rest.remove(card)
     rules = Rules(players=2, hand_size=49, target_score=0)
     return Game(rules, deal=Deal((tuple(rest), tuple(beto)), (top, *pile)), seed=0)
+
+
+def screen_text(app: UnomasApp) -> str:
+    """The screen as text, line by line, as a person reads it."""
+    return "\n".join(strip.text.rstrip() for strip in app.screen._compositor.render_strips())
+
+
+def next_keys(session: Table) -> list[str]:
+    """The keys a person presses next: catch, challenge, else the first playable card
+    (by its digit, or by the arrows past the tenth; UNO first when it leaves one card,
+    yellow for a wild), else draw or keep."""
+    view = session.view()
+    kinds = {a.kind for a in view.legal_actions}
+    if view.phase >= Phase.ROUND_OVER:
+        return ["enter"]
+    if Kind.CATCH in kinds:
+        return ["c"]
+    if Kind.CHALLENGE in kinds:
+        return ["x"]
+    if session.chance_open():
+        return ["space"]
+    marked = text.playable(view)
+    for index, card in enumerate(text.hand_cards(view)):
+        if card in marked:
+            keys = [str((index + 1) % 10), "enter"] if index < 10 else ["home", *["right"] * index, "enter"]
+            if any(a.uno and a.card == card for a in view.legal_actions):
+                keys.insert(0, "u")
+            if card >= 52:
+                keys.append("y")
+            return keys
+    return ["d"] if Kind.DRAW in kinds else ["p"]

@@ -663,12 +663,12 @@ def play_command(
     seed: Annotated[Optional[str], typer.Option(metavar="SEED", help="Seed of the shuffles and the bots.")] = None,  # noqa: UP045
     join: Annotated[
         Optional[str],  # noqa: UP045
-        typer.Option(metavar="URL", help="Play a seat of a room of unomas serve instead (its link), line by line."),
+        typer.Option(metavar="URL", help="Play a seat of a room of unomas serve instead (its link)."),
     ] = None,
 ) -> None:
     """Play a match against bots in the terminal (the record is saved as you play)."""
     if join is not None:
-        seats.play_room(join, name, lang)
+        seats.play_room(join, name, lang, plain=plain)
         return
     from unomas.cli.play import play
 

@@ -96,7 +96,8 @@ def play(
 
     app = UnomasApp(t, session=session, setup=setup, make_session=start)
     app.run()
-    if app.session is not None and app.session.path is not None and not app.session.game.is_over:
+    played = app.session
+    if isinstance(played, Session) and played.path is not None and not played.game.is_over:
         typer.echo(text.saved_line(t))
 
 

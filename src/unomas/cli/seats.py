@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from unomas.cli.lines import LangOption, fail, translations
 from unomas.errors import SettingsError, UnoError
 from unomas.i18n import Translations, default_language, error_text
+
+if TYPE_CHECKING:
+    from unomas.client import RoomLink, Ticket
 
 __all__ = ["register"]
 
@@ -144,9 +148,15 @@ def _mcp_token(token_file: Path | None, t: Translations) -> str | None:
     return token
 
 
-def play_room(join: str, name: str | None, lang: str | None) -> None:
-    """``unomas play --join URL``: take the next free seat of a room and play it line by line."""
-    import os
+def on_terminal() -> bool:
+    """Whether the output is a terminal (the game screen's), not a pipe."""
+    return sys.stdout.isatty()
+
+
+def play_room(join: str, name: str | None, lang: str | None, *, plain: bool = False) -> None:
+    """``unomas play --join URL``: take the next free seat of a room (or the seat this
+    person held there: its ticket is kept in the data folder) and play it on the game
+    screen (a terminal), or line by line (``plain``, or output to a pipe)."""
 
     language = lang or default_language()
     t = translations(language)
@@ -161,16 +171,69 @@ def play_room(join: str, name: str | None, lang: str | None) -> None:
         raise _bad_link(join, t) from None
     shown = (name or os.environ.get("USER") or "player")[:NAME_LIMIT]
     try:
-        seat = SimpleSeat.join(room.link, shown, lang=language)
+        ticket, back = _take_seat(room, shown)
+        words = (
+            t.gettext("You are back at seat {seat} of {link}.")
+            if back
+            else t.gettext("You play seat {seat} of {link}.")
+        )
+        typer.echo(words.format(seat=ticket.seat, link=room.link))
+        if not plain and on_terminal():
+            asyncio.run(_on_screen(ticket, t, language))
+            return
+        seat = SimpleSeat(room, ticket, lang=language)
     except UnoError as error:
         raise _refused(error, language) from None
+    except KeyboardInterrupt:
+        raise typer.Exit(code=130) from None
     with seat:
-        assert seat.ticket is not None
-        typer.echo(t.gettext("You play seat {seat} of {link}.").format(seat=seat.ticket.seat, link=room.link))
         try:
             play_lines(seat, t, input, typer.echo)
         except KeyboardInterrupt:
             raise typer.Exit(code=130) from None
+
+
+def _take_seat(room: RoomLink, name: str) -> tuple[Ticket, bool]:
+    """The ticket of the seat this person holds at ``room`` (kept in the data folder) and
+    True, so that they come back to it; else the next free seat's, kept there, and False."""
+    from unomas.client import Ticket, join_room
+    from unomas.tui.session import data_dir
+
+    path = data_dir() / "seats" / f"{room.code}.json"
+    held = Ticket.load(path)
+    if held is not None and held.room == room:
+        return held, True
+    ticket = join_room(room, name)
+    ticket.save(path)
+    return ticket, False
+
+
+async def _on_screen(ticket: Ticket, t: Translations, language: str, *, start: bool = False) -> None:
+    """The seat of ``ticket`` on the game screen, once the match has started (``start``:
+    the host starts it); then the
+    match's scores, or that a bot plays the seat of the person who left (a refusal that
+    ended the connection is raised)."""
+    from unomas.client import RoomClient
+    from unomas.client.table import RemoteTable
+    from unomas.tui.app import UnomasApp
+
+    async with RoomClient.of(ticket, lang=language) as client:
+        if start:
+            await client.start()
+            await client.wait_for(lambda: client.view is not None)
+        if client.view is None:
+            typer.echo(t.gettext("Waiting for the host to start."))
+            await client.wait_for(lambda: client.view is not None)
+        if client.view is not None:
+            await UnomasApp(t, session=RemoteTable(client)).run_async()
+        if client.over is not None:
+            scores = " ".join(str(score) for score in client.over["scores"] or [])
+            words = t.gettext("The match is over (seat {seat}); scores: {scores}.")
+            typer.echo(words.format(seat=ticket.seat, scores=scores))
+        elif client.failed is not None:
+            raise client.failed
+        else:
+            typer.echo(t.gettext("You left the room: a bot plays your seat until you join again with its link."))
 
 
 def host_command(
@@ -191,6 +254,7 @@ def host_command(
     ] = None,
     name: Annotated[str, typer.Option(metavar="NAME", help="Your name at the table.")] = "host",
     lang: LangOption = None,
+    plain: Annotated[bool, typer.Option("--plain", help="Line mode, for screen readers and pipes.")] = False,
 ) -> None:
     """Create a room on a server of `unomas serve`, share its link, and play its host's seat here."""
     from unomas.cli.app import rules_from_options
@@ -206,7 +270,14 @@ def host_command(
     setup = {"rules": rules.to_dict(), "bots": bot_seats or [], "programs": program_seats or []}
     try:
         ticket, link = create_room(server, name[:NAME_LIMIT], **setup)
+        if not plain and on_terminal():
+            typer.echo(t.gettext("The room's link, to share: {link}").format(link=link))
+            input(t.gettext("Enter: start the match (seats nobody took are played by bots)") + " ")
+            asyncio.run(_on_screen(ticket, t, language, start=True))
+            return
         seat = SimpleSeat(ticket.room, ticket, lang=language)
+    except (EOFError, KeyboardInterrupt):
+        raise typer.Exit(code=130) from None
     except UnoError as error:
         raise _refused(error, language) from None
     with seat:

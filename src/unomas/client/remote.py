@@ -185,6 +185,11 @@ class RoomClient:
         return None if self.room is None else self.room["you"]
 
     @property
+    def connected(self) -> bool:
+        """Whether the connection is open and the server has answered its hello."""
+        return self._connected.is_set() and self._socket is not None
+
+    @property
     def done(self) -> bool:
         """The match is over, or the connection is ended for good."""
         return self.over is not None or self.failed is not None or self._closing
@@ -249,6 +254,7 @@ class RoomClient:
                 self._socket = None
                 self._connected.clear()
             self._fail_pending(ConnectionLost("the connection closed before the server answered"))
+            await self._notify()  # whoever shows the connection says it is being restored
             if not self.reconnect or self.done:
                 break
             await asyncio.sleep(pause)

@@ -256,6 +256,7 @@ def error_messages(lang: str) -> dict[str, str]:
         # clients of a room, and the agents' tables
         "link.invalid": t.gettext("{text} is not a room's link, a room's code nor a server's address."),
         "client.connection_lost": t.gettext("The connection to the room is closed."),
+        "client.reconnecting": t.gettext("The connection was lost; reconnecting…"),
         "table.unknown": t.gettext("There is no table {table}: start a match or join a room first."),
     }
 

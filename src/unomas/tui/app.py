@@ -1,7 +1,8 @@
 """The Textual app of ``unomas play``: a setup screen, the game screen, summaries, watching.
 
-The screens show what the :class:`~unomas.tui.session.Session` says and offer exactly the
-person's legal actions; keys (arrows, digits, letters) or the mouse pick them.
+The game screen shows what its :class:`~unomas.tui.table.Table` says (a local
+:class:`~unomas.tui.session.Session`, or a seat of a room of ``unomas serve``) and offers
+exactly the person's legal actions; keys (arrows, digits, letters) or the mouse pick them.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import ClassVar
 from rich.console import Group
 from rich.markup import escape
 from rich.style import Style
-from rich.table import Table
+from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -34,6 +35,7 @@ from unomas.i18n.switches import switch_groups
 from unomas.rules import PRESETS, SWITCHES, Rules
 from unomas.tui import text
 from unomas.tui.session import Session, Setup, Watch, choose_play
+from unomas.tui.table import Table
 from unomas.view import View
 
 CARD_STYLES = ("bold white on red", "bold black on yellow", "bold white on green", "bold white on blue")
@@ -97,7 +99,7 @@ class Narration(RichLog):
 
 
 class GameScreen(Screen[None]):
-    """A match against bots, or (``watch``) a record stepped through."""
+    """A match at a table (against bots here, or a room's), or (``watch``) a record stepped through."""
 
     CSS = """
     #status { height: auto; max-height: 2; background: $boost; }
@@ -125,7 +127,7 @@ class GameScreen(Screen[None]):
     MARK = 5
     """Columns kept for each mark of cards hidden beside the shown part of a long hand."""
 
-    def __init__(self, t: Translations, session: Session | None = None, watch: Watch | None = None) -> None:
+    def __init__(self, t: Translations, session: Table | None = None, watch: Watch | None = None) -> None:
         super().__init__()
         self.t = t
         self.session = session
@@ -142,6 +144,8 @@ class GameScreen(Screen[None]):
         self.message = ""
         self.halted = False
         """A bot failed: nothing moves any more (the person can only quit)."""
+        self.drawn_at = -1
+        """The ply of the view whose drawn card the cursor was last put on."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -158,12 +162,20 @@ class GameScreen(Screen[None]):
             for _action, events in self.session.history:
                 self._narrate(events)
             self.session.listen(lambda _a, events: self._narrate(events))
+            self.run_worker(self.session.follow(self._changed), group="table")
         elif self.watched is not None:
             self._show_watched()
         self.refresh_all()
 
     def on_resize(self) -> None:
         self.refresh_all()
+
+    def _changed(self) -> None:
+        """The table changed by itself (a room's news, the answer to an action): show it,
+        the cursor on a card the person has just drawn."""
+        if self.is_mounted:
+            self._select_drawn()
+            self.refresh_all()
 
     # ------------------------------------------------------------------ drawing
 
@@ -184,8 +196,10 @@ class GameScreen(Screen[None]):
             return
         summary = text.round_summary(ended, self.names, self.t)
         final = next((e for e in events if isinstance(e, MatchEnded)), None)
-        if final is None:
+        if final is None and self.session.local:
             footer = self.t.gettext("Enter: next round · q: quit (the match is saved)")
+        elif final is None:
+            footer = self.t.gettext("Enter: back to the table · q: leave (a bot plays your seat)")
         else:
             summary += ["", *text.match_summary(final.scores, final.winner, self.names, self.t)]
             footer = self.t.gettext("Enter: close")
@@ -215,6 +229,9 @@ class GameScreen(Screen[None]):
     def _prompt(self, view: View) -> str:
         if self.message:
             return self.message
+        trouble = None if self.session is None else self.session.trouble()
+        if trouble is not None:
+            return text.error_line(trouble, self.t)
         if self.picking is not None and self.picking[0] == "color":
             return text.color_prompt(self.t, view.hand)
         if self.picking is not None:
@@ -325,9 +342,11 @@ class GameScreen(Screen[None]):
         self.refresh_all()
 
     def _select_drawn(self) -> None:
-        """Put the card cursor on a playable card just drawn, so that Enter plays it."""
+        """Put the card cursor on a playable card just drawn, so that Enter plays it (once
+        for each view that offers it: the person's arrows move it on)."""
         view = self.view()
-        if view.drawn is not None and view.seat == view.current:
+        if view.drawn is not None and view.seat == view.current and view.ply != self.drawn_at:
+            self.drawn_at = view.ply
             cards = self._cards(view)
             self.selected = len(cards) - 1 - cards[::-1].index(view.drawn)
 
@@ -425,8 +444,7 @@ class GameScreen(Screen[None]):
         if self.session is None:
             return
         self.picking = None
-        game = self.session.game
-        if game.round_over and not game.is_over:
+        if self.view().phase == Phase.ROUND_OVER:
             self.session.next_round()
         elif self.session.chance_open() and not self.halted:
             self._step()
@@ -465,18 +483,18 @@ class Panel(ModalScreen[None]):
         """The rows as plain lines."""
 
     def compose(self) -> ComposeResult:
-        shown: list[Text | Table] = []
+        shown: list[Text | RichTable] = []
         for row in self.rows:
             if isinstance(row, str):
                 shown.append(Text(row))
                 continue
-            if not shown or not isinstance(shown[-1], Table):
-                grid = Table.grid(padding=(0, 2))
+            if not shown or not isinstance(shown[-1], RichTable):
+                grid = RichTable.grid(padding=(0, 2))
                 grid.add_column(justify="right", no_wrap=True)
                 grid.add_column(ratio=1)
                 shown.append(grid)
             table = shown[-1]
-            assert isinstance(table, Table)
+            assert isinstance(table, RichTable)
             table.add_row(Text(row[0]), Text(row[1]))
         with VerticalScroll():
             yield Static(Group(*shown))
@@ -499,8 +517,7 @@ class SummaryScreen(Panel):
         self.dismiss()
         screen = self.app.screen
         if isinstance(screen, GameScreen) and screen.session is not None:
-            game = screen.session.game
-            if game.is_over:
+            if screen.view().phase == Phase.MATCH_OVER:
                 screen.action_quit_game()
                 return
             screen.action_go_on()
@@ -650,8 +667,9 @@ class SetupScreen(Screen[None]):
 
 
 class UnomasApp(App[None]):
-    """``unomas play``: a setup screen (unless ``session`` is given), then the game; the
-    session (the one given or the one started) is closed when the app ends."""
+    """``unomas play``: a setup screen (unless ``session`` is given: a local match or a
+    room's seat), then the game; the session (the one given or the one started) is closed
+    when the app ends."""
 
     TITLE = "unomas"
 
@@ -659,7 +677,7 @@ class UnomasApp(App[None]):
         self,
         t: Translations,
         *,
-        session: Session | None = None,
+        session: Table | None = None,
         setup: Setup | None = None,
         make_session: Callable[[Setup], Session] | None = None,
         watch: Watch | None = None,

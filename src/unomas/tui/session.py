@@ -175,6 +175,8 @@ class Session:
         self.rules = self.game.rules
         self.sort_hand = True
         """Whether the front ends show the hand sorted (they toggle it, the setup keeps it)."""
+        self.local = True
+        """The match is played here (a :class:`~unomas.tui.table.Table`'s question)."""
         self._before: Counter[Card] = Counter(self.view().hand)
         """The person's hand just before their last action (or the deal): what is not in
         it now came since."""
@@ -243,6 +245,14 @@ class Session:
         events = self.conductor.deal()
         self._before = Counter(self.view().hand)
         return events
+
+    def trouble(self) -> UnoError | None:
+        """Nothing: a refusal of the person's action is raised by :meth:`act` at once."""
+        return None
+
+    async def follow(self, changed: Callable[[], None]) -> None:
+        """Returns at once: nothing changes here but by :meth:`step`, :meth:`act` and
+        :meth:`next_round` (a :class:`~unomas.tui.table.Table` method)."""
 
     def close(self) -> None:
         self.conductor.close()

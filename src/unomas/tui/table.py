@@ -1,0 +1,85 @@
+"""What the game screen plays: one seat at a table, local or a room of ``unomas serve``.
+
+The screen draws a :class:`Table`'s view of its seat, narrates the events the seat hears,
+offers exactly the legal actions the view lists and hands the chosen one to :meth:`Table.act`.
+A :class:`~unomas.tui.session.Session` is a table played here (the bots move when the
+screen says :meth:`Table.step`); :class:`~unomas.client.table.RemoteTable` is a room's seat
+(the server judges, paces the bots and deals; its changes arrive while :meth:`Table.follow`
+runs). Nothing here knows a rule: the view's ``legal_actions`` are the only actions there are.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Protocol
+
+from unomas.actions import Action
+from unomas.cards import Card
+from unomas.conductor import Listener
+from unomas.errors import UnoError
+from unomas.events import Event
+from unomas.rules import Rules
+from unomas.view import View
+
+__all__ = ["Table"]
+
+
+class Table(Protocol):
+    """One seat of a match, as the game screen plays it."""
+
+    @property
+    def names(self) -> list[str]:
+        """Every seat's name, in seat order."""
+
+    @property
+    def rules(self) -> Rules: ...
+
+    sort_hand: bool
+    """Whether the screen shows the hand sorted (the person toggles it)."""
+
+    @property
+    def local(self) -> bool:
+        """Whether the match is played here (saved as it goes, to resume), not at a room
+        of a server (where a bot plays the seat of a person who left)."""
+
+    def view(self) -> View:
+        """The seat's view now: its hand, the public table, its legal actions."""
+
+    @property
+    def history(self) -> list[tuple[Action | None, list[Event]]]:
+        """What the seat heard so far, each change's action (None where it is not told)
+        and its events."""
+
+    def listen(self, listener: Listener) -> Callable[[], None]:
+        """Tell ``listener`` every later change as the seat may see it; returns how to stop."""
+
+    def new_cards(self) -> Counter[Card]:
+        """The cards the seat got since its last action (drawn, or a swapped hand)."""
+
+    def chance_open(self) -> bool:
+        """Whether an out-of-turn chance of the seat holds the other seats back until it is let go."""
+
+    def delay(self) -> float | None:
+        """Seconds before the screen should call :meth:`step` (None: nothing moves by the screen's clock)."""
+
+    def step(self) -> Action | None:
+        """Let the other seats move once (the screen's clock, or a chance let go)."""
+
+    def act(self, action: Action) -> object:
+        """Take one of the view's legal actions; a refusal known at once raises
+        :class:`~unomas.errors.UnoError`, a later one is told by :meth:`trouble`."""
+
+    def next_round(self) -> object:
+        """Go on once the person has read a round's summary."""
+
+    def trouble(self) -> UnoError | None:
+        """What to tell the person instead of the prompt, if anything: a refusal of their
+        last action that came later, a connection being restored."""
+
+    async def follow(self, changed: Callable[[], None]) -> None:
+        """Call ``changed`` after every change that comes by itself (not in answer to a
+        call of the screen's), until the match is over; returns at once for a table
+        whose changes the screen makes."""
+
+    def close(self) -> None: ...
