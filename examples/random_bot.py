@@ -51,7 +51,8 @@ def main() -> None:
             break
         else:  # "events", and anything a later version adds: no answer
             continue
-        print(json.dumps(answer), flush=True)
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ before anything changes in the game.
 
 What the program writes on its standard error is passed through to ours as it comes, and
 its last lines are quoted in the error when it fails. Pipes are read and written without
-blocking through :mod:`selectors` (POSIX: Linux, macOS); one daemon thread per running
+blocking, waited on with :func:`select.poll` (POSIX: Linux, macOS); one daemon thread per running
 program drains its standard error and ends with it.
 """
 
@@ -46,7 +46,7 @@ import contextlib
 import json
 import os
 import random
-import selectors
+import select
 import shlex
 import signal
 import subprocess
@@ -167,10 +167,11 @@ class _Connection:
         os.set_blocking(self.stdin, False)
         os.set_blocking(self.stdout, False)
         self.buffer = bytearray()
-        self.reader = selectors.DefaultSelector()
-        self.reader.register(self.stdout, selectors.EVENT_READ)
-        self.writer = selectors.DefaultSelector()
-        self.writer.register(self.stdin, selectors.EVENT_WRITE)
+        # One poll object each way, made once: a decision waits with one system call.
+        self.reader = select.poll()
+        self.reader.register(self.stdout, select.POLLIN)
+        self.writer = select.poll()
+        self.writer.register(self.stdin, select.POLLOUT)
         self.held: list[str] = []
         """Lines of messages that need no answer (``events``), written with the next one."""
         self.pending: list[dict[str, Any]] = []
@@ -238,7 +239,7 @@ class _Connection:
             data = data[written:]
             if data:
                 remaining = deadline - time.monotonic()
-                if remaining <= 0 or not self.writer.select(remaining):
+                if remaining <= 0 or not self.writer.poll(remaining * 1000):
                     if self.process.poll() is not None:
                         return self.exit_problem(sending)
                     return f"stopped reading its input (sending {kind!r})"
@@ -263,7 +264,7 @@ class _Connection:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None, ""
-            if not self.reader.select(remaining):
+            if not self.reader.poll(remaining * 1000):
                 continue
             try:
                 chunk = os.read(self.stdout, 65536)
@@ -298,8 +299,6 @@ class _Connection:
         self.finalizer()  # kills what remains of it
         self.stderr_thread.join(1.0)
         process.stdout.close()
-        self.reader.close()
-        self.writer.close()
 
 
 IDLE: dict[tuple[tuple[str, ...], float, float], list[_Connection]] = {}
