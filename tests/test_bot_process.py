@@ -481,17 +481,13 @@ def logged(tmp_path: Path) -> list[dict[str, Any]]:
 
 
 class Recording(ProcessBot):
-    """A program bot that keeps the views it was asked with, as the protocol writes them."""
+    """A program bot that keeps the views it asks its program about, whole."""
 
     views: list[dict[str, Any]]
 
-    def act(self, view: View) -> Action:
+    def _question(self, kind: str, view: View) -> dict[str, Any]:
         self.views.append(view.to_json(rules=False))
-        return super().act(view)
-
-    def react(self, view: View) -> Action | None:
-        self.views.append(view.to_json(rules=False))
-        return super().react(view)
+        return super()._question(kind, view)
 
 
 def test_protocol_3_questions_tell_what_changed_and_rebuild_every_view(tmp_path: Path) -> None:
@@ -519,6 +515,15 @@ def test_protocol_3_questions_tell_what_changed_and_rebuild_every_view(tmp_path:
         assert view == seen
         assert question["actions"] == [str(Action.from_json(move)) for move in offered]
     assert any("+discard" in q["view"] for q in questions) and max(len(q["view"]) for q in questions[1:]) < len(first)
+
+
+def test_protocol_3_plays_a_forced_move_without_asking(tmp_path: Path) -> None:
+    bot = v3_bot(tmp_path)
+    outcome = two_seats(bot, seed=4).play()
+    process.close_idle()
+    asked = [m for m in logged(tmp_path) if m["type"] == "act"]
+    assert asked and all(len(m["actions"]) > 1 for m in asked)
+    assert outcome.decisions[0] > len(asked)  # the forced moves were decided, unasked
 
 
 def test_protocol_3_events_ride_in_the_questions_and_hide_the_other_hand(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ an in-process bot does; idle programs are told ``bye`` when the interpreter exit
 makes each question small: the view's fields that changed since the last question (a list
 that only grew, as its new items), the legal actions in their text form, the events since
 the last question (unless the bot declined them in ``ready``), and an answer that is the
-index of the chosen action.
+index of the chosen action; a turn with a single legal action is played without asking.
 
 Every answer must come within ``timeout`` seconds, and ``ready`` (the program's start-up)
 within ``startup`` seconds (the constructor's arguments, or ``cmd:timeout=1:startup=30:COMMAND``
@@ -421,6 +421,9 @@ class ProcessBot(Bot):
             connection.hears = hears
 
     def act(self, view: View) -> Action:
+        connection = self.connection
+        if connection is not None and connection.protocol == PROTOCOL_3 and len(view.legal_actions) == 1:
+            return view.legal_actions[0]  # forced: version 3 asks no question with one answer
         action = self._action("act", view)
         if action is None:
             self._fail("answered null to 'act': on its turn it must act")
