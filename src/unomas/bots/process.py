@@ -328,7 +328,7 @@ class ProcessBot(Bot):
     ``command`` is split like a shell command line (``python3 my_bot.py --fast``) and run
     without a shell. ``timeout`` is how many seconds each answer may take, ``startup`` how
     long the program may take to answer ``hello`` (see the module). A program that chose
-    protocol 2 outlives its match and plays the next match of the same command.
+    protocol 2 or 3 outlives its match and plays the next match of the same command.
     """
 
     name = "process"
@@ -442,7 +442,7 @@ class ProcessBot(Bot):
             connection.hold([to_json(event) for event in events])
 
     def close(self) -> None:
-        """The match is over: a protocol-2 program waits for the next one; any other is told
+        """The match is over: a protocol-2 or -3 program waits for the next one; any other is told
         ``bye`` and let exit (killed after a second). Safe to repeat."""
         connection, self.connection = self.connection, None
         if connection is None:
