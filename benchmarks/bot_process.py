@@ -1,10 +1,11 @@
-"""What a program bot costs per match: in-process bots beside `cmd:` bots of both protocol versions.
+"""What a program bot costs per match: in-process bots beside `cmd:` bots of every protocol version.
 
 Plays single-round two-player matches, the same seeds for every contestant: a `random`
 bot inside unomas against `random` (the reference), then the example program bot
 (`examples/random_bot.py`, the same policy over the JSON-lines protocol) against `random`,
-once speaking `unomas-bot/1` (a process per match) and once `unomas-bot/2` (one process
-for all matches). The contestants take turns in slices, so the machine's load falls on
+speaking `unomas-bot/1` (a process per match), `unomas-bot/2` (one process for all
+matches) and `unomas-bot/3` (one process, small questions: the view's changes, the actions
+as text, an index for an answer, no events). The contestants take turns in slices, so the machine's load falls on
 all alike, and each is printed as seconds per match and as a ratio to the reference:
 
     python benchmarks/bot_process.py [--matches 300] [--slices 5]
@@ -27,7 +28,8 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "random_bot.py"
 CONTESTANTS: dict[str, str] = {
     "random (in process)": "random",
     "cmd: protocol 1": "cmd:" + shlex.join([sys.executable, str(EXAMPLE), "--protocol", "1"]),
-    "cmd: protocol 2": "cmd:" + shlex.join([sys.executable, str(EXAMPLE)]),
+    "cmd: protocol 2": "cmd:" + shlex.join([sys.executable, str(EXAMPLE), "--protocol", "2"]),
+    "cmd: protocol 3": "cmd:" + shlex.join([sys.executable, str(EXAMPLE)]),
 }
 
 

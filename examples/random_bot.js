@@ -3,30 +3,42 @@
 //
 //   unomas tournament --bots 'cmd:node examples/random_bot.js',heuristic
 //
-// It speaks protocol 2: one process plays every match it is seated in.
+// It speaks protocol 3: one process plays every match it is seated in, each question
+// carries what changed in the view and the actions as text, and the answer is an index.
 "use strict";
 const readline = require("readline");
 
-const pick = (items) => items[Math.floor(Math.random() * items.length)];
 const send = (message) => process.stdout.write(JSON.stringify(message) + "\n");
+let view = {}; // the view, kept up to date (this bot only needs the actions)
+
+// Bring the view up to date: "+name" is a list that grew, any other field replaces its value.
+const merge = (changes) => {
+  for (const [key, value] of Object.entries(changes)) {
+    if (key[0] === "+") view[key.slice(1)].push(...value);
+    else view[key] = value;
+  }
+};
 
 readline.createInterface({ input: process.stdin }).on("line", (line) => {
   if (!line.trim()) return;
   const message = JSON.parse(line);
   switch (message.type) {
-    case "hello":
-      send({ type: "ready", name: "random_bot.js", protocol: "unomas-bot/2" });
+    case "hello": // no events: the actions are in every question
+      send({ type: "ready", name: "random_bot.js", protocol: "unomas-bot/3", events: false });
       break;
     case "match": // the next match, in the same process
+      view = {};
       send({ type: "ready" });
       break;
     case "act":
-      send({ type: "action", action: pick(message.view.legal_actions) });
+      merge(message.view);
+      send({ type: "action", action: Math.floor(Math.random() * message.actions.length) });
       break;
     case "react": {
-      // Out of turn: call UNO when obliged to, otherwise let the chance go by.
-      const calls = message.view.legal_actions.filter((a) => a.a === "uno");
-      send({ type: "action", action: calls.length ? calls[0] : null });
+      // Out of turn: call UNO when obliged to ("0 uno"), otherwise let the chance go by.
+      merge(message.view);
+      const call = message.actions.findIndex((text) => text.split(" ")[1] === "uno");
+      send({ type: "action", action: call >= 0 ? call : null });
       break;
     }
     case "bye":

@@ -1,4 +1,4 @@
-"""Bots in other languages: the JSON-lines protocol unomas-bot/1 (docs/bot-protocol.md)."""
+"""Bots in other languages: the JSON-lines protocols unomas-bot/1, /2 and /3 (docs/bot-protocol.md)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from unomas.errors import BotError, SettingsError
 from unomas.events import Event, StartingCard
 from unomas.game import Game
 from unomas.rules import Rules
+from unomas.view import View
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "random_bot.py"
 
@@ -132,7 +133,7 @@ def test_the_conversation(tmp_path: Path) -> None:
         "seat": 0,
         "rules": Rules(players=2, target_score=0).to_dict(),
         "timeout": 5.0,
-        "protocols": ["unomas-bot/1", "unomas-bot/2"],
+        "protocols": ["unomas-bot/1", "unomas-bot/2", "unomas-bot/3"],
         "startup": 20.0,
     }
     assert bot.name == "logger"
@@ -337,7 +338,7 @@ def test_timeout_and_command_settings(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_protocol_2_bot_plays_many_matches_in_one_process() -> None:
-    spec = "cmd:" + command(EXAMPLE)
+    spec = "cmd:" + command(EXAMPLE, "--protocol", "2")
     processes = set()
     for seed in range(3):
         bot = make_bot(spec)
@@ -438,3 +439,148 @@ def test_the_javascript_example_plays_a_match() -> None:
     ).play()
     assert summary.winner in (0, 1, 2) and bot.name == "random_bot.js"
     process.close_idle()
+
+
+# ---------------------------------------------------------------------- protocol 3
+
+V3_LOOP = """
+import json, sys
+
+def send(message):
+    print(json.dumps(message), flush=True)
+
+READY = {ready}
+
+def choose(message):
+    return {choose}
+
+with open({log!r}, "a") as log:
+    for line in sys.stdin:
+        log.write(line)
+        log.flush()
+        message = json.loads(line)
+        if message["type"] in ("hello", "match"):
+            send(READY)
+        elif message["type"] in ("act", "react"):
+            send({{"type": "action", "action": choose(message)}})
+        elif message["type"] == "bye":
+            break
+"""
+"""A protocol-3 bot that logs what it reads, answers ``ready`` with ``ready`` and acts by ``choose``."""
+
+
+def v3_bot(tmp_path: Path, *, ready: str = "", choose: str = "0 if message['type'] == 'act' else None") -> ProcessBot:
+    """A protocol-3 bot (``ready``: extra fields of its ``ready``) logging to ``tmp_path/log.jsonl``."""
+    fields = "{'type': 'ready', 'protocol': 'unomas-bot/3'" + (", " + ready if ready else "") + "}"
+    body = V3_LOOP.format(ready=fields, choose=choose, log=str(tmp_path / "log.jsonl"))
+    return ProcessBot(script(tmp_path, body, raw=True))
+
+
+def logged(tmp_path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
+
+
+class Recording(ProcessBot):
+    """A program bot that keeps the views it asks its program about, whole."""
+
+    views: list[dict[str, Any]]
+
+    def _question(self, kind: str, view: View) -> dict[str, Any]:
+        self.views.append(view.to_json(rules=False))
+        return super()._question(kind, view)
+
+
+def test_protocol_3_questions_tell_what_changed_and_rebuild_every_view(tmp_path: Path) -> None:
+    recorder = v3_bot(tmp_path)
+    bot = Recording(recorder.command)
+    bot.views = []
+    two_seats(bot, seed=4).play()
+    process.close_idle()
+    messages = logged(tmp_path)
+    assert messages[0]["protocols"] == ["unomas-bot/1", "unomas-bot/2", "unomas-bot/3"]
+    questions = [m for m in messages if m["type"] in ("act", "react")]
+    assert len(questions) == len(bot.views) > 10
+    first = questions[0]["view"]
+    assert "rules" not in first and "legal_actions" not in first and first["seat"] == 0 and len(first["hand"]) == 7
+    view: dict[str, Any] = {}
+    for question, seen in zip(questions, bot.views, strict=True):
+        for key, value in question["view"].items():
+            if key.startswith("+"):
+                assert value and key[1:] in view  # only a list told before grows
+                view[key[1:]] = view[key[1:]] + value
+            else:
+                assert key in seen and (key not in view or view[key] != value)  # told only when changed
+                view[key] = value
+        offered = seen.pop("legal_actions")
+        assert view == seen
+        assert question["actions"] == [str(Action.from_json(move)) for move in offered]
+    assert any("+discard" in q["view"] for q in questions) and max(len(q["view"]) for q in questions[1:]) < len(first)
+
+
+def test_protocol_3_plays_a_forced_move_without_asking(tmp_path: Path) -> None:
+    bot = v3_bot(tmp_path)
+    outcome = two_seats(bot, seed=4).play()
+    process.close_idle()
+    asked = [m for m in logged(tmp_path) if m["type"] == "act"]
+    assert asked and all(len(m["actions"]) > 1 for m in asked)
+    assert outcome.decisions[0] > len(asked)  # the forced moves were decided, unasked
+
+
+def test_protocol_3_events_ride_in_the_questions_and_hide_the_other_hand(tmp_path: Path) -> None:
+    bot = v3_bot(tmp_path)
+    outcome = two_seats(bot, seed=2).play()
+    process.close_idle()  # a protocol-3 program idles after its match: now it hears "bye"
+    messages = logged(tmp_path)
+    assert bot.name == "cmd:" + bot.command and {m["type"] for m in messages} >= {"hello", "act", "events", "bye"}
+    assert not [m for m in messages if m["type"] == "events" and m is not messages[-2]]  # only the last changes
+    events = [e for m in messages for e in m.get("events", [])]
+    assert events[0]["event"] == "dealt" and events[0]["hands"][1] is None and len(events[0]["hands"][0]) == 7
+    assert events[-1] == {"event": "match_ended", "winner": outcome.winner, "scores": outcome.scores}
+    assert all(e["cards"] is None for e in events if e["event"] == "drew" and e["player"] == 1)
+
+
+def test_a_protocol_3_bot_may_decline_events(tmp_path: Path) -> None:
+    bot = v3_bot(tmp_path, ready="'events': False")
+    two_seats(bot, seed=3).play()
+    process.close_idle()
+    messages = logged(tmp_path)
+    assert not [m for m in messages if m["type"] == "events" or "events" in m]
+    assert any(m["type"] == "act" for m in messages)
+
+
+def test_protocol_3_bots_play_match_after_match_in_one_process() -> None:
+    spec = "cmd:" + command(EXAMPLE)
+    processes = set()
+    for seed in range(3):
+        bots = [make_bot(spec), make_bot("heuristic"), make_bot(spec)]
+        table = Conductor.for_bots(Rules.preset("all", players=3, target_score=0), bots, seed=seed)
+        for bot in (bots[0], bots[2]):
+            assert isinstance(bot, ProcessBot) and bot.connection is not None
+            assert bot.connection.protocol == "unomas-bot/3" and not bot.connection.hears
+            processes.add(bot.connection.process.pid)
+        assert table.play().winner in (0, 1, 2)
+    assert len(processes) == 2
+    process.close_idle()
+
+
+@pytest.mark.parametrize(
+    ("choose", "reason"),
+    [
+        ("99", "answered 'act' with '99', not the index of one of its"),
+        ("-1", "answered 'act' with '-1', not the index of one of its"),
+        ("True", "answered 'act' with 'true', not the index of one of its"),
+        ("1.0", "answered 'act' with '1.0', not the index of one of its"),
+        ("{'p': 0, 'a': 'draw'}", 'answered \'act\' with \'{"p": 0, "a": "draw"}\', not the index of one of its'),
+    ],
+)
+def test_a_protocol_3_answer_that_is_not_an_offered_index_is_refused(tmp_path: Path, choose: str, reason: str) -> None:
+    error = failure(v3_bot(tmp_path, choose=choose))
+    assert error.code == "bot.failed" and error.seat == 0
+    assert error.reason.startswith(reason)
+
+
+def test_a_protocol_3_ready_with_a_bad_events_field_is_refused(tmp_path: Path) -> None:
+    bot = v3_bot(tmp_path, ready="'events': 'no'")
+    with pytest.raises(BotError, match="gave 'events' that is not true or false: '\"no\"'") as caught:
+        bot.start(0, Rules(), random.Random())
+    assert caught.value.code == "bot.failed" and bot.connection is None

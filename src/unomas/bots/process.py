@@ -1,4 +1,4 @@
-"""A bot in any language: a program speaking the JSON-lines protocol ``unomas-bot/1`` or ``/2``.
+"""A bot in any language: a program speaking the JSON-lines protocol ``unomas-bot/1``, ``/2`` or ``/3``.
 
 :class:`ProcessBot` runs a command (split like a shell would, but run without one) as a
 child process, writes it one JSON object per line on its standard input and reads one JSON
@@ -11,12 +11,18 @@ docs/bot-protocol.md; in short::
     → {"type": "act", "view": {...}}          ← {"type": "action", "action": {"p": 0, "a": "draw"}}
     → {"type": "react", "view": {...}}        ← {"type": "action", "action": null}
     → {"type": "match", "seat": 1, "rules": {...}, "timeout": 5.0}   ← {"type": "ready"}   (version 2)
+    → {"type": "act", "view": {"ply": 9, "+discard": ["G5"]}, "actions": ["0 draw", "0 play G7"],
+       "events": [...]}                      ← {"type": "action", "action": 1}     (version 3)
     → {"type": "bye"}
 
 Under version 1 a process plays one match. A bot that answers ``ready`` with protocol
-``unomas-bot/2`` is kept when its match ends and plays the next match of the same command
-in this process (a ``match`` message starts it), so a program bot costs about what an
-in-process bot does; idle programs are told ``bye`` when the interpreter exits.
+``unomas-bot/2`` or ``/3`` is kept when its match ends and plays the next match of the same
+command in this process (a ``match`` message starts it), so a program bot costs about what
+an in-process bot does; idle programs are told ``bye`` when the interpreter exits. Version 3
+makes each question small: the view's fields that changed since the last question (a list
+that only grew, as its new items), the legal actions in their text form, the events since
+the last question (unless the bot declined them in ``ready``), and an answer that is the
+index of the chosen action; a turn with a single legal action is played without asking.
 
 Every answer must come within ``timeout`` seconds, and ``ready`` (the program's start-up)
 within ``startup`` seconds (the constructor's arguments, or ``cmd:timeout=1:startup=30:COMMAND``
@@ -28,7 +34,7 @@ before anything changes in the game.
 
 What the program writes on its standard error is passed through to ours as it comes, and
 its last lines are quoted in the error when it fails. Pipes are read and written without
-blocking through :mod:`selectors` (POSIX: Linux, macOS); one daemon thread per running
+blocking, waited on with :func:`select.poll` (POSIX: Linux, macOS); one daemon thread per running
 program drains its standard error and ends with it.
 """
 
@@ -40,7 +46,7 @@ import contextlib
 import json
 import os
 import random
-import selectors
+import select
 import shlex
 import signal
 import subprocess
@@ -63,7 +69,11 @@ PROTOCOL = "unomas-bot/1"
 """The protocol named in ``hello``: every bot speaks it."""
 PROTOCOL_2 = "unomas-bot/2"
 """The protocol of a bot that plays many matches in one process."""
-PROTOCOLS = (PROTOCOL, PROTOCOL_2)
+PROTOCOL_3 = "unomas-bot/3"
+"""The protocol of small questions: view changes, actions as text, an index for an answer."""
+PROTOCOLS = (PROTOCOL, PROTOCOL_2, PROTOCOL_3)
+PERSISTENT = (PROTOCOL_2, PROTOCOL_3)
+"""The protocols whose program plays many matches in one process."""
 DEFAULT_TIMEOUT = 5.0
 DEFAULT_STARTUP = 20.0
 TIMEOUT_VARIABLE = "UNOMAS_BOT_TIMEOUT"
@@ -78,6 +88,8 @@ STDERR_LINES = 10
 """How many of the bot's last standard-error lines an error message quotes."""
 CLOSE_GRACE = 1.0
 """Seconds a bot has to exit after ``bye`` before it is killed."""
+_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+"""Compact JSON of the plain dicts and lists sent (no cycles to look for)."""
 
 __all__ = [
     "DEFAULT_STARTUP",
@@ -85,6 +97,7 @@ __all__ = [
     "PROTOCOL",
     "PROTOCOLS",
     "PROTOCOL_2",
+    "PROTOCOL_3",
     "STARTUP_VARIABLE",
     "TIMEOUT_VARIABLE",
     "ProcessBot",
@@ -154,14 +167,21 @@ class _Connection:
         os.set_blocking(self.stdin, False)
         os.set_blocking(self.stdout, False)
         self.buffer = bytearray()
-        self.reader = selectors.DefaultSelector()
-        self.reader.register(self.stdout, selectors.EVENT_READ)
-        self.writer = selectors.DefaultSelector()
-        self.writer.register(self.stdin, selectors.EVENT_WRITE)
+        # One poll object each way, made once: a decision waits with one system call.
+        self.reader = select.poll()
+        self.reader.register(self.stdout, select.POLLIN)
+        self.writer = select.poll()
+        self.writer.register(self.stdin, select.POLLOUT)
         self.held: list[str] = []
         """Lines of messages that need no answer (``events``), written with the next one."""
+        self.pending: list[dict[str, Any]] = []
+        """Version 3: the events since the last question, sent inside the next one."""
         self.protocol = PROTOCOL
         """The protocol the program chose in its ``ready``."""
+        self.hears = True
+        """Whether the program is sent events (a version-3 ``ready`` may decline them)."""
+        self.told: dict[str, Any] = {}
+        """Version 3: the view as the program knows it this match (the fields last sent)."""
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         self.stderr_thread = threading.Thread(
             target=_drain, args=(self.process.stderr, self.stderr_tail), name="unomas-bot-stderr", daemon=True
@@ -171,13 +191,29 @@ class _Connection:
         # the process still goes when the bot is collected or the interpreter exits.
         self.finalizer = weakref.finalize(self, _kill, self.process)
 
-    def hold(self, message: dict[str, Any]) -> None:
-        """Keep a message that needs no answer, to write with the next one (one write, and
-        one wake-up of the program, per decision instead of one per change)."""
-        self.held.append(json.dumps(message, separators=(",", ":")) + "\n")
+    def hold(self, events: list[dict[str, Any]]) -> None:
+        """Keep events, to write with the next message (one write, and one wake-up of the
+        program, per decision instead of one per change): inside the next question under
+        version 3, else as an ``events`` message before it."""
+        if self.protocol == PROTOCOL_3:
+            self.pending += events
+        else:
+            self.held.append(_encode({"type": "events", "events": events}) + "\n")
+
+    def _release(self, into: dict[str, Any] | None) -> None:
+        """Version 3: put the pending events into the question ``into``, or (None, or not
+        a question) into an ``events`` message held before it."""
+        if not self.pending:
+            return
+        if into is not None and into["type"] in ("act", "react"):
+            into["events"] = self.pending
+        else:
+            self.held.append(_encode({"type": "events", "events": self.pending}) + "\n")
+        self.pending = []
 
     def flush(self, deadline: float) -> str | None:
-        """Write the held messages now (the match is over); the problem if that failed."""
+        """Write the held events now (the match is over); the problem if that failed."""
+        self._release(None)
         if not self.held:
             return None
         text, self.held = "".join(self.held), []
@@ -186,7 +222,8 @@ class _Connection:
     def send(self, message: dict[str, Any], deadline: float) -> str | None:
         """Write the held messages and then ``message``; the problem if they could not be
         written by ``deadline``."""
-        text, self.held = "".join(self.held) + json.dumps(message, separators=(",", ":")) + "\n", []
+        self._release(message)
+        text, self.held = "".join(self.held) + _encode(message) + "\n", []
         return self._write(text, message["type"], deadline)
 
     def _write(self, text: str, kind: str, deadline: float) -> str | None:
@@ -202,7 +239,7 @@ class _Connection:
             data = data[written:]
             if data:
                 remaining = deadline - time.monotonic()
-                if remaining <= 0 or not self.writer.select(remaining):
+                if remaining <= 0 or not self.writer.poll(remaining * 1000):
                     if self.process.poll() is not None:
                         return self.exit_problem(sending)
                     return f"stopped reading its input (sending {kind!r})"
@@ -227,7 +264,7 @@ class _Connection:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None, ""
-            if not self.reader.select(remaining):
+            if not self.reader.poll(remaining * 1000):
                 continue
             try:
                 chunk = os.read(self.stdout, 65536)
@@ -262,8 +299,6 @@ class _Connection:
         self.finalizer()  # kills what remains of it
         self.stderr_thread.join(1.0)
         process.stdout.close()
-        self.reader.close()
-        self.writer.close()
 
 
 IDLE: dict[tuple[tuple[str, ...], float, float], list[_Connection]] = {}
@@ -293,7 +328,7 @@ class ProcessBot(Bot):
     ``command`` is split like a shell command line (``python3 my_bot.py --fast``) and run
     without a shell. ``timeout`` is how many seconds each answer may take, ``startup`` how
     long the program may take to answer ``hello`` (see the module). A program that chose
-    protocol 2 outlives its match and plays the next match of the same command.
+    protocol 2 or 3 outlives its match and plays the next match of the same command.
     """
 
     name = "process"
@@ -370,20 +405,32 @@ class ProcessBot(Bot):
         self._ready(answer)
 
     def _ready(self, answer: dict[str, Any]) -> None:
+        """Take what a ``ready`` says: the bot's name and (version 3) whether it hears events."""
+        connection = self.connection
+        assert connection is not None
         name = answer.get("name")
         if name is not None:
             if not isinstance(name, str) or not name.strip():
                 self._fail(f"gave a name that is not a non-empty string: {name!r}")
             self.name = name.strip()
+        connection.told = {}  # a new match: the first question tells the whole view
+        if connection.protocol == PROTOCOL_3:
+            hears = answer.get("events", connection.hears)
+            if not isinstance(hears, bool):
+                self._fail(f"gave 'events' that is not true or false: {_clip(json.dumps(hears))}")
+            connection.hears = hears
 
     def act(self, view: View) -> Action:
-        action = self._action({"type": "act", "view": view.to_json()})
+        connection = self.connection
+        if connection is not None and connection.protocol == PROTOCOL_3 and len(view.legal_actions) == 1:
+            return view.legal_actions[0]  # forced: version 3 asks no question with one answer
+        action = self._action("act", view)
         if action is None:
             self._fail("answered null to 'act': on its turn it must act")
         return action
 
     def react(self, view: View) -> Action | None:
-        return self._action({"type": "react", "view": view.to_json()})
+        return self._action("react", view)
 
     def observe(self, events: Sequence[Event]) -> None:
         if not events:
@@ -391,17 +438,18 @@ class ProcessBot(Bot):
         connection = self.connection
         if connection is None:
             raise BotError(self.seat, self.name, "is not running (it failed or was closed)")
-        connection.hold({"type": "events", "events": [to_json(event) for event in events]})
+        if connection.hears:
+            connection.hold([to_json(event) for event in events])
 
     def close(self) -> None:
-        """The match is over: a protocol-2 program waits for the next one; any other is told
+        """The match is over: a protocol-2 or -3 program waits for the next one; any other is told
         ``bye`` and let exit (killed after a second). Safe to repeat."""
         connection, self.connection = self.connection, None
         if connection is None:
             return
         idle = IDLE.setdefault(self._key, [])
         if (
-            connection.protocol == PROTOCOL_2
+            connection.protocol in PERSISTENT
             and connection.process.poll() is None
             and len(idle) < IDLE_PER_COMMAND
             and connection.flush(time.monotonic() + self.timeout) is None
@@ -452,17 +500,51 @@ class ProcessBot(Bot):
             self._fail(f"answered {asked!r} with a message of type {answer.get('type')!r}, not {expected!r}")
         return answer
 
-    def _action(self, message: dict[str, Any]) -> Action | None:
-        answer = self._ask(message, "action")
+    def _question(self, kind: str, view: View) -> dict[str, Any]:
+        """The ``act`` or ``react`` message for ``view``: under version 3 the view's fields
+        that changed since the program's last question and the actions as text."""
+        connection = self.connection
+        if connection is None or connection.protocol != PROTOCOL_3:
+            return {"type": kind, "view": view.to_json()}
+        now = view.to_json(rules=False)
+        del now["legal_actions"]
+        told = connection.told
+        changed: dict[str, Any] = {}
+        for key, value in now.items():
+            old = told.get(key, _UNTOLD)
+            if value == old:
+                continue
+            if type(value) is list and type(old) is list and len(old) < len(value) and value[: len(old)] == old:
+                changed["+" + key] = value[len(old) :]  # a list that grew: its new items
+            else:
+                changed[key] = value
+        connection.told = now
+        return {"type": kind, "view": changed, "actions": [str(action) for action in view.legal_actions]}
+
+    def _action(self, kind: str, view: View) -> Action | None:
+        answer = self._ask(self._question(kind, view), "action")
         if "action" not in answer:
-            self._fail(f"answered {message['type']!r} without an 'action' field")
+            self._fail(f"answered {kind!r} without an 'action' field")
         move = answer["action"]
         if move is None:
             return None
+        assert self.connection is not None
+        if self.connection.protocol == PROTOCOL_3:
+            offered = view.legal_actions
+            if type(move) is not int or not 0 <= move < len(offered):
+                self._fail(
+                    f"answered {kind!r} with {_clip(json.dumps(move))}, not the index of one of"
+                    f" its {len(offered)} actions (0 to {len(offered) - 1})"
+                )
+            return offered[move]
         try:
             return Action.from_json(move)
         except NotationError as error:
-            self._fail(f"answered {message['type']!r} with a malformed action {_clip(json.dumps(move))}: {error}")
+            self._fail(f"answered {kind!r} with a malformed action {_clip(json.dumps(move))}: {error}")
+
+
+_UNTOLD = object()
+"""A view field the program has not been told this match."""
 
 
 def _clip(text: str, limit: int = 120) -> str:
