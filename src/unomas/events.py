@@ -175,7 +175,7 @@ class Reshuffled:
     pile: tuple[Card, ...] | None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class RoundEnded:
     """``winner`` emptied their hand and scored ``points``; ``hands`` are shown to all."""
 
@@ -184,11 +184,23 @@ class RoundEnded:
     hands: tuple[tuple[Card, ...], ...]
     scores: tuple[int, ...]
 
+    def __init__(  # written out, as in Played: every searched world's round ends with one
+        self, winner: int, points: int, hands: tuple[tuple[Card, ...], ...], scores: tuple[int, ...]
+    ) -> None:
+        self.winner = winner
+        self.points = points
+        self.hands = hands
+        self.scores = scores
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class MatchEnded:
     winner: int
     scores: tuple[int, ...]
+
+    def __init__(self, winner: int, scores: tuple[int, ...]) -> None:  # written out, as in RoundEnded
+        self.winner = winner
+        self.scores = scores
 
 
 Event = (
