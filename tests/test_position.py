@@ -334,6 +334,38 @@ def test_a_game_redealt_shows_each_seat_the_same_view(seed: int) -> None:
         )
 
 
+@FAST
+@given(st.integers(0, 2**32 - 1))
+def test_a_world_that_reports_no_events_plays_the_same_game(seed: int) -> None:
+    """``redealt(events=False)``, for a search's worlds: the same rules, every action reaching
+    the same position (reshuffles included), and no events built."""
+    rng = random.Random(seed)
+    for game in random_games(seed, 150):
+        if game.round_over or rng.random() < 0.9:
+            continue
+        told, silent = (
+            game.redealt(
+                [hand[:] for hand in game.hands],
+                game.position().pile,
+                drawn=game.drawn,
+                accused_guilty=game.accused_guilty,
+                rng=random.Random(seed),
+                events=events,
+            )
+            for events in (True, False)
+        )
+        choices = random.Random(seed)
+        for _ in range(300):  # random play may drag a round on: a stretch of it is enough
+            if told.round_over:
+                break
+            seats = [told.current, *told.out_of_turn_seats()]
+            action = choices.choice(told.legal_actions(choices.choice(seats)))
+            assert told.push(action)
+            assert silent.push(action) == []
+            assert silent.position() == told.position()
+            assert silent.legal_actions(told.current) == told.legal_actions(told.current)
+
+
 # ---------------------------------------------------------------- actions written and read back
 
 
