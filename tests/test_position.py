@@ -165,6 +165,7 @@ def test_a_pickled_or_deep_copied_game_is_the_same_game(seed: int, steps: int) -
         assert other.position() == game.position()
         assert (other.accused, other.accused_guilty) == (game.accused, game.accused_guilty)
         assert other.round_start_events == game.round_start_events
+        assert other.log == game.log
         assert record.to_json(other) == record.to_json(game)
         assert other.rng is not game.rng and other.hands[0] is not game.hands[0]
     _same_future(game, copies, random.Random(seed), 300)

@@ -7,8 +7,9 @@ not know. Events are values: nothing changes them once made.
 
 from __future__ import annotations
 
+import copyreg
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, get_args
 
 from unomas.cards import COLOR_LETTERS, Card, Color, card_token
 
@@ -223,6 +224,16 @@ Event = (
     | RoundEnded
     | MatchEnded
 )
+
+
+def _reduced(event: Event) -> tuple[Any, ...]:
+    """An event for pickling and deepcopy: its class and its fields, in the constructor's
+    order (a compiled event with a written-out constructor has no other way back)."""
+    return type(event), tuple([getattr(event, field.name) for field in fields(event)])
+
+
+for _kind in get_args(Event):
+    copyreg.pickle(_kind, _reduced)
 
 
 def redact(event: Event, seat: int | None) -> Event:
