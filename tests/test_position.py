@@ -4,8 +4,10 @@ that share nothing, and what a seat may know (the knowledge functions of unomas.
 from __future__ import annotations
 
 import ast
+import copy
 import dataclasses
 import json
+import pickle
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import unomas
+from unomas import record
 from unomas.actions import Action
 from unomas.cards import parse_card
 from unomas.errors import NotationError, PositionError
@@ -108,8 +111,12 @@ def test_none_is_none_in_the_game_its_position_and_its_views_never_minus_one() -
     assert seen == set(NONE_FIELDS)
 
 
-NOT_STATE = {"rules", "players", "rng", "log", "round_start_events", "_forced_pile", "_plays", "_seats", "_switches"}
-"""The slots of a Game that are not its position: settings, caches, the random source, history."""
+NOT_STATE = {
+    *("rules", "players", "rng", "log", "round_start_events", "_forced_pile"),
+    *("_plays", "_seats", "_switches", "_told"),
+}
+"""The slots of a Game that are not its position: settings, caches, the random source, history,
+whether it reports events."""
 
 
 @pytest.mark.skipif(not hasattr(Game, "__slots__"), reason="a compiled Game lists no __slots__; the pure build checks")
@@ -125,6 +132,51 @@ def test_a_copy_has_every_field_of_the_position(seed: int) -> None:
         position = game.position()
         copy = game.copy()
         assert copy.position() == position
+
+
+def _same_future(game: Game, others: list[Game], rng: random.Random, steps: int) -> None:
+    """Play ``game`` and ``others`` on with the same choices (new rounds dealt by each one's own
+    random source): every action must cause the same events and reach the same position."""
+    for _ in range(steps):
+        if game.is_over:
+            return
+        if game.round_over:
+            expected = game.start_round()
+            assert [other.start_round() for other in others] == [expected] * len(others)
+        else:
+            seats = [game.current, *game.out_of_turn_seats()]
+            action = rng.choice(game.legal_actions(rng.choice(seats)))
+            expected = game.apply(action)
+            assert [other.apply(action) for other in others] == [expected] * len(others)
+        assert [other.position() for other in others] == [game.position()] * len(others)
+
+
+@FAST
+@given(st.integers(0, 2**32 - 1), st.integers(0, 300))
+def test_a_pickled_or_deep_copied_game_is_the_same_game(seed: int, steps: int) -> None:
+    """Pickling and deepcopy work in both builds (OpenSpiel serializes states by pickling): the
+    copy has the game's position, history and future, its random source's state included,
+    and shares nothing with it."""
+    game = next(g for step, g in enumerate(random_games(seed, steps + 1)) if step == steps or g.is_over)
+    copies = [pickle.loads(pickle.dumps(game)), copy.deepcopy(game)]
+    for other in copies:
+        assert type(other) is Game
+        assert other.rules == game.rules
+        assert other.position() == game.position()
+        assert (other.accused, other.accused_guilty) == (game.accused, game.accused_guilty)
+        assert other.round_start_events == game.round_start_events
+        assert other.log == game.log
+        assert record.to_json(other) == record.to_json(game)
+        assert other.rng is not game.rng and other.hands[0] is not game.hands[0]
+    _same_future(game, copies, random.Random(seed), 300)
+
+
+def test_a_game_shuffling_unpredictably_pickles_too() -> None:
+    """An unseeded game has no secret future to carry: its copy shuffles unpredictably too."""
+    game = Game(Rules(players=3))
+    for other in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+        assert other.position() == game.position()
+        assert other.rng is game.rng  # the one unpredictable source: no state to copy
 
 
 def test_every_view_field_is_a_position_field_or_a_derived_one() -> None:
@@ -281,6 +333,38 @@ def test_a_game_redealt_shows_each_seat_the_same_view(seed: int) -> None:
             )
             == game.position()
         )
+
+
+@FAST
+@given(st.integers(0, 2**32 - 1))
+def test_a_world_that_reports_no_events_plays_the_same_game(seed: int) -> None:
+    """``redealt(events=False)``, for a search's worlds: the same rules, every action reaching
+    the same position (reshuffles included), and no events built."""
+    rng = random.Random(seed)
+    for game in random_games(seed, 150):
+        if game.round_over or rng.random() < 0.9:
+            continue
+        told, silent = (
+            game.redealt(
+                [hand[:] for hand in game.hands],
+                game.position().pile,
+                drawn=game.drawn,
+                accused_guilty=game.accused_guilty,
+                rng=random.Random(seed),
+                events=events,
+            )
+            for events in (True, False)
+        )
+        choices = random.Random(seed)
+        for _ in range(300):  # random play may drag a round on: a stretch of it is enough
+            if told.round_over:
+                break
+            seats = [told.current, *told.out_of_turn_seats()]
+            action = choices.choice(told.legal_actions(choices.choice(seats)))
+            assert told.push(action)
+            assert silent.push(action) == []
+            assert silent.position() == told.position()
+            assert silent.legal_actions(told.current) == told.legal_actions(told.current)
 
 
 # ---------------------------------------------------------------- actions written and read back

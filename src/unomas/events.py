@@ -7,8 +7,9 @@ not know. Events are values: nothing changes them once made.
 
 from __future__ import annotations
 
+import copyreg
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, get_args
 
 from unomas.cards import COLOR_LETTERS, Card, Color, card_token
 
@@ -175,7 +176,7 @@ class Reshuffled:
     pile: tuple[Card, ...] | None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class RoundEnded:
     """``winner`` emptied their hand and scored ``points``; ``hands`` are shown to all."""
 
@@ -184,11 +185,23 @@ class RoundEnded:
     hands: tuple[tuple[Card, ...], ...]
     scores: tuple[int, ...]
 
+    def __init__(  # written out, as in Played: every searched world's round ends with one
+        self, winner: int, points: int, hands: tuple[tuple[Card, ...], ...], scores: tuple[int, ...]
+    ) -> None:
+        self.winner = winner
+        self.points = points
+        self.hands = hands
+        self.scores = scores
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class MatchEnded:
     winner: int
     scores: tuple[int, ...]
+
+    def __init__(self, winner: int, scores: tuple[int, ...]) -> None:  # written out, as in RoundEnded
+        self.winner = winner
+        self.scores = scores
 
 
 Event = (
@@ -211,6 +224,16 @@ Event = (
     | RoundEnded
     | MatchEnded
 )
+
+
+def _reduced(event: Event) -> tuple[Any, ...]:
+    """An event for pickling and deepcopy: its class and its fields, in the constructor's
+    order (a compiled event with a written-out constructor has no other way back)."""
+    return type(event), tuple([getattr(event, field.name) for field in fields(event)])
+
+
+for _kind in get_args(Event):
+    copyreg.pickle(_kind, _reduced)
 
 
 def redact(event: Event, seat: int | None) -> Event:

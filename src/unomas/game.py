@@ -36,8 +36,8 @@ import functools
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from dataclasses import dataclass, field, fields
+from typing import Any, Final, Protocol, cast
 
 from unomas.actions import Action, Kind
 from unomas.cards import (
@@ -210,10 +210,11 @@ def shuffle(rng: RandomSource, cards: list[Card]) -> None:
     The one shuffle of the engine: deals, a starting W+4's return, reshuffles. Its bias,
     from rounding a 53-bit float, is below 2**-46 for any deck size here.
     """
+    items = cast("list[object]", cards)  # moved as they are: the compiled build unboxes no card
     random_ = rng.random
-    for i in range(len(cards) - 1, 0, -1):
+    for i in range(len(items) - 1, 0, -1):
         j = int(random_() * (i + 1))
-        cards[i], cards[j] = cards[j], cards[i]
+        items[i], items[j] = items[j], items[i]
 
 
 _COLOR: Final = 0
@@ -257,6 +258,11 @@ class Deal:
         rest = [k for k in sorted(left) for _ in range(left[k])]
         return cls(hand_cards, tuple(top + rest), tuple(tuple(parse_card(t) for t in r) for r in returns))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling and deepcopy by the constructor: a compiled frozen class takes no state
+        set field by field."""
+        return Deal, (self.hands, self.pile, self.returns)
+
 
 @dataclass(slots=True)
 class RoundLog:
@@ -290,6 +296,7 @@ class Game:
         "_plays",
         "_seats",
         "_switches",
+        "_told",
         "accused",
         "accused_guilty",
         "challengeable",
@@ -349,7 +356,11 @@ class Game:
     log: list[RoundLog] | None
     rng: RandomSource
     _forced_pile: list[Card] | None
+    _plays: tuple[tuple[tuple[_PlayGroup, ...], ...], ...]
+    _seats: tuple[_SeatActions, ...]
     _switches: _Switches
+    _told: bool
+    """Whether actions report their events (not in a search's sampled worlds: see :meth:`redealt`)."""
     round_start_events: list[Event]
     """The events of the current round's deal and starting card (the first round is dealt
     by the constructor, so this is how an interface narrates it)."""
@@ -372,12 +383,16 @@ class Game:
         self.rng = rng
         self.log = [] if history else None
         self._forced_pile = None
-        self._plays = _play_table(self.players, self.rules.seven_zero)
-        self._seats = _seat_actions(self.players)
-        self._switches = _Switches(self.rules) if _copy_of is None else _copy_of._switches
-        if _copy_of is not None:  # copy(): the state comes from another game, no deal
+        self._told = True
+        if _copy_of is not None:  # copy(): the tables and the state come from another game, no deal
+            self._plays = _copy_of._plays
+            self._seats = _copy_of._seats
+            self._switches = _copy_of._switches
             _copy_of._copy_state_into(self)
             return
+        self._plays = _play_table(self.players, self.rules.seven_zero)
+        self._seats = _seat_actions(self.players)
+        self._switches = _Switches(self.rules)
         if _empty:  # from_position() fills the state in
             return
         self.scores = [0] * self.players
@@ -621,22 +636,26 @@ class Game:
                 self._draw_on_turn(player, events)
         elif kind is PASS:
             self._turn_action()
-            events.append(PassedEvent(player))
+            if self._told:
+                events.append(PassedEvent(player))
             self.drawn = None
             self._advance(self.next_seat(player))
         elif kind is UNO:
             self.uno_pending = None
-            events.append(UnoCalled(player))
+            if self._told:
+                events.append(UnoCalled(player))
         elif kind is CATCH:
             assert target is not None
             self.uno_pending = None
-            events.append(Caught(player, target))
+            if self._told:
+                events.append(Caught(player, target))
             self._draw(target, 2, "caught", events)
         elif kind is COLOR:
             self._turn_action()
             assert color is not None
             self.color = color
-            events.append(ColorChosen(player, color))
+            if self._told:
+                events.append(ColorChosen(player, color))
             self._advance(self.next_seat(player))
         elif kind is CHALLENGE:
             self._turn_action()
@@ -868,7 +887,8 @@ class Game:
         self.discard.append(card)
         self.drawn = None
         self.color = color if color is not None else COLOR_OF[card]
-        events.append(Played(player, card, color, target, uno, jump_in))
+        if self._told:
+            events.append(Played(player, card, color, target, uno, jump_in))
         if not facing:
             self.penalty = 0
         self.challengeable = False
@@ -884,7 +904,8 @@ class Game:
             self.accused_guilty = any(COLOR_OF[c] == previous_color for c in hand)
         self._card_effect(player, card, target, events)
         if uno:
-            events.append(UnoCalled(player))
+            if self._told:
+                events.append(UnoCalled(player))
         elif len(self.hands[player]) == 1:
             self.uno_pending = player
 
@@ -894,13 +915,16 @@ class Game:
         if rank >= 10:
             if rank == SKIP:
                 skipped = self.next_seat(player)
-                events.append(Skipped(skipped))
+                if self._told:
+                    events.append(Skipped(skipped))
                 self._advance(self.next_seat(skipped))
             elif rank == REVERSE:
                 self.direction = -self.direction
-                events.append(DirectionChanged(self.direction))
+                if self._told:
+                    events.append(DirectionChanged(self.direction))
                 if self.players == 2:
-                    events.append(Skipped(self.next_seat(player)))
+                    if self._told:
+                        events.append(Skipped(self.next_seat(player)))
                     self._advance(player)
                 else:
                     self._advance(self.next_seat(player))
@@ -908,7 +932,8 @@ class Game:
                 self.penalty += 2 if card < WILD else 4
                 self.current = self.next_seat(player)
                 self._phase = _PENALTY
-                events.append(PenaltyPending(self.current, self.penalty, self.challengeable))
+                if self._told:
+                    events.append(PenaltyPending(self.current, self.penalty, self.challengeable))
             else:
                 self._advance(self.next_seat(player))
             return
@@ -917,11 +942,13 @@ class Game:
                 assert target is not None
                 hands = self.hands
                 hands[player], hands[target] = hands[target], hands[player]
-                events.append(HandsSwapped(player, target))
+                if self._told:
+                    events.append(HandsSwapped(player, target))
             elif rank == _ZERO:
                 shift = self.direction
                 self.hands = [self.hands[(i - shift) % self.players] for i in range(self.players)]
-                events.append(HandsPassed(shift))
+                if self._told:
+                    events.append(HandsPassed(shift))
         self._advance(self.next_seat(player))
 
     def _advance(self, seat: int) -> None:
@@ -943,7 +970,8 @@ class Game:
             playable = self._playable_on_turn(card)
             if playable or not until_playable:
                 break
-        events.append(Drew(player, len(drawn), tuple(drawn), "turn"))
+        if self._told:
+            events.append(Drew(player, len(drawn), tuple(drawn), "turn"))
         if playable:
             self.drawn = drawn[-1]
             self._phase = _DRAWN
@@ -963,7 +991,8 @@ class Game:
         guilty = self.accused_guilty
         hand = tuple(self.hands[accused])
         self.shown = (challenger, accused, hand)
-        events.append(Challenged(challenger, accused, guilty, hand))
+        if self._told:
+            events.append(Challenged(challenger, accused, guilty, hand))
         self.challengeable = False
         if guilty:
             self.penalty = 0
@@ -985,7 +1014,8 @@ class Game:
                 break
             drawn.append(card)
         hand.extend(drawn)
-        events.append(Drew(player, len(drawn), tuple(drawn), reason))
+        if self._told:
+            events.append(Drew(player, len(drawn), tuple(drawn), reason))
 
     def _take(self, events: list[Event]) -> Card:
         """The top card of the draw pile, reshuffling if it is empty; :data:`_PILE_DRY` if
@@ -1008,20 +1038,27 @@ class Game:
                     )
                 pile.extend(reversed(forced))
                 self._forced_pile = None
-            events.append(Reshuffled(len(pile), tuple(reversed(pile))))
+            if self._told:
+                events.append(Reshuffled(len(pile), tuple(reversed(pile))))
         return pile.pop()
 
     def _end_round(self, winner: int, events: list[Event]) -> None:
-        points = sum(POINTS[c] for seat, hand in enumerate(self.hands) if seat != winner for c in hand)
+        points = 0  # loops, not a generator: a searched world's round ends here every time
+        for seat, hand in enumerate(self.hands):
+            if seat != winner:
+                for card in hand:
+                    points += POINTS[card]
         self.scores[winner] += points
         self._phase = _ROUND_OVER
         self.uno_pending = None
-        events.append(RoundEnded(winner, points, tuple(tuple(h) for h in self.hands), tuple(self.scores)))
+        if self._told:
+            events.append(RoundEnded(winner, points, tuple([tuple(h) for h in self.hands]), tuple(self.scores)))
         target = self.rules.target_score
         if target == 0 or self.scores[winner] >= target:
             self._phase = _MATCH_OVER
             self.winner = winner
-            events.append(MatchEnded(winner, tuple(self.scores)))
+            if self._told:
+                events.append(MatchEnded(winner, tuple(self.scores)))
 
     def _check_deal(self, deal: Deal) -> None:
         n, size = self.players, self.rules.hand_size
@@ -1136,17 +1173,23 @@ class Game:
         drawn: Card | None,
         accused_guilty: bool,
         rng: RandomSource | None = None,
+        events: bool = True,
     ) -> Game:
         """A copy of this game with what not every seat sees dealt otherwise: the hands (the
         lists are taken, not copied), the draw pile (top first), the card the seat on turn
         drew, and whether a challengeable W+4 was a bluff. For search over the worlds that
         agree with one seat's view: the caller keeps the cards consistent (nothing is
-        checked), and the copy shuffles with ``rng`` (see :meth:`copy`)."""
+        checked), and the copy shuffles with ``rng`` (see :meth:`copy`). ``events=False``: the
+        copy's actions report no events (they return an empty list): a search plays out its
+        worlds without building what nobody reads; the rules played are the same."""
         other = Game(self.rules, rng=rng, history=False, _copy_of=self)
         other.hands = hands
-        other.pile = list(reversed(pile))
+        internal = list(pile)
+        internal.reverse()  # in place: cheaper than list(reversed(pile)) in the compiled build
+        other.pile = internal
         other.drawn = drawn
         other.accused_guilty = accused_guilty
+        other._told = events
         return other
 
     def _copy_state_into(self, other: Game) -> None:
@@ -1173,6 +1216,16 @@ class Game:
         other.winner = self.winner
         other.round_start_events = self.round_start_events
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling and :func:`copy.deepcopy`, in either build: the rules, the random source
+        (so that the copy's shuffles to come are the game's), the history, and every field of
+        :class:`~unomas.position.Position` as the game holds it; :func:`_unpickled` rebuilds.
+        The one unpredictable source has no state to carry: a copy shuffles with it too."""
+        rng = None if self.rng is _SYSTEM_RANDOM else self.rng
+        state = tuple([getattr(self, name) for name in _STATE_ATTRIBUTES])
+        extra = (self.log, self.round_start_events, self._forced_pile, self._told)
+        return _unpickled, (self.rules, rng, extra, state)
+
     def _restore(self, saved: Game) -> None:
         """Put back the state of ``saved`` (a copy), keeping this game's history."""
         saved._copy_state_into(self)
@@ -1183,6 +1236,26 @@ class Game:
             f"<Game round={self.round} phase={self.phase.name} current={self.current}"
             f" top={top} hands={[len(h) for h in self.hands]} scores={self.scores}>"
         )
+
+
+_STATE_ATTRIBUTES: Final = tuple("_phase" if f.name == "phase" else f.name for f in fields(Position))
+"""The game's attributes that hold the fields of :class:`~unomas.position.Position` (the
+phase is kept as its number)."""
+
+
+def _unpickled(
+    rules: Rules,
+    rng: RandomSource | None,
+    extra: tuple[list[RoundLog] | None, list[Event], list[Card] | None, bool],
+    state: tuple[Any, ...],
+) -> Game:
+    """The game :meth:`Game.__reduce__` described: ``extra`` is its history, its round's deal
+    events, a reshuffle it was told to make, whether it reports events; ``state`` its position."""
+    game = Game(rules, rng=rng, history=False, _empty=True)
+    for name, value in zip(_STATE_ATTRIBUTES, state, strict=True):
+        setattr(game, name, value)
+    game.log, game.round_start_events, game._forced_pile, game._told = extra
+    return game
 
 
 def _check_position(rules: Rules, position: Position) -> None:

@@ -67,8 +67,10 @@ class WorldSampler:
         )
         """The table as the view shows it, the hidden cards left out: each sample deals them."""
 
-    def sample(self, rng: random.Random) -> Game:
-        """One world: the unseen cards dealt at random to the other hands and the pile."""
+    def sample(self, rng: random.Random, *, events: bool = True) -> Game:
+        """One world: the unseen cards dealt at random to the other hands and the pile.
+        ``events=False``: its actions report no events (the search's descents and rollouts
+        read none; see :meth:`Game.redealt <unomas.game.Game.redealt>`)."""
         view = self.view
         pool = self.unseen[:]
         shuffle(rng, pool)  # the engine's (compiled) shuffle: random.shuffle is Python code
@@ -89,7 +91,7 @@ class WorldSampler:
         pile = pool[start:]
         if view.phase is Phase.DRAWN and view.current != self.seat:
             drawn = _give_playable(hands[view.current], pile, view)
-        return self.table.redealt(hands, pile, drawn=drawn, accused_guilty=guilty, rng=rng)
+        return self.table.redealt(hands, pile, drawn=drawn, accused_guilty=guilty, rng=rng, events=events)
 
 
 def sample_world(
@@ -187,7 +189,10 @@ def rollout_action(game: Game, player: int, rng: random.Random) -> Action:
         return variants[0]
     if not counts:
         counts = _color_counts(game.hands[player])
-    color = counts.index(max(counts))
+    color = 0  # the colour held most (the first of equals), without max() and index() calls
+    for other in range(1, 4):
+        if counts[other] > counts[color]:
+            color = other
     chosen = variants[0]
     smallest = 1000
     for action in variants:
@@ -257,7 +262,7 @@ def search(
         if iteration and time.perf_counter() >= deadline:
             break
         iteration += 1
-        game = sampler.sample(rng)
+        game = sampler.sample(rng, events=False)
         _iterate(root, game, rng, exploration)
     return root
 

@@ -201,8 +201,8 @@ class Driver:
         return self.copy()
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickling (OpenSpiel serializes states): the driver in values that pickle in either
-        build (the compiled engine's games and events do not), rebuilt by :func:`_unpickle`."""
+        """Pickling (OpenSpiel serializes states): the driver in plain values, rebuilt by
+        :func:`_unpickle`."""
         game = self.game
         start = [_plain_event(event) for event in game.round_start_events]
         return _unpickle, (self._state(), game.position(), game.rng, start, [_plain_event(e) for e in self.events])
