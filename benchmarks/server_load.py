@@ -163,7 +163,9 @@ async def room_slot(base: str, ws: str, think: float, end: float, totals: Totals
         totals.codes.append(code)
         forwarded = {"X-Forwarded-For": origin}
         clients = [
-            SeatClient(f"{ws}/ws/{code}", token, random.Random(rng.random()), think=think, headers=forwarded)
+            SeatClient(
+                f"{ws}/ws/{code}", token, random.Random(rng.random()), think=think, headers=forwarded, keep=False
+            )
             for token in tokens
         ]
 
