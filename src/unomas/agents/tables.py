@@ -20,6 +20,7 @@ from unomas.actions import Action
 from unomas.bots import make_bot
 from unomas.client import ConnectionLost, Refused, RoomClient, RoomLink, fetch_record, join_room
 from unomas.client.decode import view_from_json
+from unomas.client.remote import seat_names
 from unomas.conductor import BotPlayer, Conductor, Player
 from unomas.events import Event
 from unomas.i18n import narrate
@@ -169,7 +170,7 @@ class RemoteTable(Table):
     def names(self) -> list[str]:
         room = self.client.room
         assert room is not None
-        return [seat["name"] if seat else f"{number}" for number, seat in enumerate(room["seats"])]
+        return seat_names(room)
 
     def view(self) -> View | None:
         sent = self.client.view

@@ -210,9 +210,8 @@ def _take_seat(room: RoomLink, name: str) -> tuple[Ticket, bool]:
 
 async def _on_screen(ticket: Ticket, t: Translations, language: str, *, start: bool = False) -> None:
     """The seat of ``ticket`` on the game screen, once the match has started (``start``:
-    the host starts it); then the
-    match's scores, or that a bot plays the seat of the person who left (a refusal that
-    ended the connection is raised)."""
+    the host starts it); then the match's scores, or that a bot plays the seat of the
+    person who left (a refusal that ended the connection is raised)."""
     from unomas.client import RoomClient
     from unomas.client.table import RemoteTable
     from unomas.tui.app import UnomasApp

@@ -41,6 +41,7 @@ __all__ = [
     "fetch_record",
     "join_room",
     "room_info",
+    "seat_names",
 ]
 
 log = logging.getLogger("unomas.client")
@@ -82,6 +83,11 @@ class Change:
 
 
 # ---------------------------------------------------------------------- HTTP
+
+
+def seat_names(room: dict[str, Any]) -> list[str]:
+    """Every seat's name as a ``room`` message gives them (a free seat: its number)."""
+    return [taken["name"] if taken else f"{number}" for number, taken in enumerate(room["seats"])]
 
 
 def _request(url: str, body: dict[str, Any] | None = None) -> Any:

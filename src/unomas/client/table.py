@@ -16,27 +16,21 @@ import asyncio
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from unomas.actions import Action
 from unomas.cards import Card
 from unomas.client.decode import event_from_json, view_from_json
-from unomas.client.remote import Change, ConnectionLost, Refused, RoomClient
+from unomas.client.remote import Change, ConnectionLost, Refused, RoomClient, seat_names
 from unomas.conductor import Listener
 from unomas.errors import UnoError
 from unomas.events import Event
 from unomas.rules import Rules
 from unomas.view import View
 
-__all__ = ["RECONNECTING", "RemoteTable", "seat_names"]
+__all__ = ["RECONNECTING", "RemoteTable"]
 
 RECONNECTING = "client.reconnecting"
 """The code of :meth:`RemoteTable.trouble` while a lost connection is opened again."""
-
-
-def seat_names(room: dict[str, Any]) -> list[str]:
-    """Every seat's name as a ``room`` message gives them (a free seat: its number)."""
-    return [taken["name"] if taken else f"{number}" for number, taken in enumerate(room["seats"])]
 
 
 class RemoteTable:

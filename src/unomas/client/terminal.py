@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from unomas.client.decode import view_from_json
-from unomas.client.remote import ConnectionLost, Refused
+from unomas.client.remote import ConnectionLost, Refused, seat_names
 from unomas.client.simple import SimpleSeat
 from unomas.client.words import listed_actions, table_lines
 from unomas.i18n import Translations, error_text
@@ -30,7 +30,7 @@ WAIT = 1.0
 def _names(seat: SimpleSeat) -> list[str]:
     room = seat.room
     assert room is not None
-    return [taken["name"] if taken else f"{number}" for number, taken in enumerate(room["seats"])]
+    return seat_names(room)
 
 
 def play_room(
