@@ -877,6 +877,30 @@ def test_an_action_once_the_match_is_over_is_refused() -> None:
         assert asyncio.run(late())["code"] == "room.over"
 
 
+def test_an_action_answering_a_ply_before_the_match_s_end_is_stale_not_a_failure() -> None:
+    """A seat's action that the last move overtook is stale, as any overtaken action is:
+    a bot that sent it while its rival played the last card has not failed."""
+    with running(SQLiteStore(":memory:")) as address:
+        room = create(address, rules={"players": 2, "target_score": 0}, bots=[1])
+        url = f"ws://{address}/ws/{room['code']}"
+        assert asyncio.run(SeatClient(url, room["token"], random.Random(1)).play(start=True)) is not None
+
+        async def late(ply: int | None) -> dict[str, Any]:
+            async with websockets.connect(url) as socket:
+                await socket.send(json.dumps({"type": "hello", "token": room["token"]}))
+                first = json.loads(await socket.recv())
+                while first["type"] != "update":
+                    first = json.loads(await socket.recv())
+                final = first["view"]["ply"]
+                action = {"p": 0, "a": "draw"}
+                message = {"type": "act", "action": action, "ply": final if ply is None else final + ply}
+                return await exchange(socket, json.dumps(message))
+
+        stale = asyncio.run(late(-1))
+        assert stale["code"] == "move.stale" and stale["params"]["now"] == stale["params"]["ply"] + 1
+        assert asyncio.run(late(None))["code"] == "room.over"
+
+
 @pytest.mark.parametrize(
     ("name", "code", "reason"),
     [

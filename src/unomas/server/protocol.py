@@ -49,7 +49,8 @@ code                      HTTP    when (params)
 ``lang.unknown``          404     words asked for in a language without a catalog (``lang``)
 ``move.illegal``          409     an action the rules refuse now (``action``, ``reason``: the
                                   engine's English; ``reason_code``, when the engine gives one)
-``move.stale``            409     an action answering a ply that has passed (``ply``, ``now``)
+``move.stale``            409     an action answering a ply that has passed (``ply``, ``now``),
+                                  even one the match's last move overtook
 ``store.unavailable``     503     the change could not be stored (the database is busy or
                                   failing): it was not made; try again
 ``seat.taken_over``       409     (to the older connection) a newer one took this seat over

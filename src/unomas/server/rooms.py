@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, NoReturn
 
 from unomas import events as ev
 from unomas import fairness, record
@@ -527,10 +527,10 @@ class Room:
         """A player's action, checked against the sender's seat and (by the conductor) the
         rules and the ply it answers (:class:`~unomas.errors.StaleAction` if that has passed).
         An action that cannot be stored is not made (``store.unavailable``)."""
+        if self.status == "lobby":
+            raise Refusal("room.not_playing", "the game is not being played")
         if self.status != "playing" or self.conductor is None:
-            if self.status == "lobby":
-                raise Refusal("room.not_playing", "the game is not being played")
-            raise Refusal("room.over", "the game is over")
+            self._refuse_closed(ply)
         if seat is None:
             raise Refusal("seat.spectator", "spectators cannot act")
         if move.p != seat:
@@ -539,7 +539,7 @@ class Room:
             action = Action.from_json(move.to_json())
         except NotationError as error:
             raise Refusal("message.invalid", f"action: {error}", field="action", reason=str(error)) from None
-        await self._change(lambda conductor: conductor.act(action, ply=ply), ref, seat)
+        await self._change(lambda conductor: conductor.act(action, ply=ply), ref, seat, ply=ply)
 
     async def want_rematch(self, seat: int | None) -> None:
         """A seat's player wants a rematch; once every person's seat does, it is made (by
@@ -572,16 +572,31 @@ class Room:
         for connection in self.connections:
             connection.post(message)
 
+    def _refuse_closed(self, ply: int | None) -> NoReturn:
+        """Refuse an action once the match is over: as stale if it answers a ply the last
+        move overtook (a seat that acted while its rival played the last card has not
+        failed), else as ``room.over``."""
+        game = self.game
+        if ply is not None and game is not None and ply != game.ply:
+            raise StaleAction(ply, game.ply)
+        raise Refusal("room.over", "the game is over")
+
     async def _change(
-        self, change: Callable[[Conductor], object], ref: int | None = None, by: int | None = None
+        self,
+        change: Callable[[Conductor], object],
+        ref: int | None = None,
+        by: int | None = None,
+        *,
+        ply: int | None = None,
     ) -> None:
         """Make a change through the conductor (its listeners note what each seat hears),
-        store the moves it applied, then tell everyone; ``ref`` goes to seat ``by``. A change
-        the store refuses is undone (:meth:`_rebuild`) and nobody hears of it."""
+        store the moves it applied, then tell everyone; ``ref`` goes to seat ``by``, and
+        ``ply`` is the one a seat's action answers. A change the store refuses is undone
+        (:meth:`_rebuild`) and nobody hears of it."""
         async with self._lock:
             conductor = self.conductor
             if self.status != "playing" or conductor is None:
-                raise Refusal("room.over", "the game is over")
+                self._refuse_closed(ply)
             game = conductor.game
             before = game.ply
             try:
