@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from unomas.server.client import SeatClient
+from unomas.server.collector import tend_collector
 
 SEATS = 4
 
@@ -196,6 +197,9 @@ async def run(
     totals = Totals()
     rng = random.Random(seed)
     end = time.monotonic() + seconds
+    # The clients' process tends its collector as the server does (unomas.server.collector):
+    # its full passes over thousands of seats' connections would otherwise be in every figure.
+    collector = asyncio.ensure_future(tend_collector(freeze_every=1.0, collect_every=600.0))
     slots = []
     if soak is not None:
         slots.append(asyncio.ensure_future(sample_memory(base, soak.pid, soak.every, end, soak.samples)))
@@ -206,6 +210,7 @@ async def run(
         slots.append(asyncio.ensure_future(room_slot(base, ws, think, end, totals, random.Random(rng.random()))))
         await asyncio.sleep(min(0.02, seconds / max(rooms, 1) / 10))  # ramp up, not all in one instant
     await asyncio.gather(*slots)
+    collector.cancel()
     return totals
 
 

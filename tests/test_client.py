@@ -385,3 +385,46 @@ def test_a_missing_extra_is_one_line_in_the_reader_s_language(
     monkeypatch.setitem(sys.modules, module, None)  # importing it fails, as without its extra
     result = CliRunner().invoke(app, [*arguments, "--lang", "es"])
     assert result.exit_code == 1 and words in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_a_client_told_to_keep_nothing_hears_the_match_but_holds_no_change() -> None:
+    async def scenario(address: str) -> None:
+        ticket, _ = await asyncio.to_thread(create_room, f"http://{address}", "Ana", rules=QUICK_RULES)
+        guest_ticket = await asyncio.to_thread(join_room, ticket.room, "Beto")
+        host, guest = RoomClient.of(ticket), RoomClient.of(guest_ticket, keep_changes=False)
+        await host.connect()
+        await guest.connect()
+        await host.start()
+        await asyncio.gather(play_first(host), play_first(guest))
+        assert host.changes and not host.inbox.empty()
+        assert guest.over is not None and guest.updates > 1
+        assert guest.changes == [] and guest.inbox.empty()
+        for client in (host, guest):
+            await client.close()
+
+    with running(SQLiteStore(":memory:")) as address:
+        asyncio.run(asyncio.wait_for(scenario(address), 120))
+
+
+def test_a_seat_cancelled_just_as_its_answer_arrives_is_cancelled() -> None:
+    """The answer and the cancellation in one turn of the loop: the cancellation wins (it
+    was once lost, and a benchmark's seat played on after being stopped)."""
+
+    class Socket:
+        async def send(self, text: str) -> None:
+            pass
+
+    async def scenario() -> None:
+        client = RoomClient(RoomLink.parse("ws://127.0.0.1:1/ws/ABCD2345EF"), "token")
+        client.view = {"ply": 3, "legal_actions": [{"p": 0, "a": "draw"}]}
+        client._socket = Socket()
+        acting = asyncio.ensure_future(client.act({"p": 0, "a": "draw"}))
+        while not client._pending:
+            await asyncio.sleep(0)
+        ref = next(iter(client._pending))
+        client._answer(ref, result={"type": "update", "ref": ref})
+        acting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await acting
+
+    asyncio.run(scenario())

@@ -138,7 +138,8 @@ class RoomClient:
 
     Use it as ``async with RoomClient.of(ticket) as client:``; :meth:`wait_turn` and
     :meth:`act` play, :attr:`view` is the seat's latest view, :attr:`changes` every change
-    heard (also queued on :attr:`inbox`), :attr:`over` the end of the match.
+    heard (also queued on :attr:`inbox`; neither with ``keep_changes=False``), :attr:`over`
+    the end of the match.
     """
 
     def __init__(
@@ -150,6 +151,7 @@ class RoomClient:
         reconnect: bool = True,
         headers: dict[str, str] | None = None,
         on_message: Callable[[dict[str, Any]], None] | None = None,
+        keep_changes: bool = True,
     ) -> None:
         self.link = room
         self.token = token
@@ -159,6 +161,8 @@ class RoomClient:
         self.headers = headers or {}
         self.on_message = on_message
         """Called with every message as it arrives (a benchmark's clock, a test's log)."""
+        self.keep_changes = keep_changes
+        """Keep what is heard (a load generator holding thousands of seats keeps nothing)."""
         self.room: dict[str, Any] | None = None
         self.view: dict[str, Any] | None = None
         self.changes: list[Change] = []
@@ -302,6 +306,8 @@ class RoomClient:
     def _catch_up(self, history: list[Change]) -> None:
         """The round so far, sent on a hello: it replaces what this client heard of the
         round (a reconnection), and only what is new goes to the inbox."""
+        if not self.keep_changes:
+            return
         heard = self.changes
         start = next(
             (n for n in range(len(heard) - 1, -1, -1) if any(e["event"] == "dealt" for e in heard[n].events)),
@@ -312,6 +318,8 @@ class RoomClient:
             self.inbox.put_nowait(change)
 
     def _heard(self, change: Change) -> None:
+        if not self.keep_changes:
+            return
         self.changes.append(change)
         self.inbox.put_nowait(change)
 
@@ -342,7 +350,8 @@ class RoomClient:
         for good or ``timeout`` seconds passed (then ``ready()``)."""
         async with self._changed:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait_for(lambda: ready() or self.done), timeout)
+                async with asyncio.timeout(timeout):  # (wait_for could swallow a cancellation)
+                    await self._changed.wait_for(lambda: ready() or self.done)
         return ready()
 
     def my_decision(self) -> bool:
@@ -373,7 +382,10 @@ class RoomClient:
         message = {"type": "act", "action": action, "ref": ref, "ply": self.view["ply"] if ply is None else ply}
         try:
             await self._send(message)
-            return await asyncio.wait_for(future, timeout)
+            # Not asyncio.wait_for: when the answer came just as the caller was cancelled, it
+            # returned the answer and the cancellation was lost (the caller played on).
+            async with asyncio.timeout(timeout):
+                return await future
         finally:
             self._pending.pop(ref, None)
 

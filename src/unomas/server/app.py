@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import logging
 import math
@@ -53,6 +52,7 @@ from unomas.bots.levels import ROOM_LEVELS
 from unomas.errors import UnoError
 from unomas.i18n import LANGUAGES, bot_label, catalog_json, error_messages
 from unomas.i18n.switches import switches_json
+from unomas.server.collector import tend_collector
 from unomas.server.metrics import CONTENT_TYPE, Metrics
 from unomas.server.protocol import (
     ERRORS,
@@ -170,6 +170,7 @@ class Server:
         self.sockets: Counter[str] = Counter()
         """Open WebSocket connections per client address."""
         self._sweeper: asyncio.Task[None]
+        self._collector: asyncio.Task[None]
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def client(self, scope: Mapping[str, Any]) -> str:
@@ -203,6 +204,10 @@ class Server:
             except Exception:  # one broken room must not keep the others down
                 log.exception("room %s could not be restored", stored.code)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_abandoned_lobbies())
+        # What lives a while (modules, rooms, connections) is frozen out of the garbage
+        # collector's passes, which would otherwise pause every room for longer and longer.
+        settings = self.settings
+        self._collector = self.loop.create_task(tend_collector(settings.freeze_every, settings.collect_every))
 
     async def _sweep_abandoned_lobbies(self) -> None:
         """Forget the lobbies nobody came back to, so rooms never pile up in memory."""
@@ -248,6 +253,7 @@ class Server:
     async def stop(self) -> None:
         """Stop the rooms; the writes under way finish before the store is closed."""
         self._sweeper.cancel()
+        self._collector.cancel()
         for room in self.rooms.values():
             await room.close()
         self.store.close()
@@ -371,7 +377,8 @@ class Server:
             while True:
                 try:
                     wait = None if attached else deadline - asyncio.get_running_loop().time()
-                    message = await asyncio.wait_for(websocket.receive(), wait)
+                    async with asyncio.timeout(wait):
+                        message = await websocket.receive()
                 except TimeoutError:
                     late = Refusal("hello.late", "no hello in time: closing")
                     connection.close(4408, "no hello", {"type": "error", **late.to_json()})
@@ -522,9 +529,6 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await server.start()
-        # What is loaded by now (modules, classes, the restored rooms) lives as long as the
-        # server: kept out of the collector's full passes, which then pause play for less.
-        gc.freeze()
         yield
         await server.stop()
 

@@ -62,8 +62,9 @@ class SeatClient:
     """Seconds to wait before each action (a person's pace, in the benchmark)."""
     messages: list[dict[str, Any]] = field(default_factory=list)
     keep: bool = True
-    """Keep every message received in :attr:`messages` (tests read them; the load benchmark,
-    holding thousands of seats, does not, so that its own collector does not pause it)."""
+    """Keep every message received in :attr:`messages`, and every change heard (tests read
+    them; the load benchmark, holding thousands of seats, keeps none, so that its own
+    collector does not pause it)."""
     latencies: list[float] = field(default_factory=list)
     """Seconds from sending each action to receiving the update it caused."""
     errors: list[dict[str, Any]] = field(default_factory=list)
@@ -87,7 +88,8 @@ class SeatClient:
 
     async def play(self, *, start: bool = False) -> dict[str, Any] | None:
         """Play until the match is over (returns the ``over`` message) or ``stop_after``."""
-        client = RoomClient(RoomLink.parse(self.url), self.token, reconnect=False, headers=self.headers)
+        link = RoomLink.parse(self.url)
+        client = RoomClient(link, self.token, reconnect=False, headers=self.headers, keep_changes=self.keep)
         client.on_message = self._arrived
         async with client:
             if start:

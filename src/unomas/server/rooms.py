@@ -105,6 +105,12 @@ class Settings:
     """Addresses of reverse proxies whose ``X-Forwarded-For`` names the real client."""
     allowed_origins: frozenset[str] = frozenset()
     """Origins (``https://host``) besides the server's own whose pages may use it."""
+    freeze_every: float = 1.0
+    """Seconds between two freezes of what the garbage collector tracks (see
+    :mod:`unomas.server.collector`): its passes walk only what is newer."""
+    collect_every: float = 600.0
+    """Seconds between two full collections, frozen objects included (one pause of the
+    process, some hundreds of milliseconds with thousands of connections)."""
 
 
 def new_code() -> str:
