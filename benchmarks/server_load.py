@@ -11,10 +11,10 @@ caused, which includes storing it): p50, p99, max; and, measured just before, ho
 
     python benchmarks/server_load.py --rooms 200 --seconds 60 --think 0.5
 
-``--hostile``: meanwhile one client (loopback, bounded in count and time) floods the
-server: watchers churning in and out of the played rooms, and a flood of room creations
-and look-ups of made-up codes; the figures are those of the honest rooms' actions, and
-how many of the flood's requests were refused.
+``--hostile``: meanwhile one client (loopback, bounded in count and time, in a process of
+its own, as from another machine) floods the server: watchers churning in and out of the
+played rooms, and a flood of room creations and look-ups of made-up codes; the figures are
+those of the honest rooms' actions, and how many of the flood's requests were refused.
 
 ``--soak SECONDS``: play that long instead of ``--seconds``, and every ``--sample`` seconds
 print the server's resident memory beside its open rooms, connections, actions so far and
@@ -29,9 +29,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
+import multiprocessing
 import os
+import queue
 import random
 import statistics
 import subprocess
@@ -99,11 +102,15 @@ FLOOD_LIMIT = 20_000
 """The most requests the hostile client makes in all (it stops at the end of the run too)."""
 
 
-async def churn(ws: str, end: float, totals: Totals) -> None:
-    """Watchers coming and going in the rooms being played, as fast as the server lets them."""
+async def churn(ws: str, end: float, totals: Totals, codes: multiprocessing.Queue[str]) -> None:
+    """Watchers coming and going in the rooms being played (their codes come from the honest
+    clients' process), as fast as the server lets them."""
     import websockets
 
     while time.monotonic() < end and sum(totals.flood.values()) < FLOOD_LIMIT:
+        with contextlib.suppress(queue.Empty):
+            while True:
+                totals.codes.append(codes.get_nowait())
         if not totals.codes:
             await asyncio.sleep(0.05)
             continue
@@ -191,6 +198,29 @@ async def room_slot(base: str, ws: str, think: float, end: float, totals: Totals
             totals.matches += 1
 
 
+async def hostile_client(base: str, ws: str, end: float, codes: multiprocessing.Queue[str]) -> dict[str, int]:
+    """The flood, from a process of its own (as from another machine: it does not slow the
+    honest clients down where they measure); what it counted."""
+    totals = Totals()
+    flooding = [churn(ws, end, totals, codes) for _ in range(4)] + [flood(base, end, totals) for _ in range(2)]
+    await asyncio.gather(*flooding)
+    return totals.flood
+
+
+def run_hostile_client(base: str, ws: str, end: float, codes: multiprocessing.Queue[str], out: Any) -> None:
+    out.put(asyncio.run(hostile_client(base, ws, end, codes)))
+
+
+async def share_codes(totals: Totals, codes: multiprocessing.Queue[str], end: float) -> None:
+    """Tell the hostile client the codes of the rooms being played, as they are made."""
+    told = 0
+    while time.monotonic() < end:
+        for code in totals.codes[told:]:
+            codes.put(code)
+        told = len(totals.codes)
+        await asyncio.sleep(0.5)
+
+
 async def run(
     base: str, ws: str, rooms: int, seconds: float, think: float, seed: int, hostile: bool, soak: Soak | None
 ) -> Totals:
@@ -203,14 +233,21 @@ async def run(
     slots = []
     if soak is not None:
         slots.append(asyncio.ensure_future(sample_memory(base, soak.pid, soak.every, end, soak.samples)))
+    spawn = multiprocessing.get_context("spawn")
+    codes: multiprocessing.Queue[str] = spawn.Queue()
+    counted: multiprocessing.Queue[dict[str, int]] = spawn.Queue()
+    flooder = spawn.Process(target=run_hostile_client, args=(base, ws, end, codes, counted))
     if hostile:
-        slots += [asyncio.ensure_future(churn(ws, end, totals)) for _ in range(4)]
-        slots += [asyncio.ensure_future(flood(base, end, totals)) for _ in range(2)]
+        flooder.start()
+        slots.append(asyncio.ensure_future(share_codes(totals, codes, end)))
     for _ in range(rooms):
         slots.append(asyncio.ensure_future(room_slot(base, ws, think, end, totals, random.Random(rng.random()))))
         await asyncio.sleep(min(0.02, seconds / max(rooms, 1) / 10))  # ramp up, not all in one instant
     await asyncio.gather(*slots)
     collector.cancel()
+    if hostile:
+        totals.flood = await asyncio.to_thread(counted.get, timeout=60)
+        flooder.join(10)
     return totals
 
 
