@@ -44,10 +44,12 @@ def test_ray_and_matplotlib_are_loaded_only_when_chosen() -> None:
 
 def test_the_command_line_loads_only_what_simulate_needs() -> None:
     """``unomas simulate`` starts without the process pools (played in this process by
-    default), the tournament, the terminal game or the server."""
+    default), the tournament, the terminal game, the server or asyncio (the commands that
+    join a room load it)."""
     modules = loaded_after("import unomas.cli")
     assert "unomas.runs.simulation" in modules
     unwanted = ("pebble", "multiprocessing", "textual", "starlette", "uvicorn", "unomas.tui", "unomas.server")
+    unwanted += ("asyncio",)
     assert [m for m in modules if m.startswith(unwanted) or m == "unomas.runs.tournament"] == []
 
 

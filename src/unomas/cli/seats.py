@@ -6,7 +6,6 @@ when they run (websockets with the ``server`` extra, the MCP SDK with ``mcp``).
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 from pathlib import Path
@@ -80,6 +79,8 @@ def bot_command(
     shown = (name or ("program" if bot.startswith("cmd:") else bot.split(":")[0]))[:NAME_LIMIT]
     typer.echo(t.gettext("{name} joins the room {link}.").format(name=shown, link=room.link), err=True)
     try:
+        import asyncio
+
         seat, over = asyncio.run(join_with_bot(room, player, shown, ticket_file=ticket, lang=language))
     except UnoError as error:
         raise _refused(error, language) from None
@@ -179,6 +180,8 @@ def play_room(join: str, name: str | None, lang: str | None, *, plain: bool = Fa
         )
         typer.echo(words.format(seat=ticket.seat, link=room.link))
         if not plain and on_terminal():
+            import asyncio  # (loaded by the commands that play on screen alone)
+
             asyncio.run(_on_screen(ticket, t, language))
             return
         seat = SimpleSeat(room, ticket, lang=language)
@@ -272,6 +275,8 @@ def host_command(
         if not plain and on_terminal():
             typer.echo(t.gettext("The room's link, to share: {link}").format(link=link))
             input(t.gettext("Enter: start the match (seats nobody took are played by bots)") + " ")
+            import asyncio  # (loaded by the commands that play on screen alone)
+
             asyncio.run(_on_screen(ticket, t, language, start=True))
             return
         seat = SimpleSeat(ticket.room, ticket, lang=language)
