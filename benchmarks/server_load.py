@@ -93,9 +93,17 @@ class Totals:
         self.errors = 0
         self.matches = 0
         self.codes: list[str] = []
+        self.seats: list[SeatClient] = []
+        """The seats playing now (their actions are added in when their match ends)."""
+        self.steady: tuple[float, int] | None = None
+        """The server's CPU seconds and the actions answered in steady play (see :func:`steady_play`)."""
         self.flood = {"watchers": 0, "creates": 0, "lookups": 0, "refused": 0, "unanswered": 0}
         self.unanswered = 0
         """Honest requests and connections the server did not answer in time (timeouts)."""
+
+    def answered(self) -> int:
+        """Actions answered so far, the seats playing now included."""
+        return self.actions + sum(len(seat.latencies) for seat in self.seats)
 
 
 FLOOD_LIMIT = 20_000
@@ -181,6 +189,7 @@ async def room_slot(base: str, ws: str, think: float, end: float, totals: Totals
             await asyncio.sleep(0.5)  # the others say hello first
             return await client.play(start=True)
 
+        totals.seats += clients
         tasks = [asyncio.ensure_future(host_start(clients[0]))]
         tasks += [asyncio.ensure_future(c.play()) for c in clients[1:]]
         remaining = end - time.monotonic()
@@ -191,6 +200,7 @@ async def room_slot(base: str, ws: str, think: float, end: float, totals: Totals
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
         for client in clients:
+            totals.seats.remove(client)
             totals.latencies.extend(client.latencies)
             totals.actions += len(client.latencies)
             totals.errors += len(client.errors)
@@ -221,8 +231,26 @@ async def share_codes(totals: Totals, codes: multiprocessing.Queue[str], end: fl
         await asyncio.sleep(0.5)
 
 
+async def steady_play(server_pid: int, end: float, totals: Totals) -> None:
+    """The server's CPU per action once every room is in play: from now to ``end``, none of
+    the first rooms' creation, joins and connections (later ones, as matches end, count)."""
+    before, answered = cpu_seconds(server_pid), totals.answered()
+    await asyncio.sleep(max(end - time.monotonic(), 0.0))
+    after = cpu_seconds(server_pid)
+    if before is not None and after is not None:
+        totals.steady = (after - before, totals.answered() - answered)
+
+
 async def run(
-    base: str, ws: str, rooms: int, seconds: float, think: float, seed: int, hostile: bool, soak: Soak | None
+    base: str,
+    ws: str,
+    rooms: int,
+    seconds: float,
+    think: float,
+    seed: int,
+    hostile: bool,
+    soak: Soak | None,
+    server_pid: int,
 ) -> Totals:
     totals = Totals()
     rng = random.Random(seed)
@@ -243,6 +271,8 @@ async def run(
     for _ in range(rooms):
         slots.append(asyncio.ensure_future(room_slot(base, ws, think, end, totals, random.Random(rng.random()))))
         await asyncio.sleep(min(0.02, seconds / max(rooms, 1) / 10))  # ramp up, not all in one instant
+    await asyncio.sleep(min(5.0, seconds / 4))  # the last rooms' seats connect
+    slots.append(asyncio.ensure_future(steady_play(server_pid, end, totals)))
     await asyncio.gather(*slots)
     collector.cancel()
     if hostile:
@@ -374,7 +404,9 @@ def main() -> None:
             server_cpu = cpu_seconds(server.pid)
             client_cpu = time.process_time()
             soak = None if args.soak is None else Soak(server.pid, args.sample)
-            totals = event_loop_runner()(run(base, ws, args.rooms, seconds, args.think, args.seed, args.hostile, soak))
+            totals = event_loop_runner()(
+                run(base, ws, args.rooms, seconds, args.think, args.seed, args.hostile, soak, server.pid)
+            )
             elapsed = time.monotonic() - started
             server_after = cpu_seconds(server.pid)
             client_cpu = time.process_time() - client_cpu
@@ -398,6 +430,9 @@ def main() -> None:
             f"server CPU {used:.1f} s ({100 * used / elapsed:.0f} % of one core), {1000 * used / totals.actions:.2f} ms"
             f" per action; clients' CPU {client_cpu:.1f} s"
         )
+    if totals.steady is not None and totals.steady[1]:
+        used, answered = totals.steady
+        print(f"server CPU per action in steady play: {1000 * used / answered:.2f} ms ({answered} actions)")
     if lat:
         print(
             f"latency ms: p50 {1000 * statistics.median(lat):.1f}  p99 {1000 * percentile(lat, 0.99):.1f}"

@@ -48,8 +48,16 @@ def test_the_command_line_loads_only_what_simulate_needs() -> None:
     join a room load it)."""
     modules = loaded_after("import unomas.cli")
     assert "unomas.runs.simulation" in modules
-    unwanted = ("pebble", "multiprocessing", "textual", "starlette", "uvicorn", "unomas.tui", "unomas.server")
-    unwanted += ("asyncio",)
+    unwanted = (
+        "pebble",
+        "multiprocessing",
+        "textual",
+        "starlette",
+        "uvicorn",
+        "unomas.tui",
+        "unomas.server",
+        "asyncio",
+    )
     assert [m for m in modules if m.startswith(unwanted) or m == "unomas.runs.tournament"] == []
 
 
