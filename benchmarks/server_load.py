@@ -261,11 +261,12 @@ async def run(
     slots = []
     if soak is not None:
         slots.append(asyncio.ensure_future(sample_memory(base, soak.pid, soak.every, end, soak.samples)))
-    spawn = multiprocessing.get_context("spawn")
-    codes: multiprocessing.Queue[str] = spawn.Queue()
-    counted: multiprocessing.Queue[dict[str, int]] = spawn.Queue()
-    flooder = spawn.Process(target=run_hostile_client, args=(base, ws, end, codes, counted))
+    flooder = None
     if hostile:
+        spawn = multiprocessing.get_context("spawn")
+        codes: multiprocessing.Queue[str] = spawn.Queue()
+        counted: multiprocessing.Queue[dict[str, int]] = spawn.Queue()
+        flooder = spawn.Process(target=run_hostile_client, args=(base, ws, end, codes, counted))
         flooder.start()
         slots.append(asyncio.ensure_future(share_codes(totals, codes, end)))
     for _ in range(rooms):
@@ -275,7 +276,7 @@ async def run(
     slots.append(asyncio.ensure_future(steady_play(server_pid, end, totals)))
     await asyncio.gather(*slots)
     collector.cancel()
-    if hostile:
+    if flooder is not None:
         totals.flood = await asyncio.to_thread(counted.get, timeout=60)
         flooder.join(10)
     return totals
