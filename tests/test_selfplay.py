@@ -9,12 +9,14 @@ import pytest
 from typer.testing import CliRunner
 
 from unomas import record
+from unomas.actions import Action
 from unomas.bots import PlayFirstBot, RandomBot
 from unomas.bots.base import Bot
 from unomas.bots.policies import ViewOptions
 from unomas.cli import app
-from unomas.conductor import Conductor
+from unomas.conductor import Conductor, Player
 from unomas.errors import SettingsError
+from unomas.events import Event
 from unomas.rules import Rules
 from unomas.runs.selfplay import POLICIES, PlayFirstPlayer, RandomPlayer, players, selfplay
 
@@ -40,6 +42,53 @@ def test_a_selfplay_match_is_the_match_of_the_bots_of_the_same_name(rules: Rules
         bots_summary = bots.play()
         assert record.to_json(fast.game) == record.to_json(bots.game)
         assert (fast_summary.winner, fast_summary.scores) == (bots_summary.winner, bots_summary.scores)
+
+
+class Heard:
+    """A listener keeping the events of every change it hears."""
+
+    def __init__(self, heard: list[list[Event]]) -> None:
+        self.heard = heard
+
+    def __call__(self, action: Action | None, events: list[Event]) -> None:
+        self.heard.append(events)
+
+
+class Watching(Player):
+    """A self-play player that notes, at each of its decisions, whether the game reports events."""
+
+    def __init__(self, inner: Player, reporting: list[bool]) -> None:
+        self.inner, self.reporting = inner, reporting
+        self.name, self.trusted = inner.name, True
+
+    def start(self, seat: int, rules: Rules, rng: random.Random) -> None:
+        self.inner.start(seat, rules, rng)
+
+    def decide(self, table: Conductor, seat: int, out_of_turn: bool) -> Action | None:
+        self.reporting.append(table.game.reporting)
+        return self.inner.decide(table, seat, out_of_turn)
+
+
+@pytest.mark.parametrize("rules", RULES)
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_match_nobody_listens_to_plays_quiet_and_the_same(rules: Rules, policy: str) -> None:
+    """With nobody to tell and no history, the conductor's game builds no events while it
+    plays, and reports again afterwards; the match, its position and its summary are those of
+    the same match with a listener."""
+    for seed in range(3):
+        reporting: list[bool] = []
+        seats: list[Player | None] = [Watching(p, reporting) for p in players(policy, rules.players) if p]
+        quiet = Conductor.seeded(rules, seats, seed=seed, history=False)
+        told = selfplay(rules, policy, seed=seed)
+        heard: list[list[Event]] = []
+        told.listen(None, Heard(heard))
+        quiet_summary, told_summary = quiet.play(), told.play()
+        assert quiet_summary == told_summary
+        assert quiet.game.position() == told.game.position()
+        assert reporting and not any(reporting)
+        assert quiet.game.reporting and told.game.reporting
+        assert len(heard) == told.game.ply + told.game.round  # every action and later deal told
+        assert all(heard)
 
 
 @pytest.mark.parametrize("rules", RULES)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
@@ -165,7 +165,7 @@ def bot_player(bot: Bot) -> BotPlayer:
     return BotPlayer(bot)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class MatchSummary:
     """How a match went: the one summary every run reports (self-play, tournaments, sessions)."""
 
@@ -176,14 +176,42 @@ class MatchSummary:
     """Rounds dealt."""
     actions: int
     """Actions applied (the game's ply)."""
-    round_winners: list[int] = field(default_factory=list)
-    round_points: list[int] = field(default_factory=list)
-    decisions: list[int] = field(default_factory=list)
+    round_winners: list[int]
+    round_points: list[int]
+    decisions: list[int]
     """Decisions asked of each seat's player."""
-    thinking: list[float] = field(default_factory=list)
+    thinking: list[float]
     """Seconds each seat's player spent deciding."""
-    abandoned: bool = False
+    abandoned: bool
     """A round found no end within :data:`MAX_ACTIONS_PER_ROUND` actions."""
+
+    # Written out: a compiled build runs a generated __init__ as Python, and every match makes one.
+    def __init__(
+        self,
+        winner: int | None,
+        scores: list[int],
+        rounds: int,
+        actions: int,
+        round_winners: list[int] | None = None,
+        round_points: list[int] | None = None,
+        decisions: list[int] | None = None,
+        thinking: list[float] | None = None,
+        abandoned: bool = False,
+    ) -> None:
+        self.winner = winner
+        self.scores = scores
+        self.rounds = rounds
+        self.actions = actions
+        self.round_winners = [] if round_winners is None else round_winners
+        self.round_points = [] if round_points is None else round_points
+        self.decisions = [] if decisions is None else decisions
+        self.thinking = [] if thinking is None else thinking
+        self.abandoned = abandoned
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling (a run's worker sends its summaries back) by the constructor, in either build."""
+        fields = (self.winner, self.scores, self.rounds, self.actions, self.round_winners, self.round_points)
+        return MatchSummary, (*fields, self.decisions, self.thinking, self.abandoned)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -511,10 +539,17 @@ class Conductor:
     # ------------------------------------------------------------------ whole matches
 
     def play(self) -> MatchSummary:
-        """Play the match to its end, every seat decided by its player; closes the players."""
+        """Play the match to its end, every seat decided by its player; closes the players.
+
+        With nobody to tell (no witness, listener or listening player) and no history kept,
+        the game plays quiet meanwhile (:attr:`~unomas.game.Game.reporting`): events nobody
+        reads are not built. The match and its summary are the same."""
         game = self.game
         abandoned = False
         limit = MAX_ACTIONS_PER_ROUND
+        reporting = game.reporting
+        if not (self.witnesses or self._hearing or self.listeners) and game.log is None:
+            game.reporting = False
         try:
             while True:
                 action = self.propose()  # None once the round is over
@@ -530,6 +565,7 @@ class Conductor:
                 else:
                     self.deal()
         finally:
+            game.reporting = reporting
             self.close()
         return self.summary(abandoned)
 

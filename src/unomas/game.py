@@ -36,7 +36,7 @@ import functools
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Any, Final, Protocol, cast
 
 from unomas.actions import Action, Kind
@@ -179,6 +179,7 @@ class _Switches:
         "stack_draw_four",
         "stack_draw_two",
         "stack_mixed",
+        "stacking",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -191,6 +192,8 @@ class _Switches:
         self.stack_draw_four = rules.stack_draw_four
         self.stack_draw_two = rules.stack_draw_two
         self.stack_mixed = rules.stack_mixed
+        self.stacking = rules.stack_draw_two or rules.stack_draw_four or rules.stack_mixed
+        """Whether any card may answer a pending penalty."""
 
 
 class RandomSource(Protocol):
@@ -226,7 +229,7 @@ _MATCH_OVER: Final = 5
 _PHASES: Final = tuple(Phase)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Deal:
     """A round's chance outcomes at the start: the hands, the pile, and any W+4 returns.
 
@@ -236,7 +239,19 @@ class Deal:
 
     hands: tuple[tuple[Card, ...], ...]
     pile: tuple[Card, ...]
-    returns: tuple[tuple[Card, ...], ...] = ()
+    returns: tuple[tuple[Card, ...], ...]
+
+    # Written out (as the events' are): a compiled build runs a generated __init__ as Python,
+    # and every match is dealt one.
+    def __init__(
+        self,
+        hands: tuple[tuple[Card, ...], ...],
+        pile: tuple[Card, ...],
+        returns: tuple[tuple[Card, ...], ...] = (),
+    ) -> None:
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "pile", pile)
+        object.__setattr__(self, "returns", returns)
 
     @classmethod
     def from_tokens(
@@ -264,13 +279,23 @@ class Deal:
         return Deal, (self.hands, self.pile, self.returns)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class RoundLog:
     """One round as played: its deal and every action with the events it caused."""
 
     dealer: int
     deal: Deal
-    moves: list[tuple[Action, list[Event]]] = field(default_factory=list)
+    moves: list[tuple[Action, list[Event]]]
+
+    def __init__(self, dealer: int, deal: Deal, moves: list[tuple[Action, list[Event]]] | None = None) -> None:
+        self.dealer = dealer
+        self.deal = deal
+        self.moves = [] if moves is None else moves
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling and deepcopy by the constructor (a compiled class with a written-out
+        __init__ is not made empty and filled in)."""
+        return RoundLog, (self.dealer, self.deal, self.moves)
 
     @property
     def result(self) -> RoundEnded | None:
@@ -296,7 +321,6 @@ class Game:
         "_plays",
         "_seats",
         "_switches",
-        "_told",
         "accused",
         "accused_guilty",
         "challengeable",
@@ -312,6 +336,7 @@ class Game:
         "pile",
         "players",
         "ply",
+        "reporting",
         "rng",
         "round",
         "round_start_events",
@@ -359,8 +384,11 @@ class Game:
     _plays: tuple[tuple[tuple[_PlayGroup, ...], ...], ...]
     _seats: tuple[_SeatActions, ...]
     _switches: _Switches
-    _told: bool
-    """Whether actions report their events (not in a search's sampled worlds: see :meth:`redealt`)."""
+    reporting: bool
+    """Whether actions report their events. A quiet game (False) builds only the events of a
+    round's end (:class:`RoundEnded`, :class:`MatchEnded`) and deals keeping no
+    :class:`Deal` unless it keeps a history: for play nobody watches (a search's sampled
+    worlds, :meth:`redealt`; a conductor's match nobody listens to). The rules are the same."""
     round_start_events: list[Event]
     """The events of the current round's deal and starting card (the first round is dealt
     by the constructor, so this is how an interface narrates it)."""
@@ -383,7 +411,7 @@ class Game:
         self.rng = rng
         self.log = [] if history else None
         self._forced_pile = None
-        self._told = True
+        self.reporting = True
         if _copy_of is not None:  # copy(): the tables and the state come from another game, no deal
             self._plays = _copy_of._plays
             self._seats = _copy_of._seats
@@ -477,7 +505,7 @@ class Game:
                 drawn = self.drawn
                 assert drawn is not None  # the DRAWN phase has its card
                 cards.append(drawn)
-            else:
+            elif self._switches.stacking:  # without a stacking switch no card answers a penalty
                 for card in hand:
                     if self._answers_penalty(card) and card not in cards:
                         cards.append(card)
@@ -636,25 +664,25 @@ class Game:
                 self._draw_on_turn(player, events)
         elif kind is PASS:
             self._turn_action()
-            if self._told:
+            if self.reporting:
                 events.append(PassedEvent(player))
             self.drawn = None
             self._advance(self.next_seat(player))
         elif kind is UNO:
             self.uno_pending = None
-            if self._told:
+            if self.reporting:
                 events.append(UnoCalled(player))
         elif kind is CATCH:
             assert target is not None
             self.uno_pending = None
-            if self._told:
+            if self.reporting:
                 events.append(Caught(player, target))
             self._draw(target, 2, "caught", events)
         elif kind is COLOR:
             self._turn_action()
             assert color is not None
             self.color = color
-            if self._told:
+            if self.reporting:
                 events.append(ColorChosen(player, color))
             self._advance(self.next_seat(player))
         elif kind is CHALLENGE:
@@ -675,21 +703,25 @@ class Game:
         if deal is None:
             deck = list(DECK)
             shuffle(self.rng, deck)
+            hands = [deck[i * size : (i + 1) * size] for i in range(n)]
             pile = deck[n * size :]
             returns: list[tuple[Card, ...]] = []
             while pile[0] == WILD_DRAW_FOUR:
                 pile = pile[:]
                 shuffle(self.rng, pile)
                 returns.append(tuple(pile))
-            hands = tuple(tuple(deck[i * size : (i + 1) * size]) for i in range(n))
-            deal = Deal(hands, tuple(deck[n * size :]), tuple(returns))
+            if self.reporting or self.log is not None:
+                deal = Deal(tuple([tuple(hand) for hand in hands]), tuple(deck[n * size :]), tuple(returns))
+            pile.reverse()  # internal order, top last (a list of its own: a slice or a copy)
         else:
             self._check_deal(deal)
+            hands = [list(hand) for hand in deal.hands]
+            pile = list(reversed(deal.returns[-1] if deal.returns else deal.pile))
         self.round += 1
         self.dealer = self.round % n
-        self.hands = [list(hand) for hand in deal.hands]
-        self.pile = list(reversed(deal.returns[-1] if deal.returns else deal.pile))
-        self.discard = [self.pile.pop()]
+        self.hands = hands
+        self.pile = pile
+        self.discard = [pile.pop()]
         self.direction = 1
         self.penalty = 0
         self.challengeable = False
@@ -698,13 +730,17 @@ class Game:
         self.drawn = None
         self.uno_pending = None
         self.shown = None
-        if self.log is not None:
-            self.log.append(RoundLog(self.dealer, deal))
-        events: list[Event] = [Dealt(self.round, self.dealer, deal.hands, deal.pile)]
-        events.extend(StartingCardReturned(order) for order in deal.returns)
+        events: list[Event] = []
+        if deal is not None:
+            if self.log is not None:
+                self.log.append(RoundLog(self.dealer, deal))
+            if self.reporting:
+                events.append(Dealt(self.round, self.dealer, deal.hands, deal.pile))
+                events.extend(StartingCardReturned(order) for order in deal.returns)
         start = self.discard[-1]
         self.round_start_events = events
-        events.append(StartingCard(start))
+        if self.reporting:
+            events.append(StartingCard(start))
         if start == WILD:
             self.color = None
             self.current = self.dealer
@@ -880,14 +916,17 @@ class Game:
     ) -> None:
         self._turn_action()
         hand = self.hands[player]
-        hand.remove(card)
+        for index in range(len(hand)):  # the first copy, as list.remove: compiled, kinds compare as ints
+            if hand[index] == card:
+                del hand[index]
+                break
         jump_in = player != self.current
         facing = self._phase == _PENALTY
         previous_color = self.color
         self.discard.append(card)
         self.drawn = None
         self.color = color if color is not None else COLOR_OF[card]
-        if self._told:
+        if self.reporting:
             events.append(Played(player, card, color, target, uno, jump_in))
         if not facing:
             self.penalty = 0
@@ -904,7 +943,7 @@ class Game:
             self.accused_guilty = any(COLOR_OF[c] == previous_color for c in hand)
         self._card_effect(player, card, target, events)
         if uno:
-            if self._told:
+            if self.reporting:
                 events.append(UnoCalled(player))
         elif len(self.hands[player]) == 1:
             self.uno_pending = player
@@ -915,15 +954,15 @@ class Game:
         if rank >= 10:
             if rank == SKIP:
                 skipped = self.next_seat(player)
-                if self._told:
+                if self.reporting:
                     events.append(Skipped(skipped))
                 self._advance(self.next_seat(skipped))
             elif rank == REVERSE:
                 self.direction = -self.direction
-                if self._told:
+                if self.reporting:
                     events.append(DirectionChanged(self.direction))
                 if self.players == 2:
-                    if self._told:
+                    if self.reporting:
                         events.append(Skipped(self.next_seat(player)))
                     self._advance(player)
                 else:
@@ -932,7 +971,7 @@ class Game:
                 self.penalty += 2 if card < WILD else 4
                 self.current = self.next_seat(player)
                 self._phase = _PENALTY
-                if self._told:
+                if self.reporting:
                     events.append(PenaltyPending(self.current, self.penalty, self.challengeable))
             else:
                 self._advance(self.next_seat(player))
@@ -942,12 +981,12 @@ class Game:
                 assert target is not None
                 hands = self.hands
                 hands[player], hands[target] = hands[target], hands[player]
-                if self._told:
+                if self.reporting:
                     events.append(HandsSwapped(player, target))
             elif rank == _ZERO:
                 shift = self.direction
                 self.hands = [self.hands[(i - shift) % self.players] for i in range(self.players)]
-                if self._told:
+                if self.reporting:
                     events.append(HandsPassed(shift))
         self._advance(self.next_seat(player))
 
@@ -970,7 +1009,7 @@ class Game:
             playable = self._playable_on_turn(card)
             if playable or not until_playable:
                 break
-        if self._told:
+        if self.reporting:
             events.append(Drew(player, len(drawn), tuple(drawn), "turn"))
         if playable:
             self.drawn = drawn[-1]
@@ -991,7 +1030,7 @@ class Game:
         guilty = self.accused_guilty
         hand = tuple(self.hands[accused])
         self.shown = (challenger, accused, hand)
-        if self._told:
+        if self.reporting:
             events.append(Challenged(challenger, accused, guilty, hand))
         self.challengeable = False
         if guilty:
@@ -1014,7 +1053,7 @@ class Game:
                 break
             drawn.append(card)
         hand.extend(drawn)
-        if self._told:
+        if self.reporting:
             events.append(Drew(player, len(drawn), tuple(drawn), reason))
 
     def _take(self, events: list[Event]) -> Card:
@@ -1038,7 +1077,7 @@ class Game:
                     )
                 pile.extend(reversed(forced))
                 self._forced_pile = None
-            if self._told:
+            if self.reporting:
                 events.append(Reshuffled(len(pile), tuple(reversed(pile))))
         return pile.pop()
 
@@ -1051,14 +1090,12 @@ class Game:
         self.scores[winner] += points
         self._phase = _ROUND_OVER
         self.uno_pending = None
-        if self._told:
-            events.append(RoundEnded(winner, points, tuple([tuple(h) for h in self.hands]), tuple(self.scores)))
+        events.append(RoundEnded(winner, points, tuple([tuple(h) for h in self.hands]), tuple(self.scores)))
         target = self.rules.target_score
         if target == 0 or self.scores[winner] >= target:
             self._phase = _MATCH_OVER
             self.winner = winner
-            if self._told:
-                events.append(MatchEnded(winner, tuple(self.scores)))
+            events.append(MatchEnded(winner, tuple(self.scores)))
 
     def _check_deal(self, deal: Deal) -> None:
         n, size = self.players, self.rules.hand_size
@@ -1180,8 +1217,8 @@ class Game:
         drew, and whether a challengeable W+4 was a bluff. For search over the worlds that
         agree with one seat's view: the caller keeps the cards consistent (nothing is
         checked), and the copy shuffles with ``rng`` (see :meth:`copy`). ``events=False``: the
-        copy's actions report no events (they return an empty list): a search plays out its
-        worlds without building what nobody reads; the rules played are the same."""
+        copy is quiet (see :attr:`reporting`): a search plays out its worlds without building
+        what nobody reads; the rules played are the same."""
         other = Game(self.rules, rng=rng, history=False, _copy_of=self)
         other.hands = hands
         internal = list(pile)
@@ -1189,7 +1226,7 @@ class Game:
         other.pile = internal
         other.drawn = drawn
         other.accused_guilty = accused_guilty
-        other._told = events
+        other.reporting = events
         return other
 
     def _copy_state_into(self, other: Game) -> None:
@@ -1223,7 +1260,7 @@ class Game:
         The one unpredictable source has no state to carry: a copy shuffles with it too."""
         rng = None if self.rng is _SYSTEM_RANDOM else self.rng
         state = tuple([getattr(self, name) for name in _STATE_ATTRIBUTES])
-        extra = (self.log, self.round_start_events, self._forced_pile, self._told)
+        extra = (self.log, self.round_start_events, self._forced_pile, self.reporting)
         return _unpickled, (self.rules, rng, extra, state)
 
     def _restore(self, saved: Game) -> None:
@@ -1254,7 +1291,7 @@ def _unpickled(
     game = Game(rules, rng=rng, history=False, _empty=True)
     for name, value in zip(_STATE_ATTRIBUTES, state, strict=True):
         setattr(game, name, value)
-    game.log, game.round_start_events, game._forced_pile, game._told = extra
+    game.log, game.round_start_events, game._forced_pile, game.reporting = extra
     return game
 
 

@@ -69,8 +69,8 @@ class WorldSampler:
 
     def sample(self, rng: random.Random, *, events: bool = True) -> Game:
         """One world: the unseen cards dealt at random to the other hands and the pile.
-        ``events=False``: its actions report no events (the search's descents and rollouts
-        read none; see :meth:`Game.redealt <unomas.game.Game.redealt>`)."""
+        ``events=False``: the world is quiet (the search's descents and rollouts read no
+        events; see :meth:`Game.redealt <unomas.game.Game.redealt>`)."""
         view = self.view
         pool = self.unseen[:]
         shuffle(rng, pool)  # the engine's (compiled) shuffle: random.shuffle is Python code
