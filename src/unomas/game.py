@@ -918,7 +918,7 @@ class Game:
         hand = self.hands[player]
         for index in range(len(hand)):  # the first copy, as list.remove: compiled, kinds compare as ints
             if hand[index] == card:
-                del hand[index]
+                hand.pop(index)
                 break
         jump_in = player != self.current
         facing = self._phase == _PENALTY
