@@ -387,8 +387,9 @@ class Game:
     reporting: bool
     """Whether actions report their events. A quiet game (False) builds only the events of a
     round's end (:class:`RoundEnded`, :class:`MatchEnded`) and deals keeping no
-    :class:`Deal` unless it keeps a history: for play nobody watches (a search's sampled
-    worlds, :meth:`redealt`; a conductor's match nobody listens to). The rules are the same."""
+    :class:`Deal` unless it keeps a history (its :attr:`round_start_events` stay empty): for
+    play nobody watches (a search's sampled worlds, :meth:`redealt`; a conductor's match
+    nobody listens to). The rules are the same."""
     round_start_events: list[Event]
     """The events of the current round's deal and starting card (the first round is dealt
     by the constructor, so this is how an interface narrates it)."""
