@@ -13,7 +13,8 @@ whole
     What a user waits for: ``unomas simulate --games N --policy playfirst --set
     target_score=0`` timed as a whole process (start-up, imports, the table it prints),
     beside a process that imports RLCard and plays the same number of single rounds of its
-    ``UnoGame`` with random legal actions. Runs interleaved, ``--runs`` of each.
+    ``UnoGame`` with random legal actions. Runs interleaved, ``--runs`` of each; their medians
+    are shown (the machines are shared: one run in several is slowed by other work).
 search
     ISMCTS iterations/s (:func:`unomas.bots.search.search`, the search behind
     ``ismcts``) from 20 fixed two-player positions where a seat chooses among several
@@ -23,7 +24,7 @@ RLCard runs in its own virtual environment (created in ``benchmarks/.venv-rlcard
 use, or given with ``--rlcard-python``), never as a dependency of unomas. Ratios are what to
 read.
 
-    python benchmarks/engine.py [--seconds 10] [--players 2 4] [--games 10000] [--runs 2]
+    python benchmarks/engine.py [--seconds 10] [--players 2 4] [--games 10000] [--runs 5]
                                 [--modes inside whole search]
 """
 
@@ -33,6 +34,7 @@ import argparse
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -167,7 +169,7 @@ def inside(engines: dict[str, tuple[list[str], dict[str, str]]], players: list[i
 
 def whole(engines: dict[str, tuple[list[str], dict[str, str]]], players: list[int], games: int, runs: int) -> None:
     """The whole-process table: each engine's command timed from start to exit, interleaved."""
-    print(f"whole process: {games:,} single rounds per run, {runs} runs each, interleaved")
+    print(f"whole process: {games:,} single rounds per run, {runs} runs each, interleaved (medians)")
     print(f"{'players':>7} {'engine':>8} {'seconds':>9} {'rounds/s':>10} {'vs RLCard':>10}")
     for count in players:
         simulate = ["simulate", "--games", str(games), "--policy", "playfirst", "--set", "target_score=0"]
@@ -180,16 +182,17 @@ def whole(engines: dict[str, tuple[list[str], dict[str, str]]], players: list[in
             )
             for name, (command, env) in engines.items()
         }
-        elapsed = dict.fromkeys(commands, 0.0)
+        elapsed: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(runs):
             for name, (command, env) in commands.items():
                 started = time.perf_counter()
                 _output(command, env)
-                elapsed[name] += time.perf_counter() - started
-        reference = runs * games / elapsed["rlcard"]
-        for name, seconds in elapsed.items():
-            rate = runs * games / seconds
-            print(f"{count:>7} {name:>8} {seconds / runs:>9.2f} {rate:>10,.0f} {rate / reference:>9.2f}x")
+                elapsed[name].append(time.perf_counter() - started)
+        median = {name: statistics.median(times) for name, times in elapsed.items()}
+        reference = games / median["rlcard"]
+        for name, seconds in median.items():
+            rate = games / seconds
+            print(f"{count:>7} {name:>8} {seconds:>9.2f} {rate:>10,.0f} {rate / reference:>9.2f}x")
 
 
 def search_speed(engines: dict[str, tuple[list[str], dict[str, str]]], iterations: int) -> None:
@@ -216,7 +219,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="inside: measuring time per engine and players")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--games", type=int, default=10_000, help="whole: single rounds per run")
-    parser.add_argument("--runs", type=int, default=2, help="whole: runs of each engine")
+    parser.add_argument("--runs", type=int, default=5, help="whole: runs of each engine (the median is shown)")
     parser.add_argument("--iterations", type=int, default=300, help="search: ISMCTS iterations per position")
     parser.add_argument("--modes", nargs="+", choices=["inside", "whole", "search"], default=["inside", "whole"])
     parser.add_argument("--source", type=Path, default=HERE.parent / "src", help="the source the pure build runs")
