@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from unomas import record
-from unomas.actions import Action
+from unomas.actions import Action, Kind
 from unomas.bots import PlayFirstBot, RandomBot
 from unomas.bots.base import Bot
 from unomas.bots.policies import ViewOptions
@@ -93,8 +93,8 @@ def test_a_match_nobody_listens_to_plays_quiet_and_the_same(rules: Rules, policy
 
 @pytest.mark.parametrize("rules", RULES)
 def test_a_view_offers_the_seat_the_options_the_conductor_offers(rules: Rules) -> None:
-    """What the bots read from their view (cards, then each card's variants, in order) is
-    what the fast players read from the conductor."""
+    """What the bots read from their view (cards, then each card's variants, in order, and the
+    actions other than plays) is what the fast players read from the conductor."""
     table = selfplay(rules, "random", seed="options")
     checked = 0
     while not table.game.is_over and checked < 400:
@@ -107,7 +107,13 @@ def test_a_view_offers_the_seat_the_options_the_conductor_offers(rules: Rules) -
             assert seen.playable_cards(seat) == cards
             for card in cards:
                 assert list(seen.play_variants(seat, card)) == list(table.play_variants(seat, card))
-            assert list(seen.legal_actions(seat)) == table.legal_actions(seat)
+            legal = table.legal_actions(seat)
+            assert list(seen.legal_actions(seat)) == legal
+            others = table.game.non_play_actions(seat)
+            assert seen.non_play_actions(seat) == others
+            assert legal[: len(others)] == others  # the legal actions: the others, then the plays
+            assert all(action.kind is Kind.PLAY for action in legal[len(others) :])
+            assert all(action.kind is not Kind.PLAY for action in others)
         checked += 1
         table.step()
 

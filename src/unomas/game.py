@@ -463,6 +463,15 @@ class Game:
         This is where legality is decided: :meth:`problem` accepts exactly these.
         Plays come in every variant the rules distinguish (see :meth:`play_variants`).
         """
+        actions = self.non_play_actions(player)
+        for card in self.playable_cards(player):
+            actions.extend(self.play_variants(player, card))
+        return actions
+
+    def non_play_actions(self, player: int) -> list[Action]:
+        """The actions of :meth:`legal_actions` other than plays, in the same order: a late
+        UNO call or a catch, then the draw (or the pass after one) and a challenge, or the
+        starting colours (for a caller that found no card to play)."""
         phase = self._phase
         if phase >= _ROUND_OVER or not 0 <= player < self.players:
             return []
@@ -481,8 +490,6 @@ class Game:
                 actions.append(own.draw)
                 if self.challengeable:
                     actions.append(own.challenge)
-        for card in self.playable_cards(player):
-            actions.extend(self.play_variants(player, card))
         return actions
 
     def playable_cards(self, player: int) -> list[Card]:

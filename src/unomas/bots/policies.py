@@ -70,11 +70,14 @@ class ViewOptions:
     def play_variants(self, seat: int, card: Card) -> Sequence[Action]:
         return [a for a in self.actions if a.kind is PLAY and a.card == card]
 
+    def non_play_actions(self, seat: int) -> list[Action]:
+        return [a for a in self.actions if a.kind is not PLAY]
+
 
 SeatOptions: TypeAlias = "Game | ViewOptions"
-"""What a seat may do now: its ``legal_actions``, ``playable_cards`` and ``play_variants``,
-as the game (or the seat's view) tells it. (A union rather than a protocol, so that the
-compiled build calls either natively.)"""
+"""What a seat may do now: its ``legal_actions``, ``playable_cards``, ``play_variants`` and
+``non_play_actions``, as the game (or the seat's view) tells it. (A union rather than a
+protocol, so that the compiled build calls either natively.)"""
 
 
 def _below(rng: random.Random, count: int) -> int:
@@ -90,7 +93,7 @@ def playfirst_act(options: SeatOptions, seat: int, rng: random.Random) -> Action
     if cards:
         variants = options.play_variants(seat, cards[_below(rng, len(cards))])
         return variants[0] if len(variants) == 1 else _variant(variants, rng)
-    actions = options.legal_actions(seat)
+    actions = options.non_play_actions(seat)  # no card to play: the rest of the legal actions
     for action in actions:
         if action.kind is CHALLENGE:
             if rng.random() < CHALLENGE_RATE:

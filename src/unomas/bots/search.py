@@ -166,7 +166,7 @@ def rollout_action(game: Game, player: int, rng: random.Random) -> Action:
     """
     cards = game.playable_cards(player)
     if not cards:
-        actions = game.legal_actions(player)
+        actions = game.non_play_actions(player)
         for action in actions:
             if action.kind is Kind.DRAW or action.kind is Kind.PASS:
                 return action
