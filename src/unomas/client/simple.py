@@ -85,9 +85,15 @@ class SimpleSeat:
         """The view once this seat is to decide; None once the match is over or after ``timeout``."""
         return self._run(self.client.wait_turn(timeout))
 
-    def wait_change(self, timeout: float | None = None) -> bool:
-        """Wait for the next update (a new view) or the end; False if ``timeout`` passed first."""
-        before = self.client.updates
+    @property
+    def updates(self) -> int:
+        """How many updates (views) the server has sent so far."""
+        return self.client.updates
+
+    def wait_change(self, timeout: float | None = None, *, since: int | None = None) -> bool:
+        """Wait for an update after the first ``since`` (by default: the next one) or the
+        end; False if ``timeout`` passed first."""
+        before = self.client.updates if since is None else since
         return self._run(self.client.wait_for(lambda: self.client.updates != before, timeout))
 
     def wait_over(self, timeout: float | None = None) -> dict[str, Any] | None:

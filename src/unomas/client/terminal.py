@@ -5,7 +5,8 @@ happens (the server's narration, in the person's language); when the seat may ac
 table is shown and its legal actions are listed by number, as the server sent them; the
 person answers with a number (an empty line lets an out-of-turn chance go, ``q`` leaves:
 the seat stays theirs, and a bot plays it after the grace period). An answer to a view the
-game has left behind is refused as stale, and the new view is shown.
+game has left behind is refused as stale, and the new view is shown; when the connection
+drops, nothing is asked until it is back and the server has sent the table as it is.
 """
 
 from __future__ import annotations
@@ -77,9 +78,11 @@ def play_room(
         if not answer.isdigit() or int(answer) >= len(view.legal_actions):
             write(t.gettext("There is no action {answer}.").format(answer=answer))
             continue
+        seen = seat.updates
         try:
             seat.act(view.legal_actions[int(answer)].to_json(), ply=view.ply)
         except Refused as refusal:
             write(error_text(refusal.code, refusal.params, lang, str(refusal)))
         except ConnectionLost:
             write(t.gettext("The connection was lost; reconnecting…"))
+            seat.wait_change(since=seen)  # the view the server sends once connected again
