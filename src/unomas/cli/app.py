@@ -26,6 +26,7 @@ from typer._click.exceptions import (
     NoSuchOption,
     UsageError,
 )
+from typer._click.types import BoolParamType, FloatParamType, IntParamType, ParamType
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from unomas import __version__, record
@@ -46,22 +47,55 @@ if TYPE_CHECKING:
 
 
 def _by_metavar(params: list[Any]) -> list[Any]:
-    """``params`` named in the help by their metavars, never by a Python type: a flag shows
-    none (not ``<bool>``), an option its metavar or its name (``--backend BACKEND``, not
-    ``<str>``), an argument its metavar (``FILE...``, not ``{files}...``)."""
+    """``params`` named in the help by their metavars, never by a type: a flag shows none
+    (not ``BOOLEAN``), an option its metavar or its name (``--backend BACKEND``, not
+    ``TEXT``), an argument its metavar (``FILE...``); a number's refusal says what was
+    given and what was wanted (:class:`BadNumber`), and its limits are in the help's words."""
     for param in params:
         if isinstance(param, TyperOption):
-            if param.is_flag or param.type_descriptor.annotation is bool:
+            if param.is_flag or isinstance(param.type, BoolParamType):
                 param.metavar = ""
             elif param.metavar is None:
                 param.metavar = (param.name or "value").upper()
         elif isinstance(param, TyperArgument) and param.metavar is not None:
             shown = param.metavar + ("..." if param.nargs != 1 else "")
-            param.display_type_rich = lambda ctx: None  # type: ignore[method-assign]
             param.get_usage_pieces = lambda ctx, shown=shown: [shown]  # type: ignore[method-assign,misc]
-        if isinstance(param, TyperOption):
-            param._get_number_range_help_str = lambda: None  # type: ignore[method-assign]  # the help says it in words
+            param.type.get_metavar = lambda param, ctx: ""  # type: ignore[method-assign]  # each argument's own type
+        if isinstance(param.type, IntParamType | FloatParamType):
+            param.type = Number(param.type)
     return params
+
+
+class BadNumber(BadParameter):
+    """A value a number option could not take: ``value`` as given, and why (``problem``:
+    ``whole``, ``number``, ``low`` or ``high``, with the ``limit`` it broke)."""
+
+    def __init__(self, value: str, problem: str, limit: float | None, param: Any, ctx: Any) -> None:
+        super().__init__(f"{value!r}: {problem} {limit}", ctx=ctx, param=param)
+        self.value, self.problem, self.limit = value, problem, limit
+
+
+class Number(ParamType):
+    """A number option's type (an integer or float, maybe in a range) whose refusals are
+    :class:`BadNumber`, so their words come from the catalogs and not from click's text."""
+
+    def __init__(self, base: IntParamType | FloatParamType) -> None:
+        self.base = base
+        self.name = base.name
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        try:
+            return self.base.convert(value, param, ctx)
+        except BadParameter:
+            whole = isinstance(self.base, IntParamType)
+            try:
+                number = int(value) if whole else float(value)
+            except (TypeError, ValueError):
+                raise BadNumber(str(value), "whole" if whole else "number", None, param, ctx) from None
+            low, high = getattr(self.base, "min", None), getattr(self.base, "max", None)
+            if low is not None and number < low:
+                raise BadNumber(str(value), "low", low, param, ctx) from None
+            raise BadNumber(str(value), "high", high, param, ctx) from None
 
 
 class Refused(UsageError):
@@ -160,21 +194,15 @@ def _parser_words(error: ClickException, t: Translations) -> str:
         return t.gettext("{name} is missing.").format(name=_param_name(error.param))
     if isinstance(error, BadParameter):
         name = _param_name(error.param) if error.param is not None else str(error.param_hint or "")
-        problem = _validation_problem(error)
-        if problem is not None:
-            kind, value, limits = problem
-            if kind in ("int_parsing", "int_from_float"):
-                return t.gettext("{option} takes a whole number, not {value}.").format(option=name, value=value)
-            if kind == "float_parsing":
-                return t.gettext("{option} takes a number, not {value}.").format(option=name, value=value)
-            low = limits.get("ge", limits.get("gt"))
-            if kind in ("greater_than_equal", "greater_than") and low is not None:
-                words = t.gettext("{option} must be {limit} or more, not {value}.")
-                return words.format(option=name, limit=low, value=value)
-            high = limits.get("le", limits.get("lt"))
-            if kind in ("less_than_equal", "less_than") and high is not None:
-                words = t.gettext("{option} must be {limit} or less, not {value}.")
-                return words.format(option=name, limit=high, value=value)
+        if isinstance(error, BadNumber):
+            given = {"option": name, "value": error.value, "limit": error.limit}
+            if error.problem == "whole":
+                return t.gettext("{option} takes a whole number, not {value}.").format(**given)
+            if error.problem == "number":
+                return t.gettext("{option} takes a number, not {value}.").format(**given)
+            if error.problem == "low":
+                return t.gettext("{option} must be {limit} or more, not {value}.").format(**given)
+            return t.gettext("{option} must be {limit} or less, not {value}.").format(**given)
         return t.gettext("{option}: {reason}").format(option=name, reason=error.message)
     return error.format_message()
 
@@ -190,20 +218,6 @@ def _param_name(param: Any) -> str:
     if isinstance(param, TyperOption):
         return str(param.opts[0])
     return str(param.metavar or param.name or "").upper()
-
-
-def _validation_problem(error: BadParameter) -> tuple[str, object, dict[str, Any]] | None:
-    """The kind, the value given and the limits of a value the parser could not take (its
-    validation error's first problem), or None when the error is not of that sort."""
-    cause = error.__cause__
-    problems = getattr(cause, "errors", None)
-    if not callable(problems):
-        return None
-    found = problems()
-    if not found:
-        return None
-    first = found[0]
-    return str(first.get("type")), first.get("input"), dict(first.get("ctx") or {})
 
 
 def _refused(error: SettingsError, option: str | None = None) -> Refused:
