@@ -4,6 +4,7 @@ and the sampled worlds and search behind ``ismcts``."""
 from __future__ import annotations
 
 import dataclasses
+import importlib.metadata
 import random
 import time
 from collections import Counter
@@ -145,7 +146,7 @@ def fake_entry_points(monkeypatch: pytest.MonkeyPatch, *points: FakeEntryPoint |
     def entry_points(*, group: str, name: str | None = None) -> list[FakeEntryPoint | EntryPoint]:
         return [p for p in points if p.group == group and (name is None or p.name == name)]
 
-    monkeypatch.setattr(unomas.bots, "entry_points", entry_points)
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
 
 
 def test_a_registered_bot_is_found_with_typed_options(monkeypatch: pytest.MonkeyPatch) -> None:

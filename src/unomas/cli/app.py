@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
@@ -14,7 +14,6 @@ import typer
 from rich import box
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 from typer._click.exceptions import (
@@ -350,6 +349,21 @@ def _options_of(name: str) -> list[str]:
     return [f"{key}={kinds.get(kind, 'TEXT')}" for key, kind in hints.items() if key != "return"]
 
 
+def _progress_bar(stack: ExitStack, label: str, total: int) -> Callable[[int], None]:
+    """A progress bar of ``total`` matches on a terminal's standard error, open until
+    ``stack`` closes; it is set to the matches done so far. Elsewhere nothing is shown
+    (nor imported)."""
+    if not err.is_terminal:
+        return lambda done: None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    progress = stack.enter_context(
+        Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err)
+    )
+    task = progress.add_task("matches", total=total)
+    return lambda done: progress.update(task, completed=done)
+
+
 @app.command(name="simulate", cls=Command)
 def simulate_command(
     games: Annotated[int, typer.Option("--games", "-n", min=1, metavar="N", help="Matches to play, 1 or more.")] = 100,
@@ -390,17 +404,7 @@ def simulate_command(
     started = time.perf_counter()
     with ExitStack() as stack:
         sink = stack.enter_context(records.open("w", encoding="utf-8")) if records else None
-        progress = stack.enter_context(
-            Progress(
-                TextColumn("simulating"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeRemainingColumn(),
-                console=err,
-                disable=not err.is_terminal,
-            )
-        )
-        task = progress.add_task("matches", total=games)
+        advance = _progress_bar(stack, "simulating", games)
         try:
             for result in run_simulation(
                 rules, games, policy=policy, seed=seed, history=sink is not None, backend=where
@@ -408,7 +412,7 @@ def simulate_command(
                 totals.add(result)
                 if sink is not None and result.record is not None:
                     sink.write(record.dumps(result.record) + "\n")
-                progress.advance(task)
+                advance(totals.games)
         except BackendUnavailable as error:
             raise _unavailable(error) from None
         except KeyboardInterrupt:
@@ -528,15 +532,8 @@ def tournament_command(
     where = backend_from_options(backend, jobs, address)
     interrupted = False
     started = time.perf_counter()
-    with Progress(
-        TextColumn("playing"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        disable=not err.is_terminal,
-    ) as progress:
-        task = progress.add_task("matches", total=games)
+    with ExitStack() as stack:
+        advance = _progress_bar(stack, "playing", games)
         try:
             result = run_tournament(
                 rules,
@@ -547,7 +544,7 @@ def tournament_command(
                 backend=where.name,
                 address=where.address,
                 records=records,
-                progress=lambda done, _total: progress.update(task, completed=done),
+                progress=lambda done, _total: advance(done),
             )
         except BackendUnavailable as error:
             raise _unavailable(error) from None
