@@ -356,7 +356,10 @@ def test_a_refusal_is_shown_in_the_page_s_language() -> None:
         page.goto(f"http://{address}/r/{room['code']}")
         page.select_option("#lang", "es")
         page.wait_for_selector("#join:not([hidden])")
+        page.click("#join-form button")  # no name yet: the browser's own check, in Spanish words
+        assert page.eval_on_selector("#join-form input[name=name]", "i => i.validationMessage") == "Rellena este campo."
         page.fill("#join-form input[name=name]", "Carla")
+        assert page.eval_on_selector("#join-form input[name=name]", "i => i.validationMessage") == ""
         status, _ = post(address, f"/api/rooms/{room['code']}/join", {"name": "Beto"})  # the last seat goes
         assert status == 200
         page.click("#join-form button")
@@ -436,7 +439,7 @@ def test_each_situation_is_explained_where_it_happens(
 ) -> None:
     """A stacked match of Ana (host, desktop) and Beto (phone): a starting Wild, a jump-in
     chance, the UNO call offered only by a play that leaves one card, a Wild Draw Four's
-    challenge, each said in words where it happens."""
+    challenge, each said in words where it happens; the X key challenges."""
     screens = Screens(tmp_path_factory.mktemp("browser-situations"))
     rules = {"players": 2, "hand_size": 4, "target_score": 0, "jump_in": True}
     game = make_game([["W+4", "G1", "G2", "B3"], ["R9", "R9", "R5", "G6"]], ["W", "B7"], **rules)
@@ -489,6 +492,8 @@ def test_each_situation_is_explained_where_it_happens(
             assert beto_page.text_content("#actions [data-a=challenge]") == "Challenge (you draw 6 if it fails)"
             screens(beto_page, "challenge-phone")
             assert axe_problems(beto_page) == []
+            beto_page.keyboard.press("x")  # the terminal game's key for a challenge
+            ana.wait_for_function("() => document.querySelector('#log').textContent.includes('Beto challenges Ana')")
             browser.close()
 
 

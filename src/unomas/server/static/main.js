@@ -132,8 +132,10 @@ document.addEventListener("keydown", (event) => {
   if (event.target.matches("input, select, textarea") || !state.view || $("#dialog").open || !online()) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const legal = state.view.legal_actions;
+  // The terminal game's keys: X challenges, C catches (the first seat that can be caught).
   const move = { d: legal.find((m) => m.a === "draw"), p: legal.find((m) => m.a === "pass"),
-    c: legal.find((m) => m.a === "challenge"), u: legal.find((m) => m.a === "uno") }[event.key.toLowerCase()];
+    x: legal.find((m) => m.a === "challenge"), c: legal.find((m) => m.a === "catch"),
+    u: legal.find((m) => m.a === "uno") }[event.key.toLowerCase()];
   if (move) { event.preventDefault(); act(move); }
 });
 
@@ -188,6 +190,11 @@ window.addEventListener("DOMContentLoaded", async () => {
     if (state.code && state.token !== undefined && state.view) { disconnect(); connect(state.token, receive); }
     else if (state.code && location.pathname.startsWith("/r/") && !$("#join").hidden) route();
   });
+  // A field left empty is told in the page's language, not the browser's.
+  for (const input of document.querySelectorAll("input[required]")) {
+    input.addEventListener("invalid", () => input.setCustomValidity(input.validity.valueMissing ? _("Fill in this field.") : ""));
+    input.addEventListener("input", () => input.setCustomValidity(""));
+  }
   $("#create-form").addEventListener("submit", (event) => createRoom(event, route).catch((error) => showError(errorText(error))));
   $("#join-code-form").addEventListener("submit", (event) => {
     event.preventDefault();
