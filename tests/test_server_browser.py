@@ -405,6 +405,7 @@ def test_a_ten_seat_table_on_a_phone_in_the_dark_keeps_the_hand_and_the_log_in_v
         assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(12, 32, 25)"  # the dark theme
         assert page.evaluate("document.querySelector('#log-box').getBoundingClientRect().top") < 844
         assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
+        assert page.is_hidden(".keys")  # a touch screen: no keyboard shortcuts to tell
         assert axe_problems(page) == []
         browser.close()
 
@@ -492,6 +493,7 @@ def test_each_situation_is_explained_where_it_happens(
             assert beto_page.text_content("#actions [data-a=challenge]") == "Challenge (you draw 6 if it fails)"
             screens(beto_page, "challenge-phone")
             assert axe_problems(beto_page) == []
+            assert ana.is_visible(".keys") and beto_page.is_hidden(".keys")  # shortcuts told where there are keys
             beto_page.keyboard.press("x")  # the terminal game's key for a challenge
             ana.wait_for_function("() => document.querySelector('#log').textContent.includes('Beto challenges Ana')")
             browser.close()
