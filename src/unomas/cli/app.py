@@ -48,21 +48,38 @@ if TYPE_CHECKING:
 def _by_metavar(params: list[Any]) -> list[Any]:
     """``params`` named in the help by their metavars, never by a type: a flag shows none
     (not ``BOOLEAN``), an option its metavar or its name (``--backend BACKEND``, not
-    ``TEXT``), an argument its metavar (``FILE...``); a number's refusal says what was
-    given and what was wanted (:class:`BadNumber`), and its limits are in the help's words."""
+    ``TEXT``), an argument its metavar (``FILE...``); and a number's refusal says what was
+    given and what was wanted (:class:`Number`), its limits being in the help's words."""
     for param in params:
         if isinstance(param, TyperOption):
             if param.is_flag or isinstance(param.type, BoolParamType):
                 param.metavar = ""
             elif param.metavar is None:
                 param.metavar = (param.name or "value").upper()
-        elif isinstance(param, TyperArgument) and param.metavar is not None:
+        elif isinstance(param, TyperArgument) and param.metavar is not None and not isinstance(param.type, Unnamed):
             shown = param.metavar + ("..." if param.nargs != 1 else "")
             param.get_usage_pieces = lambda ctx, shown=shown: [shown]  # type: ignore[method-assign,misc]
-            param.type.get_metavar = lambda param, ctx: ""  # type: ignore[method-assign]  # each argument's own type
+            param.type = Unnamed(param.type)
         if isinstance(param.type, IntParamType | FloatParamType):
             param.type = Number(param.type)
     return params
+
+
+class Unnamed(ParamType):
+    """An argument's type that the help does not name: its metavar says what it takes."""
+
+    def __init__(self, base: ParamType) -> None:
+        self.base = base
+        self.name = base.name
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        return self.base.convert(value, param, ctx)
+
+    def get_metavar(self, param: Any, ctx: Any) -> str:
+        return ""
+
+    def shell_complete(self, ctx: Any, param: Any, incomplete: str) -> Any:
+        return self.base.shell_complete(ctx, param, incomplete)
 
 
 class BadNumber(BadParameter):
