@@ -48,8 +48,7 @@ if TYPE_CHECKING:
 def _by_metavar(params: list[Any]) -> list[Any]:
     """``params`` named in the help by their metavars, never by a type: a flag shows none
     (not ``BOOLEAN``), an option its metavar or its name (``--backend BACKEND``, not
-    ``TEXT``), an argument its metavar (``FILE...``); and a number's refusal says what was
-    given and what was wanted (:class:`Number`), its limits being in the help's words."""
+    ``TEXT``), an argument its metavar (``FILE...``)."""
     for param in params:
         if isinstance(param, TyperOption):
             if param.is_flag or isinstance(param.type, BoolParamType):
@@ -60,6 +59,13 @@ def _by_metavar(params: list[Any]) -> list[Any]:
             shown = param.metavar + ("..." if param.nargs != 1 else "")
             param.get_usage_pieces = lambda ctx, shown=shown: [shown]  # type: ignore[method-assign,misc]
             param.type = Unnamed(param.type)
+    return params
+
+
+def _numbers_in_words(params: list[Any]) -> list[Any]:
+    """``params`` whose numbers refuse a value by saying what was given and what was
+    wanted (:class:`Number`); their limits are in the help's words."""
+    for param in params:
         if isinstance(param.type, IntParamType | FloatParamType):
             param.type = Number(param.type)
     return params
@@ -111,7 +117,9 @@ class Number(ParamType):
             low, high = getattr(self.base, "min", None), getattr(self.base, "max", None)
             if low is not None and number < low:
                 raise BadNumber(str(value), "low", low, param, ctx) from None
-            raise BadNumber(str(value), "high", high, param, ctx) from None
+            if high is not None and number > high:
+                raise BadNumber(str(value), "high", high, param, ctx) from None
+            raise
 
 
 class Refused(UsageError):
@@ -131,11 +139,12 @@ def _words(args: Sequence[str] = ()) -> Translations:
 
 
 class Command(TyperCommand):
-    """A command whose help names values by their metavars (:func:`_by_metavar`) and which
-    refuses extra arguments in the reader's words."""
+    """A command whose help names values by their metavars (:func:`_by_metavar`), whose
+    numbers are refused in words (:func:`_numbers_in_words`) and which refuses extra
+    arguments in the reader's words."""
 
     def get_params(self, ctx: Any) -> list[Any]:
-        return _by_metavar(super().get_params(ctx))
+        return _numbers_in_words(_by_metavar(super().get_params(ctx)))
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         allowed, ctx.allow_extra_args = ctx.allow_extra_args, True
@@ -152,7 +161,7 @@ class Group(TyperGroup):
     in the reader's language (and exit status 2), not a box of usage text."""
 
     def get_params(self, ctx: Any) -> list[Any]:
-        return _by_metavar(super().get_params(ctx))
+        return _numbers_in_words(_by_metavar(super().get_params(ctx)))
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         if args and not args[0].startswith("-") and self.get_command(ctx, args[0]) is None:
