@@ -1,6 +1,7 @@
 """``unomas simulate``, ``unomas tournament`` and ``unomas replay``."""
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: Typer reads every command's hints at start-up,
+# and hints kept as strings would each be compiled and evaluated then (about 5 ms).
 
 import json
 import sys
@@ -126,7 +127,7 @@ class Refused(UsageError):
     """A mistake on the command line, already said in one line in the reader's language."""
 
 
-def _words(args: Sequence[str] = ()) -> Translations:
+def _words(args: Sequence[str] = ()) -> "Translations":
     """The catalog of the reader's language, for the command line's errors: the locale's,
     or the one a ``--lang`` among ``args`` names."""
     from itertools import pairwise
@@ -192,7 +193,7 @@ class Group(TyperGroup):
         sys.exit(result if isinstance(result, int) else 0)
 
 
-def usage_line(error: ClickException, t: Translations) -> str:
+def usage_line(error: ClickException, t: "Translations") -> str:
     """A mistake on the command line as one line in ``t``'s language; a mistake the parser
     found ends with where the command's help is (``(unomas simulate --help)``)."""
     if isinstance(error, Refused | NoArgsIsHelpError):  # already words; or the help itself
@@ -202,7 +203,7 @@ def usage_line(error: ClickException, t: Translations) -> str:
     return line if ctx is None else f"{line} ({ctx.command_path} --help)"
 
 
-def _parser_words(error: ClickException, t: Translations) -> str:
+def _parser_words(error: ClickException, t: "Translations") -> str:
     """The words of a mistake the command-line parser found (an option that does not
     exist, a missing or badly typed value), by its kind and its parameter."""
     if isinstance(error, NoSuchOption):
@@ -594,7 +595,7 @@ def tournament_command(
         raise typer.Exit(code=1)
 
 
-def _tournament_table(result: TournamentResult, elapsed: float) -> Table:
+def _tournament_table(result: "TournamentResult", elapsed: float) -> Table:
     """The per-bot figures of a tournament, best rated first.
 
     Every entrant plays every counted match and round (a forfeit counts for all), so the
@@ -853,7 +854,7 @@ def serve_command(
 seats.register(app, Command)  # unomas bot --join, unomas mcp
 
 
-def _where(error: RecordError, t: Translations) -> str:
+def _where(error: RecordError, t: "Translations") -> str:
     """A record error in ``t``'s language, without the record number (already printed)."""
     from unomas.i18n import record_error_text
     from unomas.tui.text import language

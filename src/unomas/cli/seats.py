@@ -4,7 +4,8 @@
 when they run (websockets with the ``server`` extra, the MCP SDK with ``mcp``).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: Typer reads the commands' hints at start-up
+# (see ``unomas.cli.app``).
 
 import os
 import sys
@@ -196,7 +197,7 @@ def play_room(join: str, name: str | None, lang: str | None, *, plain: bool = Fa
             raise typer.Exit(code=130) from None
 
 
-def _take_seat(room: RoomLink, name: str) -> tuple[Ticket, bool]:
+def _take_seat(room: "RoomLink", name: str) -> "tuple[Ticket, bool]":
     """The ticket of the seat this person holds at ``room`` (kept in the data folder) and
     True, so that they come back to it; else the next free seat's, kept there, and False."""
     from unomas.client import Ticket, join_room
@@ -211,7 +212,7 @@ def _take_seat(room: RoomLink, name: str) -> tuple[Ticket, bool]:
     return ticket, False
 
 
-async def _on_screen(ticket: Ticket, t: Translations, language: str, *, start: bool = False) -> None:
+async def _on_screen(ticket: "Ticket", t: Translations, language: str, *, start: bool = False) -> None:
     """The seat of ``ticket`` on the game screen, once the match has started (``start``:
     the host starts it); then the match's scores, or that a bot plays the seat of the
     person who left (a refusal that ended the connection is raised)."""
