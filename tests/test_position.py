@@ -114,7 +114,7 @@ def test_none_is_none_in_the_game_its_position_and_its_views_never_minus_one() -
 
 NOT_STATE = {
     *("rules", "players", "rng", "log", "round_start_events", "_forced_pile"),
-    *("_plays", "_seats", "_switches", "reporting"),
+    *("_plays", "_seats", "_switches", "reporting", "_quiet_events"),
 }
 """The slots of a Game that are not its position: settings, caches, the random source, history,
 whether it reports events."""

@@ -292,14 +292,21 @@ class Conductor:
         history: bool = True,
         ask_external: bool = False,
         witness: Listener | None = None,
+        rng: random.Random | None = None,
+        reporting: bool = True,
     ) -> Conductor:
         """A new match; ``seed`` fixes the shuffles (``f"{seed}/deal"``) and every player's
-        random source (``f"{seed}/seat {k}"``); without it all are unpredictable."""
-        if seed is None:
-            game = Game(rules, history=history)
+        random source (``f"{seed}/seat {k}"``); without it all are unpredictable, or all
+        come from ``rng``. ``reporting=False``: the first deal is quiet (see
+        :attr:`Game.reporting <unomas.game.Game.reporting>`), for a match nobody hears yet."""
+        if seed is None and rng is not None:
+            game = Game(rules, rng=rng, history=history, reporting=reporting)
+            rngs = [rng] * len(players)
+        elif seed is None:
+            game = Game(rules, history=history, reporting=reporting)
             rngs = [random.Random() for _ in players]
         else:
-            game = Game(rules, seed=f"{seed}/deal", history=history)
+            game = Game(rules, seed=f"{seed}/deal", history=history, reporting=reporting)
             rngs = [random.Random(f"{seed}/seat {seat}") for seat in range(len(players))]
         return cls(game, players, rngs=rngs, ask_external=ask_external, witness=witness)
 
@@ -330,7 +337,7 @@ class Conductor:
         """The distinct cards ``seat`` may play now."""
         return self.game.playable_cards(seat)
 
-    def play_variants(self, seat: int, card: Card) -> Sequence[Action]:
+    def play_variants(self, seat: int, card: Card) -> tuple[Action, ...]:
         """Every legal way for ``seat`` to play ``card`` (one of :meth:`playable_cards`)."""
         return self.game.play_variants(seat, card)
 
@@ -374,7 +381,10 @@ class Conductor:
         at = game.ply * 1024 + self._deals
         if at != self._at:
             self._at = at
-            self._window = game.out_of_turn_seats()
+            if game.out_of_turn_possible():
+                self._window = game.out_of_turn_seats()
+            elif self._window:
+                self._window = []
         window = self._window
         if window and not self.ask_external:
             playing = self.playing

@@ -37,7 +37,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Any, Final, Protocol, cast
+from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 from unomas.actions import Action, Kind
 from unomas.cards import (
@@ -86,6 +86,9 @@ from unomas.position import Phase, Position
 from unomas.refusals import refused, text
 from unomas.rules import Rules
 from unomas.view import View, make_view
+
+if TYPE_CHECKING:  # the compiled build's native integers, named for it alone (plain ints at run time)
+    from mypy_extensions import i64
 
 __all__ = ["Deal", "Game", "Phase", "RandomSource", "RoundLog", "plays_on"]
 
@@ -196,6 +199,33 @@ class _Switches:
         """Whether any card may answer a pending penalty."""
 
 
+class _Tables:
+    """What a game reads from its rules on every action, built once for those rules: the
+    play variants, the seats' other actions and the switches."""
+
+    __slots__ = ("plays", "rules", "seats", "switches")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.plays = _play_table(rules.players, rules.seven_zero)
+        self.seats = _seat_actions(rules.players)
+        self.switches = _Switches(rules)
+
+
+_latest_tables: _Tables | None = None
+"""The tables of the rules the last game was made under: self-play and search make game
+after game under one :class:`Rules` object, and find them here without a lookup."""
+
+
+def _tables(rules: Rules) -> _Tables:
+    """The tables of ``rules`` (the same object, not equal rules: no hashing)."""
+    global _latest_tables
+    latest = _latest_tables
+    if latest is None or latest.rules is not rules:
+        latest = _latest_tables = _Tables(rules)
+    return latest
+
+
 class RandomSource(Protocol):
     """Where shuffles come from: ``random.Random`` and ``random.SystemRandom`` fit."""
 
@@ -215,9 +245,11 @@ def shuffle(rng: RandomSource, cards: list[Card]) -> None:
     """
     items = cast("list[object]", cards)  # moved as they are: the compiled build unboxes no card
     random_ = rng.random
-    for i in range(len(items) - 1, 0, -1):
-        j = int(random_() * (i + 1))
+    i: i64 = len(items) - 1  # native indices: no tagged arithmetic in the compiled build
+    while i > 0:
+        j: i64 = int(random_() * float(i + 1))
         items[i], items[j] = items[j], items[i]
+        i -= 1
 
 
 _COLOR: Final = 0
@@ -313,12 +345,14 @@ class Game:
     ``seed`` makes every shuffle reproducible; without it (and without ``rng``) the
     shuffles come from ``random.SystemRandom``. ``deal`` dictates the first round's cards.
     ``history=False`` keeps no log of moves (no record can then be written).
+    ``reporting=False`` makes the game quiet from its first deal on (see :attr:`reporting`).
     """
 
     __slots__ = (
         "_forced_pile",
         "_phase",
         "_plays",
+        "_quiet_events",
         "_seats",
         "_switches",
         "accused",
@@ -382,6 +416,9 @@ class Game:
     rng: RandomSource
     _forced_pile: list[Card] | None
     _plays: tuple[tuple[tuple[_PlayGroup, ...], ...], ...]
+    _quiet_events: list[Event]
+    """The one list a quiet game's actions return, emptied and refilled by each (see
+    :attr:`reporting`): a quiet action builds no list of its own."""
     _seats: tuple[_SeatActions, ...]
     _switches: _Switches
     reporting: bool
@@ -389,7 +426,8 @@ class Game:
     round's end (:class:`RoundEnded`, :class:`MatchEnded`) and deals keeping no
     :class:`Deal` unless it keeps a history (its :attr:`round_start_events` stay empty): for
     play nobody watches (a search's sampled worlds, :meth:`redealt`; a conductor's match
-    nobody listens to). The rules are the same."""
+    nobody listens to). The rules are the same. Its actions all return one list, emptied
+    by the next action: a caller reads what it needs before acting again."""
     round_start_events: list[Event]
     """The events of the current round's deal and starting card (the first round is dealt
     by the constructor, so this is how an interface narrates it)."""
@@ -402,6 +440,7 @@ class Game:
         rng: RandomSource | None = None,
         deal: Deal | None = None,
         history: bool = True,
+        reporting: bool = True,
         _copy_of: Game | None = None,
         _empty: bool = False,
     ) -> None:
@@ -412,16 +451,18 @@ class Game:
         self.rng = rng
         self.log = [] if history else None
         self._forced_pile = None
-        self.reporting = True
+        self.reporting = reporting
+        self._quiet_events = []
         if _copy_of is not None:  # copy(): the tables and the state come from another game, no deal
             self._plays = _copy_of._plays
             self._seats = _copy_of._seats
             self._switches = _copy_of._switches
             _copy_of._copy_state_into(self)
             return
-        self._plays = _play_table(self.players, self.rules.seven_zero)
-        self._seats = _seat_actions(self.players)
-        self._switches = _Switches(self.rules)
+        tables = _tables(self.rules)
+        self._plays = tables.plays
+        self._seats = tables.seats
+        self._switches = tables.switches
         if _empty:  # from_position() fills the state in
             return
         self.scores = [0] * self.players
@@ -455,7 +496,12 @@ class Game:
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
         """The seat ``steps`` places after ``seat`` in the current direction."""
-        return (seat + self.direction * steps) % self.players
+        # Native integers: the compiled build calls no tagged multiply, add and remainder.
+        direction: i64 = self.direction
+        players: i64 = self.players
+        after: i64 = seat
+        after += direction * steps
+        return after if 0 <= after < players else after % players
 
     def legal_actions(self, player: int) -> list[Action]:
         """Every action open to seat ``player`` now, out-of-turn ones included.
@@ -504,11 +550,12 @@ class Game:
             if phase == _TURN:
                 color = self.color
                 assert color is not None  # chosen by now: only the COLOR phase lacks one
-                playable = _PLAYS_ON[4 * self.discard[-1] + color]
+                playable: i64 = _PLAYS_ON[4 * self.discard[-1] + color]  # native: no tagged shifts
                 for card in hand:
-                    if playable >> card & 1:
+                    bit = (playable >> card & 1) << card  # (the compiled build shifts a literal 1 as 32 bits)
+                    if bit:
                         cards.append(card)
-                        playable ^= 1 << card  # each kind once
+                        playable ^= bit  # each kind once
             elif phase == _DRAWN:
                 drawn = self.drawn
                 assert drawn is not None  # the DRAWN phase has its card
@@ -531,7 +578,7 @@ class Game:
             return [c for c in cards if not IS_ACTION_OR_WILD[c]]
         return cards
 
-    def play_variants(self, player: int, card: Card) -> Sequence[Action]:
+    def play_variants(self, player: int, card: Card) -> tuple[Action, ...]:
         """Every legal way for ``player`` to play ``card``, one of :meth:`playable_cards`:
         each colour for a wild card, each target for a 7 under ``seven_zero``, and with
         and without the UNO call when the play leaves exactly one card."""
@@ -542,24 +589,30 @@ class Game:
         variants: list[Action] = []
         for target, plain, with_uno in groups:
             variants.extend(with_uno if self._cards_left_after(player, card, target) == 1 else plain)
-        return variants
+        return tuple(variants)
 
     def out_of_turn_seats(self) -> list[int]:
         """The seats other than the one on turn that have an action open now."""
-        phase = self._phase
-        if phase >= _ROUND_OVER or phase == _COLOR:
+        if not self.out_of_turn_possible():
             return []
         current = self.current
         if self.uno_pending is not None:
             return [seat for seat in range(self.players) if seat != current]
         top = self.discard[-1]
-        if top >= WILD or not self._switches.jump_in:
-            return []
         return [
             seat
             for seat in range(self.players)
             if seat != current and top in self.hands[seat] and self.legal_actions(seat)
         ]
+
+    def out_of_turn_possible(self) -> bool:
+        """Whether a seat other than the one on turn may have an action open now: False
+        means :meth:`out_of_turn_seats` is empty, and is known without building it (the
+        usual case: no UNO to catch, no jump-in played)."""
+        phase = self._phase
+        if phase >= _ROUND_OVER or phase == _COLOR:
+            return False
+        return self.uno_pending is not None or (self._switches.jump_in and self.discard[-1] < WILD)
 
     def problem(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, in English, or None if it is legal (one of
@@ -657,7 +710,12 @@ class Game:
         return events
 
     def _push(self, action: Action) -> list[Event]:
-        events: list[Event] = []
+        if self.reporting:
+            events: list[Event] = []
+        else:
+            events = self._quiet_events
+            if events:  # (clear() is a call even on an empty list)
+                events.clear()
         self.ply += 1
         player, kind, card, color, target, uno = action
         if kind is PLAY:
@@ -1005,22 +1063,22 @@ class Game:
 
     def _draw_on_turn(self, player: int, events: list[Event]) -> None:
         hand = self.hands[player]
-        drawn: list[Card] = []
+        count = 0  # the cards drawn are the last ``count`` of the hand
         until_playable = self._switches.draw_until_playable
         playable = False
         while True:
             card = self._take(events)
             if card == _PILE_DRY:
                 break
-            drawn.append(card)
+            count += 1
             hand.append(card)
             playable = self._playable_on_turn(card)
             if playable or not until_playable:
                 break
         if self.reporting:
-            events.append(Drew(player, len(drawn), tuple(drawn), "turn"))
+            events.append(Drew(player, count, tuple(hand[len(hand) - count :]), "turn"))
         if playable:
-            self.drawn = drawn[-1]
+            self.drawn = hand[-1]
             self._phase = _DRAWN
         else:
             self._advance(self.next_seat(player))
@@ -1054,15 +1112,14 @@ class Game:
     def _draw(self, player: int, count: int, reason: str, events: list[Event]) -> None:
         """``player`` draws ``count`` cards, or what is left when they run out."""
         hand = self.hands[player]
-        drawn = []
+        before = len(hand)
         for _ in range(count):
             card = self._take(events)
             if card == _PILE_DRY:
                 break
-            drawn.append(card)
-        hand.extend(drawn)
+            hand.append(card)
         if self.reporting:
-            events.append(Drew(player, len(drawn), tuple(drawn), reason))
+            events.append(Drew(player, len(hand) - before, tuple(hand[before:]), reason))
 
     def _take(self, events: list[Event]) -> Card:
         """The top card of the draw pile, reshuffling if it is empty; :data:`_PILE_DRY` if

@@ -19,10 +19,10 @@ class RandomBot(Bot):
     name = "random"
 
     def act(self, view: View) -> Action:
-        return random_act(ViewOptions(view), self.seat, self.rng)
+        return random_act(ViewOptions(view), self.seat, self.rng.random)
 
     def react(self, view: View) -> Action | None:
-        return take_a_chance(ViewOptions(view), self.seat, self.rng)
+        return take_a_chance(ViewOptions(view), self.seat, self.rng.random)
 
 
 class PlayFirstBot(Bot):
@@ -42,7 +42,7 @@ class PlayFirstBot(Bot):
     name = "playfirst"
 
     def act(self, view: View) -> Action:
-        return playfirst_act(ViewOptions(view), self.seat, self.rng)
+        return playfirst_act(ViewOptions(view), self.seat, self.rng.random)
 
     def react(self, view: View) -> Action | None:
-        return take_a_chance(ViewOptions(view), self.seat, self.rng)
+        return take_a_chance(ViewOptions(view), self.seat, self.rng.random)

@@ -12,11 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
-from rich import box
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
-from rich.text import Text
 from typer._click.exceptions import (
     BadOptionUsage,
     BadParameter,
@@ -39,11 +34,13 @@ from unomas.runs.plot import PLOT_INSTALL, plot, plot_available
 from unomas.runs.selfplay import POLICIES, check_policy
 from unomas.runs.simulation import Totals, run_simulation
 
-if TYPE_CHECKING:  # loaded by the tournament command alone: start-up imports what the command needs
-    from unomas.runs.tournament import TournamentResult
+if TYPE_CHECKING:  # loaded by the commands that print with them: start-up imports what the command needs
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
 
-if TYPE_CHECKING:
     from unomas.i18n import Translations
+    from unomas.runs.tournament import TournamentResult
 
 
 def _by_metavar(params: list[Any]) -> list[Any]:
@@ -262,8 +259,28 @@ app = typer.Typer(
     add_completion=False,
     cls=Group,
 )
-out = Console(soft_wrap=True)
-err = Console(stderr=True)
+
+
+def _console(stderr: bool) -> "Console":
+    """Rich's console on standard output or error, made (and Rich imported) when a command
+    prints with it, under the terminal's settings then: ``simulate`` loads no Rich."""
+    from rich.console import Console
+
+    return Console(stderr=True) if stderr else Console(soft_wrap=True)
+
+
+def _out() -> "Console":
+    return _console(False)
+
+
+def _err() -> "Console":
+    return _console(True)
+
+
+def _markup_literal(text: str) -> str:
+    """``text`` shown as it is in a help text, which Typer reads as Rich markup (what
+    ``rich.markup.escape`` makes of a bracketed name, without importing Rich to start)."""
+    return text.replace("[", "\\[")
 
 
 def rules_from_options(players: int | None, preset: str, settings: list[str]) -> Rules:
@@ -285,7 +302,7 @@ BackendOption = Annotated[
     typer.Option(
         "--backend",
         metavar="NAME",
-        help=f"Where to play: {' or '.join(BACKENDS)} (a Ray cluster, {escape(RAY_EXTRA)}).",
+        help=f"Where to play: {' or '.join(BACKENDS)} (a Ray cluster, {_markup_literal(RAY_EXTRA)}).",
     ),
 ]
 AddressOption = Annotated[
@@ -380,12 +397,12 @@ def _progress_bar(stack: ExitStack, label: str, total: int) -> Callable[[int], N
     """A progress bar of ``total`` matches on a terminal's standard error, open until
     ``stack`` closes; it is set to the matches done so far. Elsewhere nothing is shown
     (nor imported)."""
-    if not err.is_terminal:
+    if not sys.stderr.isatty():
         return lambda done: None
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     progress = stack.enter_context(
-        Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err)
+        Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=_err())
     )
     task = progress.add_task("matches", total=total)
     return lambda done: progress.update(task, completed=done)
@@ -445,24 +462,29 @@ def simulate_command(
         except KeyboardInterrupt:
             interrupted = True
     elapsed = max(time.perf_counter() - started, 1e-9)
-    table = Table(title="simulation", show_header=False)
-    table.add_row("games", f"{totals.games:,}")
-    table.add_row("rounds", f"{totals.rounds:,}")
-    table.add_row("actions", f"{totals.actions:,}")
+    rows = [("games", f"{totals.games:,}"), ("rounds", f"{totals.rounds:,}"), ("actions", f"{totals.actions:,}")]
     if totals.abandoned:
-        table.add_row("abandoned (no end in sight)", f"{totals.abandoned:,}")
+        rows.append(("abandoned (no end in sight)", f"{totals.abandoned:,}"))
     if totals.errors:
-        table.add_row("not played (task failed)", f"{len(totals.errors):,}")
-    table.add_row("wins by seat", " ".join(str(w) for w in totals.wins))
-    table.add_row("seconds", f"{elapsed:.2f}")
-    table.add_row("games/s", f"{totals.games / elapsed:,.1f}")
-    table.add_row("actions/s", f"{totals.actions / elapsed:,.0f}")
-    out.print(table)
+        rows.append(("not played (task failed)", f"{len(totals.errors):,}"))
+    rows += [
+        ("wins by seat", " ".join(str(w) for w in totals.wins)),
+        ("seconds", f"{elapsed:.2f}"),
+        ("games/s", f"{totals.games / elapsed:,.1f}"),
+        ("actions/s", f"{totals.actions / elapsed:,.0f}"),
+    ]
+    typer.echo(_figures("simulation", rows))
     for failure in totals.errors:
-        out.print(f"[red]error[/] in match {failure.number}: {escape(failure.error or '')}")
+        typer.echo(f"error in match {failure.number}: {failure.error or ''}")
     if interrupted:
-        err.print(f"[red]interrupted[/] after {totals.games} of {games} matches; the figures are theirs")
+        typer.echo(f"interrupted after {totals.games} of {games} matches; the figures are theirs", err=True)
         raise typer.Exit(code=INTERRUPTED)
+
+
+def _figures(title: str, rows: list[tuple[str, str]]) -> str:
+    """Named figures under a title, as aligned plain lines (for a person and for a script)."""
+    width = max(len(name) for name, _ in rows)
+    return "\n".join([title, *(f"  {name.ljust(width)}  {value}" for name, value in rows)])
 
 
 @app.command(name="tournament", cls=Command)
@@ -522,7 +544,7 @@ def tournament_command(
         typer.Option(
             "--plot",
             metavar="FILE",
-            help=f"Draw the win rates to this image (needs {escape(PLOT_INSTALL)}).",
+            help=f"Draw the win rates to this image (needs {_markup_literal(PLOT_INSTALL)}).",
             dir_okay=False,
         ),
     ] = None,
@@ -580,27 +602,35 @@ def tournament_command(
         except TournamentInterrupted as stop:
             result, interrupted = stop.result, True
     elapsed = time.perf_counter() - started
-    out.print(_tournament_table(result, elapsed))
+    from rich.markup import escape
+
+    _out().print(_tournament_table(result, elapsed))
     for failure in result.errors:
-        out.print(f"[red]error[/] in match {failure.match}: {escape(failure.bot or 'a bot')}: {escape(failure.reason)}")
+        _out().print(
+            f"[red]error[/] in match {failure.match}: {escape(failure.bot or 'a bot')}: {escape(failure.reason)}"
+        )
     if results is not None:
         results.write_text(json.dumps(result.to_json(), indent=2) + "\n", encoding="utf-8")
     if chart is not None:
         plot(result, chart)
     if interrupted:
         kept = "" if results is None else f"; results so far written to {escape(str(results))}"
-        err.print(f"[red]interrupted[/] after {len(result.matches)} of {games} matches{kept}")
+        _err().print(f"[red]interrupted[/] after {len(result.matches)} of {games} matches{kept}")
         raise typer.Exit(code=INTERRUPTED)
     if result.errors and not allow_errors:
         raise typer.Exit(code=1)
 
 
-def _tournament_table(result: "TournamentResult", elapsed: float) -> Table:
+def _tournament_table(result: "TournamentResult", elapsed: float) -> "Table":
     """The per-bot figures of a tournament, best rated first.
 
     Every entrant plays every counted match and round (a forfeit counts for all), so the
     title gives those counts once and the rows give wins only: the table fits 80 columns.
     """
+    from rich import box
+    from rich.markup import escape
+    from rich.table import Table
+
     seed = "" if result.seed is None else f", seed {result.seed}"
     rounds = result.bots[0].rounds if result.bots else 0
     table = Table(
@@ -654,9 +684,11 @@ def _tournament_table(result: "TournamentResult", elapsed: float) -> Table:
     return table
 
 
-def _bot_cell(name: str, given: str | None) -> Text:
+def _bot_cell(name: str, given: str | None) -> "Text":
     """An entrant's name (under the name its bot gave itself, if any), each line cut short
     with an ellipsis rather than wrapped."""
+    from rich.text import Text
+
     return Text(name if given is None else f"{given}\n{name}", no_wrap=True, overflow="ellipsis")
 
 
@@ -741,6 +773,8 @@ def replay_command(
     if watch:
         watch_record(files[0], lang)
         return
+    from rich.markup import escape
+
     from unomas import fairness
 
     t = translations(lang)
@@ -760,7 +794,7 @@ def replay_command(
             except RecordError as error:
                 bad += 1
                 invalid = t.gettext("INVALID")
-                out.print(f"[red]{escape(invalid)}[/] {escape(name)}: {escape(_where(error, t))}")
+                _out().print(f"[red]{escape(invalid)}[/] {escape(name)}: {escape(_where(error, t))}")
                 continue
             winner = t.gettext("none yet") if game.winner is None else t.gettext("seat {seat}").format(seat=game.winner)
             scores = " ".join(str(s) for s in game.scores)
@@ -768,7 +802,7 @@ def replay_command(
             if verify:
                 summary += t.gettext("; every deal and reshuffle comes from the committed seed")
             valid = t.gettext("valid")
-            out.print(f"[green]{escape(valid)}[/] {escape(name)}: {escape(summary)}")
+            _out().print(f"[green]{escape(valid)}[/] {escape(name)}: {escape(summary)}")
     if bad:
         raise typer.Exit(code=1)
 
@@ -837,9 +871,9 @@ def serve_command(
         raise typer.Exit(code=1) from None
     path = db or default_db_path()
     scheme = "https" if certfile is not None else "http"
-    err.print(f"unomas server on {scheme}://{host}:{port}/  (games kept in {path})")
+    _err().print(f"unomas server on {scheme}://{host}:{port}/  (games kept in {path})")
     if certfile is None and host not in ("127.0.0.1", "localhost", "::1"):
-        err.print("[yellow]warning:[/] plain HTTP on a public address: put it behind a TLS proxy or give --certfile")
+        _err().print("[yellow]warning:[/] plain HTTP on a public address: put it behind a TLS proxy or give --certfile")
     settings = Settings(
         grace=grace,
         bot_delay=bot_delay,

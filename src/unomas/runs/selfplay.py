@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Callable
 from typing import Final
 
 from unomas.actions import Action
 from unomas.bots.policies import playfirst_act, random_act, take_a_chance
 from unomas.conductor import Conductor, Player
 from unomas.errors import SettingsError
-from unomas.game import Game
 from unomas.rules import Rules
 
 __all__ = ["POLICIES", "PlayFirstPlayer", "RandomPlayer", "SelfPlayer", "check_policy", "players", "selfplay"]
@@ -33,6 +33,8 @@ class SelfPlayer(Player):
 
     rng: random.Random
     """The seat's random source, given by :meth:`start`."""
+    draw: Callable[[], float]
+    """Its ``random``, bound once: what the policy draws on."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -40,6 +42,7 @@ class SelfPlayer(Player):
 
     def start(self, seat: int, rules: Rules, rng: random.Random) -> None:
         self.rng = rng
+        self.draw = rng.random
 
 
 class PlayFirstPlayer(SelfPlayer):
@@ -50,8 +53,8 @@ class PlayFirstPlayer(SelfPlayer):
 
     def decide(self, table: Conductor, seat: int, out_of_turn: bool) -> Action | None:
         if out_of_turn:
-            return take_a_chance(table.game, seat, self.rng)
-        return playfirst_act(table.game, seat, self.rng)
+            return take_a_chance(table.game, seat, self.draw)
+        return playfirst_act(table.game, seat, self.draw)
 
 
 class RandomPlayer(SelfPlayer):
@@ -62,8 +65,8 @@ class RandomPlayer(SelfPlayer):
 
     def decide(self, table: Conductor, seat: int, out_of_turn: bool) -> Action | None:
         if out_of_turn:
-            return take_a_chance(table.game, seat, self.rng)
-        return random_act(table.game, seat, self.rng)
+            return take_a_chance(table.game, seat, self.draw)
+        return random_act(table.game, seat, self.draw)
 
 
 POLICIES: Final = ("playfirst", "random")
@@ -94,8 +97,11 @@ os.register_at_fork(after_in_child=_UNSEEDED.seed)
 def selfplay(rules: Rules, policy: str, *, seed: int | str | None = None, history: bool = False) -> Conductor:
     """A new match with every seat played by ``policy``, seeded as
     :meth:`~unomas.conductor.Conductor.seeded` (``history``: keep the moves for a record);
-    unseeded, the match draws on its process's unpredictable stream (``_UNSEEDED``)."""
+    unseeded, the match draws on its process's unpredictable stream (``_UNSEEDED``). Without a
+    history the first deal is quiet: the conductor's :attr:`~unomas.conductor.Conductor.events` start empty."""
     seats = players(policy, rules.players)
-    if seed is not None:
-        return Conductor.seeded(rules, seats, seed=seed, history=history)
-    return Conductor(Game(rules, rng=_UNSEEDED, history=history), seats, rngs=[_UNSEEDED] * len(seats))
+    rng = _UNSEEDED if seed is None else None
+    # Without a history nothing keeps or hears the first deal's events: it is dealt quiet.
+    table = Conductor.seeded(rules, seats, seed=seed, history=history, rng=rng, reporting=history)
+    table.game.reporting = True  # what follows reports as usual (Conductor.play quiets it again)
+    return table
