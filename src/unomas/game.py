@@ -245,11 +245,13 @@ def shuffle(rng: RandomSource, cards: list[Card]) -> None:
     """
     items = cast("list[object]", cards)  # moved as they are: the compiled build unboxes no card
     random_ = rng.random
-    i: i64 = len(items) - 1  # native indices: no tagged arithmetic in the compiled build
+    i: i64 = len(items) - 1  # native indices and a float count: no tagged arithmetic when compiled
+    count = float(len(items))  # i + 1, exactly
     while i > 0:
-        j: i64 = int(random_() * float(i + 1))
+        j: i64 = int(random_() * count)
         items[i], items[j] = items[j], items[i]
         i -= 1
+        count -= 1.0
 
 
 _COLOR: Final = 0
@@ -551,10 +553,12 @@ class Game:
                 color = self.color
                 assert color is not None  # chosen by now: only the COLOR phase lacks one
                 playable: i64 = _PLAYS_ON[4 * self.discard[-1] + color]  # native: no tagged shifts
-                for card in hand:
+                found = cast("list[object]", cards)  # the hand's own card objects go in: none is boxed anew
+                for item in cast("list[object]", hand):
+                    card = cast(int, item)
                     bit = (playable >> card & 1) << card  # (the compiled build shifts a literal 1 as 32 bits)
                     if bit:
-                        cards.append(card)
+                        found.append(item)
                         playable ^= bit  # each kind once
             elif phase == _DRAWN:
                 drawn = self.drawn
@@ -968,7 +972,8 @@ class Game:
         """Whether a card just drawn may be played (judged as on a normal turn)."""
         color = self.color
         assert color is not None  # chosen by now: only the COLOR phase lacks one
-        return plays_on(card, self.discard[-1], color)
+        playable: i64 = _PLAYS_ON[4 * self.discard[-1] + color]
+        return playable >> card & 1 == 1
 
     # ------------------------------------------------------------------ effects
 

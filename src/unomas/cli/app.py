@@ -3,6 +3,7 @@
 # No ``from __future__ import annotations``: Typer reads every command's hints at start-up,
 # and hints kept as strings would each be compiled and evaluated then (some 13 ms).
 
+import gc
 import json
 import sys
 import time
@@ -912,7 +913,11 @@ def _options(
 
 
 def main() -> None:
-    """Entry point of the ``unomas`` console script."""
+    """Entry point of the ``unomas`` console script.
+
+    What the imports made lives as long as the process: frozen, the garbage collector never
+    scans it again (some 30 M instructions of every command, most at exit)."""
+    gc.freeze()
     app()
 
 
