@@ -268,8 +268,8 @@ class Conductor:
         """Each round's deal events, kept while the game keeps its history (for :meth:`history`)."""
         self._window: list[int] = []
         self._at = -1
-        """The ply (and deal) the window was opened for: it opens anew after every change."""
-        self._deals = 0
+        """The ply the window was opened for (-1: none yet, or a deal since): it opens anew
+        after every change."""
         self._round_actions = 0
         sources = rngs if rngs is not None else [random.Random() for _ in players]
         for seat, player in enumerate(self.players):
@@ -378,7 +378,7 @@ class Conductor:
 
     def _current_window(self) -> list[int]:
         game = self.game
-        at = game.ply * 1024 + self._deals
+        at = game.ply
         if at != self._at:
             self._at = at
             if game.out_of_turn_possible():
@@ -483,7 +483,7 @@ class Conductor:
         if not game.round_over or game.is_over:
             raise IllegalAction("no round is waiting to be dealt", code="round.not_over")
         caused = game.start_round(deal)
-        self._deals += 1
+        self._at = -1  # a new position at the same ply
         self._round_actions = 0
         if game.log is not None:
             self.starts.append(list(caused))
