@@ -56,6 +56,7 @@ __all__ = [
     "MatchSummary",
     "Player",
     "bot_player",
+    "seeded_game",
 ]
 
 MAX_ACTIONS_PER_ROUND = 100_000
@@ -158,6 +159,27 @@ class BotPlayer(Player):
             raise
         except Exception as error:
             raise BotError(self.seat, self.bot.name, f"{what}: {type(error).__name__}: {error}") from error
+
+
+def seeded_game(
+    rules: Rules,
+    seats: int,
+    *,
+    seed: int | str | None = None,
+    history: bool = True,
+    rng: random.Random | None = None,
+    reporting: bool = True,
+) -> tuple[Game, list[random.Random]]:
+    """A new match's game and its players' random sources: ``seed`` fixes the shuffles
+    (``f"{seed}/deal"``) and every player's source (``f"{seed}/seat {k}"``); without it all
+    are unpredictable, or all come from ``rng``. ``reporting=False``: the first deal is
+    quiet (see :attr:`Game.reporting <unomas.game.Game.reporting>`)."""
+    if seed is None and rng is not None:
+        return Game(rules, rng=rng, history=history, reporting=reporting), [rng] * seats
+    if seed is None:
+        return Game(rules, history=history, reporting=reporting), [random.Random() for _ in range(seats)]
+    game = Game(rules, seed=f"{seed}/deal", history=history, reporting=reporting)
+    return game, [random.Random(f"{seed}/seat {seat}") for seat in range(seats)]
 
 
 def bot_player(bot: Bot) -> BotPlayer:
@@ -292,22 +314,9 @@ class Conductor:
         history: bool = True,
         ask_external: bool = False,
         witness: Listener | None = None,
-        rng: random.Random | None = None,
-        reporting: bool = True,
     ) -> Conductor:
-        """A new match; ``seed`` fixes the shuffles (``f"{seed}/deal"``) and every player's
-        random source (``f"{seed}/seat {k}"``); without it all are unpredictable, or all
-        come from ``rng``. ``reporting=False``: the first deal is quiet (see
-        :attr:`Game.reporting <unomas.game.Game.reporting>`), for a match nobody hears yet."""
-        if seed is None and rng is not None:
-            game = Game(rules, rng=rng, history=history, reporting=reporting)
-            rngs = [rng] * len(players)
-        elif seed is None:
-            game = Game(rules, history=history, reporting=reporting)
-            rngs = [random.Random() for _ in players]
-        else:
-            game = Game(rules, seed=f"{seed}/deal", history=history, reporting=reporting)
-            rngs = [random.Random(f"{seed}/seat {seat}") for seat in range(len(players))]
+        """A new match, its chance drawn as :func:`seeded_game` says."""
+        game, rngs = seeded_game(rules, len(players), seed=seed, history=history)
         return cls(game, players, rngs=rngs, ask_external=ask_external, witness=witness)
 
     @classmethod

@@ -21,7 +21,7 @@ from typing import Final
 
 from unomas.actions import Action
 from unomas.bots.policies import playfirst_act, random_act, take_a_chance
-from unomas.conductor import Conductor, Player
+from unomas.conductor import Conductor, Player, seeded_game
 from unomas.errors import SettingsError
 from unomas.rules import Rules
 
@@ -104,6 +104,6 @@ def selfplay(rules: Rules, policy: str, *, seed: int | str | None = None, histor
     seats = players(policy, rules.players)
     rng = _UNSEEDED if seed is None else None
     # Without a history nothing keeps or hears the first deal's events: it is dealt quiet.
-    table = Conductor.seeded(rules, seats, seed=seed, history=history, rng=rng, reporting=history)
-    table.game.reporting = True  # what follows reports as usual (Conductor.play quiets it again)
-    return table
+    game, rngs = seeded_game(rules, len(seats), seed=seed, history=history, rng=rng, reporting=history)
+    game.reporting = True  # what follows reports as usual (Conductor.play quiets it again)
+    return Conductor(game, seats, rngs=rngs)
