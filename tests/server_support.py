@@ -17,7 +17,7 @@ from unomas.server import create_app
 from unomas.server.rooms import Settings
 from unomas.server.storage import Store
 
-QUICK = Settings(grace=0.5, bot_delay=0, round_pause=0)
+QUICK = Settings(grace=0.5, bot_delay=0, window=0, round_pause=0)
 
 
 def free_port() -> int:

@@ -27,10 +27,12 @@ from unomas.i18n import LANGUAGES, error_messages, error_text
 from unomas.i18n.switches import switches_json
 from unomas.rules import Rules
 from unomas.server import app as server_app
-from unomas.server import protocol, rooms
+from unomas.live import host
+from unomas.server import protocol
 from unomas.server.client import SeatClient, choose
 from unomas.server.protocol import Move, RoomSetup
-from unomas.server.rooms import HISTORY, Connection, Room, Settings
+from unomas.live.host import HISTORY
+from unomas.server.rooms import Connection, Room, Settings
 from unomas.server.storage import SQLiteStore, StoreWriter, default_db_path
 from unomas.testing import make_game
 
@@ -208,7 +210,7 @@ def refusal(answer: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 
 def test_a_lobby_nobody_is_in_is_forgotten_after_a_while_one_with_someone_stays(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "rooms.sqlite3")
-    with running(store, Settings(keep_empty_lobby=0.4)) as address:
+    with running(store, Settings(keep_empty_lobby=0.4, window=0)) as address:
         empty = create(address)
         watched = create(address)
 
@@ -298,7 +300,7 @@ async def exchange(socket: Any, message: str | bytes) -> dict[str, Any]:
 
 def test_malformed_and_forbidden_messages_get_an_error_with_its_code_and_change_nothing() -> None:
     store = SQLiteStore(":memory:")
-    with running(store, Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+    with running(store, Settings(grace=30, bot_delay=0, window=0, round_pause=0)) as address:
         # two people and no bot: nothing moves while the refusals are checked
         room = create(address, rules={"players": 2, "target_score": 0})
         other = join(address, room["code"], "Beto")
@@ -375,7 +377,7 @@ def test_malformed_and_forbidden_messages_get_an_error_with_its_code_and_change_
 
 def test_an_action_answering_a_ply_that_has_passed_is_refused_as_stale() -> None:
     store = SQLiteStore(":memory:")
-    with running(store, Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+    with running(store, Settings(grace=30, bot_delay=0, window=0, round_pause=0)) as address:
         room = create(address, rules={"players": 2, "target_score": 0})
         other = join(address, room["code"], "Beto")
         url = f"ws://{address}/ws/{room['code']}"
@@ -451,7 +453,7 @@ def test_a_connection_sending_too_fast_is_told_to_slow_down() -> None:
 
 
 def test_a_closed_tab_rejoins_its_seat_and_an_absent_player_is_played_by_a_bot() -> None:
-    with running(SQLiteStore(":memory:"), Settings(grace=0.3, bot_delay=0, round_pause=0)) as address:
+    with running(SQLiteStore(":memory:"), Settings(grace=0.3, bot_delay=0, window=0, round_pause=0)) as address:
         room = create(address, rules={"players": 2, "target_score": 0})
         url = f"ws://{address}/ws/{room['code']}"
         beto = join(address, room["code"], "Beto")
@@ -498,7 +500,7 @@ def test_the_turn_timer_acts_for_a_player_who_does_not(
     if start is not None:
         seed = seed_starting_with(start)
         monkeypatch.setattr(fairness, "new_seed", lambda: seed)
-    with running(SQLiteStore(":memory:"), Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+    with running(SQLiteStore(":memory:"), Settings(grace=30, bot_delay=0, window=0, round_pause=0)) as address:
         room = create(address, rules={"players": 2, "target_score": 0}, bots=[1], turn_seconds=1)
 
         async def scenario() -> list[dict[str, Any]]:
@@ -603,7 +605,7 @@ def test_the_i18n_endpoint_serves_both_languages_and_refuses_others() -> None:
 
 
 def test_a_finished_room_closes_after_a_while_and_its_record_stays() -> None:
-    settings = Settings(grace=30, bot_delay=0, round_pause=0, keep_finished=0.2)
+    settings = Settings(grace=30, bot_delay=0, window=0, round_pause=0, keep_finished=0.2)
     with running(SQLiteStore(":memory:"), settings) as address:
         room = create(address, rules={"players": 2, "target_score": 0}, bots=[1])
         url = f"ws://{address}/ws/{room['code']}"
@@ -618,7 +620,7 @@ def test_a_finished_room_closes_after_a_while_and_its_record_stays() -> None:
 
 
 def test_a_player_who_joined_and_never_came_is_played_by_a_bot_after_the_grace_period() -> None:
-    with running(SQLiteStore(":memory:"), Settings(grace=0.3, bot_delay=0, round_pause=0)) as address:
+    with running(SQLiteStore(":memory:"), Settings(grace=0.3, bot_delay=0, window=0, round_pause=0)) as address:
         room = create(address, rules={"players": 3, "target_score": 0}, bots=[2])
         join(address, room["code"], "Beto")  # takes seat 1, never connects
         host = SeatClient(f"ws://{address}/ws/{room['code']}", room["token"], random.Random(1))
@@ -699,7 +701,7 @@ async def bot_moves_while_watchers_come_and_go(url: str, token: str, seconds: fl
 
 def test_watchers_coming_and_going_do_not_hold_up_the_bots() -> None:
     """The bots are paced by the game's ply alone: a hello is no reason to think again."""
-    settings = Settings(grace=0.05, bot_delay=0.1, round_pause=0, lookup_rate=(1000.0, 1000.0))
+    settings = Settings(grace=0.05, bot_delay=0.1, window=0, round_pause=0, lookup_rate=(1000.0, 1000.0))
     with running(SQLiteStore(":memory:"), settings) as address:
         room = create(address, rules={"players": 2, "target_score": 0}, bots=[1])
         url = f"ws://{address}/ws/{room['code']}"
@@ -719,7 +721,7 @@ async def first_update(url: str, token: str | None) -> dict[str, Any]:
 
 def test_a_returning_seat_and_a_late_spectator_get_the_round_so_far_as_they_may_see_it() -> None:
     store = SQLiteStore(":memory:")
-    with running(store, Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+    with running(store, Settings(grace=30, bot_delay=0, window=0, round_pause=0)) as address:
         room = create(address, rules={"players": 3, "target_score": 0}, bots=[2])
         beto = join(address, room["code"], "Beto")
         url = f"ws://{address}/ws/{room['code']}"
@@ -814,7 +816,7 @@ async def stacked_room(monkeypatch: pytest.MonkeyPatch, settings: Settings, **se
     """A two-seat room (Ana, a bot in seat 1) whose match deals Ana RS G7 and the bot R3 B5
     over a starting R9: the bot plays first."""
     game = make_game([["RS", "G7"], ["R3", "B5"]], ["R9", "B7"], target_score=0)
-    monkeypatch.setattr(rooms, "Game", lambda rules, seed: game)
+    monkeypatch.setattr(host, "Game", lambda rules, seed: game)
     room_setup = RoomSetup(name="Ana", rules={"players": 2, "target_score": 0, "hand_size": 2}, bots=[1], **setup)
     return await Room.create(room_setup, StoreWriter(SQLiteStore(":memory:")), settings, "STACK1")
 
@@ -824,21 +826,21 @@ def test_a_bot_s_action_overtaken_while_it_waits_is_thought_again(monkeypatch: p
     calls it before the bot's delay is over: the catch answers a ply that has passed."""
 
     async def scenario() -> None:
-        room, token = await stacked_room(monkeypatch, Settings(grace=30, bot_delay=0.3, round_pause=0), turn_seconds=60)
-        room.attach(Connection(1000), token)
+        room, token = await stacked_room(monkeypatch, Settings(grace=30, bot_delay=0.3, window=0, round_pause=0), turn_seconds=60)
+        await room.attach(Connection(1000), token)
         await room.start(0)
-        assert room.game is not None and room.conductor is not None
+        assert room.game is not None and room.match.conductor is not None
         game = room.game
         await until(lambda: game.ply == 1)  # the bot played R3
         await room.act(0, Move(p=0, a="play", card="RS"), ply=1)  # a Skip: Ana plays again, her UNO not called
-        deadline = room.deadline
+        deadline = room.match.deadline
         await asyncio.sleep(0.1)  # the bot has chosen to catch her, and waits out its delay
         await room.act(0, Move(p=0, a="uno"), ply=2)
-        assert room.deadline == deadline  # an UNO call starts no new turn
+        assert room.match.deadline == deadline  # an UNO call starts no new turn
         await asyncio.sleep(0.5)
         assert game.log is not None
         assert [str(action) for action, _ in game.log[-1].moves] == ["1 play R3 uno", "0 play RS", "0 uno"]
-        assert game.current == 0 and room.conductor.waiting_for() == 0
+        assert game.current == 0 and room.match.conductor.waiting_for() == 0
         await room.close()
 
     asyncio.run(scenario())
@@ -848,14 +850,14 @@ def test_a_bot_standing_in_gives_way_to_its_person_coming_back_during_its_delay(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     async def scenario() -> None:
-        room, token = await stacked_room(monkeypatch, Settings(grace=0.05, bot_delay=0.3, round_pause=0))
+        room, token = await stacked_room(monkeypatch, Settings(grace=0.05, bot_delay=0.3, window=0, round_pause=0))
         await room.start(0)  # Ana is not connected: after the grace period her bot plays for her
         assert room.game is not None
         game = room.game
         await until(lambda: game.ply == 1)  # the bot of seat 1 played
         await asyncio.sleep(0.1)  # Ana's bot has chosen her move, and waits out its delay
         assert room.seats[0] is not None and room.seats[0].away
-        room.attach(Connection(1000), token)
+        await room.attach(Connection(1000), token)
         await asyncio.sleep(0.5)
         assert game.ply == 1 and game.current == 0  # Ana's turn is hers again
         await room.close()
@@ -983,7 +985,7 @@ def test_the_host_role_goes_to_the_next_person_when_the_host_leaves_the_lobby() 
 
 
 def test_a_dropped_connection_is_told_at_once_with_the_grace_left_and_a_timeout_is_told() -> None:
-    with running(SQLiteStore(":memory:"), Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+    with running(SQLiteStore(":memory:"), Settings(grace=30, bot_delay=0, window=0, round_pause=0)) as address:
         room = create(address, rules={"players": 3, "target_score": 0}, bots=[2], turn_seconds=1)
         beto = join(address, room["code"], "Beto")
         url = f"ws://{address}/ws/{room['code']}"

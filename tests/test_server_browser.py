@@ -164,7 +164,7 @@ def play_until_over(pages: dict[str, Any], screens: Screens, during: Any = None,
 @needs_chromium
 def test_two_people_and_a_bot_play_a_match_to_a_rematch(tmp_path_factory: pytest.TempPathFactory) -> None:
     screens = Screens(tmp_path_factory.mktemp("browser-screens"))
-    settings = Settings(grace=60, bot_delay=0.05, round_pause=0.3)
+    settings = Settings(grace=60, bot_delay=0.05, window=0, round_pause=0.3)
     with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         host_context = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -384,7 +384,7 @@ def test_a_ten_seat_table_on_a_phone_in_the_dark_keeps_the_hand_and_the_log_in_v
     """Nine bots and a person on a phone with the system's dark theme: the seats fit above
     the hand, the log starts within the screen, and nothing breaks mid-word."""
     screens = Screens(tmp_path_factory.mktemp("browser-ten-seats"))
-    settings = Settings(grace=60, bot_delay=5, round_pause=0.3)  # the bots wait: the table stays still
+    settings = Settings(grace=60, bot_delay=5, window=0, round_pause=0.3)  # the bots wait: the table stays still
     with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
         _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 10}, "bots": list(range(1, 10))})
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -412,7 +412,7 @@ def test_a_ten_seat_table_on_a_phone_in_the_dark_keeps_the_hand_and_the_log_in_v
 
 @needs_chromium
 def test_the_turn_timer_counts_down_on_screen_and_the_log_says_when_time_ran_out() -> None:
-    settings = Settings(grace=60, bot_delay=0, round_pause=0.3)
+    settings = Settings(grace=60, bot_delay=0, window=0, round_pause=0.3)
     with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
         setup = {"name": "Ana", "rules": {"players": 2, "target_score": 0}, "bots": [1], "turn_seconds": 3}
         _, room = post(address, "/api/rooms", setup)
@@ -445,7 +445,7 @@ def test_each_situation_is_explained_where_it_happens(
     rules = {"players": 2, "hand_size": 4, "target_score": 0, "jump_in": True}
     game = make_game([["W+4", "G1", "G2", "B3"], ["R9", "R9", "R5", "G6"]], ["W", "B7"], **rules)
     monkeypatch.setattr(rooms, "Game", lambda rules, seed: game)
-    with running(SQLiteStore(":memory:"), Settings(grace=60, bot_delay=0, round_pause=5)) as address:
+    with running(SQLiteStore(":memory:"), Settings(grace=60, bot_delay=0, window=0, round_pause=5)) as address:
         _, room = post(address, "/api/rooms", {"name": "Ana", "rules": rules})
         _, beto = post(address, f"/api/rooms/{room['code']}/join", {"name": "Beto"})
         with playwright_api.sync_playwright() as p:

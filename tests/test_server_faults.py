@@ -147,7 +147,7 @@ def turn_move(view: dict[str, Any]) -> dict[str, Any]:
 
 def test_a_move_the_store_refuses_is_not_made_and_its_sender_may_try_again() -> None:
     store, faults = faulty_store()
-    with running(store, Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+    with running(store, Settings(grace=30, bot_delay=0, window=0, round_pause=0)) as address:
         _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2, "target_score": 0}, "bots": [1]})
         url = f"ws://{address}/ws/{room['code']}"
 
@@ -190,7 +190,7 @@ db.execute("ROLLBACK")
 def test_a_database_locked_by_another_process_refuses_the_move_then_recovers(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     store = SQLiteStore(db, busy_timeout=0.2)
-    with running(store, Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+    with running(store, Settings(grace=30, bot_delay=0, window=0, round_pause=0)) as address:
         _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2, "target_score": 0}, "bots": [1]})
         url = f"ws://{address}/ws/{room['code']}"
 
@@ -232,7 +232,7 @@ class SlowStore(SQLiteStore):
 
 def test_a_slow_disk_holds_up_neither_the_server_nor_the_other_rooms() -> None:
     store = SlowStore(":memory:")
-    with running(store, Settings(grace=0.01, bot_delay=0, round_pause=0)) as address:
+    with running(store, Settings(grace=0.01, bot_delay=0, window=0, round_pause=0)) as address:
         rooms = []
         for _ in range(2):  # bots play both seats once the host has left
             _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2}, "bots": [1]})
@@ -262,7 +262,7 @@ def test_a_slow_disk_holds_up_neither_the_server_nor_the_other_rooms() -> None:
 
 
 def test_a_newer_connection_on_a_seat_takes_it_over_and_the_older_is_told_and_closed() -> None:
-    with running(SQLiteStore(":memory:"), Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+    with running(SQLiteStore(":memory:"), Settings(grace=30, bot_delay=0, window=0, round_pause=0)) as address:
         _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2, "target_score": 0}, "bots": [1]})
         url = f"ws://{address}/ws/{room['code']}"
 
@@ -292,7 +292,7 @@ def test_a_newer_connection_on_a_seat_takes_it_over_and_the_older_is_told_and_cl
 
 def test_a_join_or_a_start_the_store_refuses_leaves_the_lobby_as_it_was() -> None:
     store, faults = faulty_store()
-    with running(store, Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+    with running(store, Settings(grace=30, bot_delay=0, window=0, round_pause=0)) as address:
         _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 3}})
         faults.fail = "BEGIN"
         status, answer = post(address, "/api/rooms", {"name": "Eve"})
@@ -348,7 +348,7 @@ def all_rounds(store: SQLiteStore, code: str) -> list[dict[str, Any]]:
 
 def test_a_deal_the_store_refuses_is_dealt_again_from_the_same_shuffle_once_it_is_back() -> None:
     store, faults = faulty_store()
-    with running(store, Settings(grace=0.01, bot_delay=0, round_pause=0)) as address:
+    with running(store, Settings(grace=0.01, bot_delay=0, window=0, round_pause=0)) as address:
         rules = {"players": 2, "target_score": 500}  # (no first round scores 500: a second deal comes)
         _, room = post(address, "/api/rooms", {"name": "Ana", "rules": rules, "bots": [1]})
         code = room["code"]
@@ -375,7 +375,7 @@ def test_a_deal_the_store_refuses_is_dealt_again_from_the_same_shuffle_once_it_i
 
 def test_a_timer_move_the_store_refuses_is_not_made_and_the_timer_tries_again() -> None:
     store, faults = faulty_store()
-    with running(store, Settings(grace=30, bot_delay=0, round_pause=0)) as address:
+    with running(store, Settings(grace=30, bot_delay=0, window=0, round_pause=0)) as address:
         setup = {"name": "Ana", "rules": {"players": 2, "target_score": 0}, "bots": [1], "turn_seconds": 1}
         _, room = post(address, "/api/rooms", setup)
 
@@ -406,7 +406,7 @@ def test_a_timer_move_the_store_refuses_is_not_made_and_the_timer_tries_again() 
 
 def test_a_final_record_the_store_refuses_keeps_the_room_playing_until_it_is_stored() -> None:
     store, faults = faulty_store()
-    with running(store, Settings(grace=0.01, bot_delay=0, round_pause=0)) as address:
+    with running(store, Settings(grace=0.01, bot_delay=0, window=0, round_pause=0)) as address:
         _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2, "target_score": 0}, "bots": [1]})
         code, url = room["code"], f"ws://{address}/ws/{room['code']}"
         faults.fail = "UPDATE rooms SET status = 'over'"

@@ -18,7 +18,7 @@ from unomas.server.app import client_address
 from unomas.server.rooms import CODE_ALPHABET, Settings
 from unomas.server.storage import SQLiteStore
 
-QUICK = Settings(grace=30, bot_delay=0, round_pause=0)
+QUICK = Settings(grace=30, bot_delay=0, window=0, round_pause=0)
 
 
 def create(address: str, **setup: Any) -> dict[str, Any]:
@@ -60,7 +60,7 @@ def test_a_hello_costs_the_others_a_small_presence_message_and_a_spectator_s_cos
 
 
 def test_a_connection_that_says_nothing_is_closed_and_one_room_takes_only_so_many_watchers() -> None:
-    settings = Settings(grace=30, bot_delay=0, round_pause=0, hello_timeout=0.3, max_watchers=1)
+    settings = Settings(grace=30, bot_delay=0, window=0, round_pause=0, hello_timeout=0.3, max_watchers=1)
     with running(SQLiteStore(":memory:"), settings) as address:
         room = create(address)
         url = f"ws://{address}/ws/{room['code']}"
@@ -84,7 +84,7 @@ def test_a_connection_that_says_nothing_is_closed_and_one_room_takes_only_so_man
 
 
 def test_one_client_may_hold_only_so_many_connections() -> None:
-    settings = Settings(grace=30, bot_delay=0, round_pause=0, max_connections=2)
+    settings = Settings(grace=30, bot_delay=0, window=0, round_pause=0, max_connections=2)
     with running(SQLiteStore(":memory:"), settings) as address:
         room = create(address)
         url = f"ws://{address}/ws/{room['code']}"
@@ -101,7 +101,7 @@ def test_one_client_may_hold_only_so_many_connections() -> None:
 
 
 def test_a_flood_of_creates_or_look_ups_is_told_to_come_back_later() -> None:
-    settings = Settings(grace=30, bot_delay=0, round_pause=0, create_rate=(0.01, 3), lookup_rate=(0.01, 3))
+    settings = Settings(grace=30, bot_delay=0, window=0, round_pause=0, create_rate=(0.01, 3), lookup_rate=(0.01, 3))
     with running(SQLiteStore(":memory:"), settings) as address:
         codes = [create(address)["code"] for _ in range(3)]
         status, answer = post(address, "/api/rooms", {"name": "Eve"})
@@ -135,7 +135,7 @@ def test_the_client_address_comes_from_forwarded_headers_only_through_trusted_pr
 
 
 def test_requests_from_other_sites_and_bodies_not_in_json_are_refused() -> None:
-    settings = Settings(grace=30, bot_delay=0, round_pause=0, allowed_origins=frozenset({"https://friend.example"}))
+    settings = Settings(grace=30, bot_delay=0, window=0, round_pause=0, allowed_origins=frozenset({"https://friend.example"}))
     with running(SQLiteStore(":memory:"), settings) as address:
 
         def post_from(origin: str | None, kind: str = "application/json") -> tuple[int, Any]:
@@ -192,7 +192,7 @@ def test_every_response_carries_the_security_headers() -> None:
 
 
 def test_a_match_ends_at_the_move_limit_recorded_and_explained_and_targets_are_bounded() -> None:
-    settings = Settings(grace=0.01, bot_delay=0, round_pause=0, max_match_actions=6)
+    settings = Settings(grace=0.01, bot_delay=0, window=0, round_pause=0, max_match_actions=6)
     with running(SQLiteStore(":memory:"), settings) as address:
         status, answer = post(address, "/api/rooms", {"name": "Ana", "rules": {"target_score": 10_001}})
         assert status == 422 and "at most 10000" in answer["error"]["params"]["reason"]

@@ -174,7 +174,7 @@ async def played_until(room: Room, rounds: int) -> None:
 
 def test_a_restart_replays_the_round_in_play_from_its_snapshot_and_keeps_the_record_whole(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
-    settings = Settings(grace=0.01, bot_delay=0, round_pause=0)  # the bots play every seat
+    settings = Settings(grace=0.01, bot_delay=0, window=0, round_pause=0)  # the bots play every seat
     setup = RoomSetup(name="Ana", rules={"players": 3, "target_score": 2000}, bots=[1, 2])
 
     async def before_the_restart() -> tuple[Room, StoreWriter]:
@@ -204,9 +204,9 @@ def test_a_restart_replays_the_round_in_play_from_its_snapshot_and_keeps_the_rec
         assert restored.position() == game.position()
         assert restored.rng.getstate() == game.rng.getstate()  # type: ignore[attr-defined]
         assert record.round_json(restored.log[0]) == record.round_json(game.log[-1])
-        assert room.conductor is not None and uninterrupted.conductor is not None
+        assert room.match.conductor is not None and uninterrupted.match.conductor is not None
         for seat in (0, 1, 2, None):
-            told, before = room.conductor.history(seat), uninterrupted.conductor.history(seat)
+            told, before = room.match.conductor.history(seat), uninterrupted.match.conductor.history(seat)
             assert told == before[-len(told) :] and told[0][0] is None
         # Moves the store refuses take the restored match back to the store's, from the snapshot.
         store.failing = 3
@@ -214,7 +214,7 @@ def test_a_restart_replays_the_round_in_play_from_its_snapshot_and_keeps_the_rec
         room.on_over = done.set_result
         await asyncio.wait_for(done, 120)  # the restored room plays its match to the end
         await room.close()
-        assert writer.failures == 3 and room.epoch >= 1
+        assert writer.failures == 3 and room.match.epoch >= 1
         finished = await writer(writer.store.finished_record, room.code)
         assert finished is not None and finished == room.record
         # The moves stored one by one are the record's, every round of it.
@@ -240,7 +240,7 @@ def test_a_restart_replays_the_round_in_play_from_its_snapshot_and_keeps_the_rec
 
 def test_a_database_from_before_snapshots_gains_them_and_its_games_resume_from_the_seed(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
-    settings = Settings(grace=0.01, bot_delay=0, round_pause=0)
+    settings = Settings(grace=0.01, bot_delay=0, window=0, round_pause=0)
     setup = RoomSetup(name="Ana", rules={"players": 2, "target_score": 500}, bots=[1])
 
     async def before() -> Room:

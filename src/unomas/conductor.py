@@ -471,6 +471,15 @@ class Conductor:
         seat = decision[0]
         return seat if self.players[seat] is None or not self.playing[seat] else None
 
+    def external_chances(self) -> list[int]:
+        """The external seats (no player, or one standing by) other than the one on turn
+        that have an out-of-turn action open now: whom a live table's bots wait for."""
+        game = self.game
+        if not game.out_of_turn_possible():
+            return []
+        playing = self.playing
+        return [seat for seat in game.out_of_turn_seats() if not playing[seat]]
+
     # ------------------------------------------------------------------ changes
 
     def act(self, action: Action, *, ply: int | None = None, reshuffle: Sequence[Card] | None = None) -> list[Event]:

@@ -826,6 +826,15 @@ def serve_command(
     bot_delay: Annotated[
         float, typer.Option(min=0, metavar="SECONDS", help="Seconds (0 or more) a bot waits before it acts.")
     ] = 0.8,
+    window: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            metavar="SECONDS",
+            help="Seconds (0 or more) every person gets to catch, call UNO late or jump in before a bot acts,"
+            " in rooms whose setup does not say.",
+        ),
+    ] = 2.5,
     trust_proxy: Annotated[
         list[str],
         typer.Option(
@@ -878,6 +887,7 @@ def serve_command(
     settings = Settings(
         grace=grace,
         bot_delay=bot_delay,
+        window=window,
         keep_empty_lobby=keep_lobby,
         keep_finished=keep_finished,
         trusted_proxies=frozenset(trust_proxy),

@@ -405,7 +405,7 @@ class Server:
                     if isinstance(parsed, Hello):
                         if attached:
                             raise Refusal("hello.twice", "this connection has already said hello")
-                        room.attach(connection, parsed.token, parsed.lang)
+                        await room.attach(connection, parsed.token, parsed.lang)
                         attached = True
                     elif not attached:
                         raise Refusal("hello.first", "say hello first (with your seat's token, or none to watch)")

@@ -235,6 +235,9 @@ class RoomSetup(_Strict):
     turn_seconds: StrictInt = Field(default=0, ge=0, le=600)
     """Seconds a player has per turn; on expiry the server draws and passes for them (a starting
     colour is chosen by their stand-in bot). 0: no timer."""
+    window: float | None = Field(default=None, ge=0, le=10, allow_inf_nan=False)
+    """Seconds every seat that is not a bot gets to react (catch a missed UNO, call a late
+    one, jump in) before a bot acts; None: the server's default (2.5)."""
 
     @field_validator("rules")
     @classmethod

@@ -1,23 +1,20 @@
-"""Rooms: the lobby, the seats and their tokens, and the match the server judges.
+"""Rooms: the lobby, the seats and their tokens, the connections, and the match's messages.
 
-A :class:`Room` plays its match through a :class:`~unomas.conductor.Conductor`, which
-judges every action, decides whose decision it is and tells each seat what it may see.
-Every seat has a bot behind it from the start: the bots' seats it plays, and it stands by
-for each person (:meth:`Conductor.stand_in`) until they are away past the grace period.
-Every change goes the same way (:meth:`Room._change`): the conductor applies it and its
-listeners note what each connected seat hears; the move's record entries are appended to
-the store; then every connection gets its seat's events and view. People's actions arrive
-from any seat at any time (UNO, catch, jump-in out of turn) and are applied one at a time,
-in the order they arrive; the room's driver task plays the bots, paced by the game's ply.
+A :class:`Room` seats people, programs and bots, then plays its match on a
+:class:`~unomas.live.host.Host`, the one host of every live table: the host drives the
+bots, paces them, gives every seat that is not a bot its reaction window, runs the turn
+timer, stores each change (in the server's store, :class:`RoomStore`) and only then tells
+the room (its :class:`~unomas.live.ports.Outbox`), which sends each connection its seat's
+events, their narration in its language and its view. Every seat has a bot behind it from
+the start: the bots' seats it plays, and it stands by for each person until they are away
+past the grace period.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
-import random
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -26,14 +23,13 @@ from typing import Any, NoReturn
 
 from unomas import events as ev
 from unomas import fairness, record
-from unomas.actions import Action, Kind
+from unomas.actions import Action
 from unomas.bots import make_bot
-from unomas.conductor import BotPlayer, Conductor
-from unomas.errors import BotError, NotationError, StaleAction
-from unomas.events import Event
-from unomas.game import Game, RoundLog
+from unomas.errors import IllegalAction, NotationError, StaleAction
+from unomas.game import Game
 from unomas.i18n import narrate
-from unomas.position import Position
+from unomas.live.host import WINDOW, Host, Pacing, Story
+from unomas.live.ports import Told
 from unomas.rules import Rules
 from unomas.server.protocol import (
     REACTIONS,
@@ -43,14 +39,13 @@ from unomas.server.protocol import (
     Refusal,
     RematchMade,
     RoomSetup,
-    RoundResult,
     TimedOut,
     clean_name,
     name_key,
 )
 from unomas.server.storage import StoredRoom, StoreWriter
 
-__all__ = ["HISTORY", "Connection", "Room", "Settings", "bot_name", "hash_token", "new_code"]
+__all__ = ["Connection", "Room", "RoomStore", "Settings", "bot_name", "hash_token", "new_code"]
 
 log = logging.getLogger("unomas.server")
 
@@ -58,18 +53,11 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Room codes avoid letters and digits that look alike (I/1, O/0)."""
 CODE_LENGTH = 10
 
-HISTORY = 500
-"""The most changes of the match so far that a connection is sent on its hello (the latest)."""
-
 TAKEN_OVER = 4409
 """The WebSocket close code of a connection whose seat a newer one took over."""
 
 REACTION_GAP = 1.0
 """Seconds a seat waits between two quick reactions (more are refused as ``rate.limited``)."""
-
-STORE_RETRY = 0.25
-STORE_RETRY_MAX = 5.0
-"""Seconds a room's bots wait before trying again while the store fails (doubling up to the max)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +68,9 @@ class Settings:
     """Seconds a player may stay away before a bot plays for them."""
     bot_delay: float = 0.8
     """Seconds a bot waits before acting, so people can follow (0 in tests and benchmarks)."""
+    window: float = WINDOW
+    """Seconds every seat that is not a bot gets to react before a bot acts, in a room whose
+    setup does not say (0 in tests and benchmarks)."""
     round_pause: float = 3.0
     """Seconds between the end of a round and the next deal."""
     queue_limit: int = 1000
@@ -146,6 +137,8 @@ class Connection:
         self.limit = limit
         self.dropped = False
         """Closing: it is sent nothing more, and what it sends is ignored."""
+        self.told = True
+        """Told the match so far (after its hello): it is sent every change from then on."""
         self.close_code = 1008
         self.close_reason = "too slow: too many messages waiting"
 
@@ -190,8 +183,30 @@ class Seat:
         return {"name": self.name, "token": self.token, "bot": self.bot, "program": self.program}
 
 
+@dataclass(slots=True)
+class RoomStore:
+    """A room's match in the server's store (through its :class:`StoreWriter`), under the
+    room's code: the :class:`~unomas.live.ports.MatchStore` of the room's host."""
+
+    writer: StoreWriter
+    code: str
+
+    async def append(self, round: int, entries: list[dict[str, Any]], result: dict[str, Any] | None) -> None:
+        await self.writer(self.writer.store.append, self.code, round, entries, result)
+        self.writer.moves += 1
+
+    async def add_round(self, round: int, deal: dict[str, Any], snapshot: dict[str, Any]) -> None:
+        await self.writer(self.writer.store.add_round, self.code, round, deal, snapshot)
+
+    async def rounds(self, start: int, stop: int) -> list[dict[str, Any]]:
+        return await self.writer(self.writer.store.rounds, self.code, start, stop)
+
+    async def finish(self, record: dict[str, Any]) -> None:
+        await self.writer(self.writer.store.finish, self.code, record)
+
+
 class Room:
-    """One room: lobby, then a match played through a :class:`Conductor`, then its record."""
+    """One room: lobby, then a match played on a :class:`~unomas.live.host.Host`, then its record."""
 
     def __init__(self, code: str, setup: RoomSetup, store: StoreWriter, settings: Settings) -> None:
         self.code = code
@@ -215,49 +230,23 @@ class Room:
         """Makes the rematch's room (the server's), returning its code."""
         self._reacted: dict[int, float] = {}
         """When (loop time) each seat last sent a reaction."""
-        self.conductor: Conductor | None = None
+        self.match: Host | None = None
+        """The match's host, once it has started."""
         self.seed = b""
         self.record: dict[str, Any] | None = None
         self.connections: set[Connection] = set()
         self.watchers = 0
         """How many of the connections are spectators'."""
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._timer: asyncio.TimerHandle | None = None
-        self._timer_key: tuple[int, int] | None = None
-        self.deadline: float | None = None
         self.on_over: Callable[[Room], None] | None = None
         self.empty_since: float | None = asyncio.get_running_loop().time()
         """When the last connection left (loop time), None while someone is connected."""
-        self._listening: dict[int | None, Callable[[], None]] = {}
-        """How to stop the conductor's listener of each seat (None: the spectators) that a
-        connection plays or watches."""
-        self._chores: set[asyncio.Task[None]] = set()
-        """Changes the turn timer started, running."""
-        self._heard: list[tuple[int | None, list[Event], dict[str, Any]]] = []
-        """What each listened seat heard of the change being made (with its view after it),
-        sent once the change is stored."""
-        self._stored = 0
-        """The game's ply when its last move was stored."""
-        self._stored_rounds = 0
-        """How many of the rounds in the game's log are stored (their deals)."""
-        self._first_round = 0
-        """The index in the match of the game's first logged round: a match restored from a
-        snapshot has the rounds since that one alone in its log; the earlier are in the store."""
-        self._snapshot: dict[str, Any] | None = None
-        """The match just before that round's deal (None: round 0, dealt from the seed)."""
-        self._earlier: list[dict[str, Any]] = []
-        """The record's rounds before that one, read from the store when the match ends."""
-        self.epoch = 0
-        """How many times the match was rebuilt from the store."""
         self._lock = asyncio.Lock()
-        """Held through each change and its storing: one change at a time, and none seen
-        by anyone before it is stored."""
+        """Held while the seating changes (joining, starting, the rematch)."""
 
     @property
     def game(self) -> Game | None:
         """The match being played (None in the lobby)."""
-        return None if self.conductor is None else self.conductor.game
+        return None if self.match is None or self.match.conductor is None else self.match.game
 
     # ------------------------------------------------------------------ lobby
 
@@ -346,44 +335,49 @@ class Room:
         for number, taken in enumerate(self.seats):
             if taken is None:
                 self.seats[number] = Seat(bot_name(number), bot=self.setup.bot)
-        self.seed = fairness.new_seed()
-        conductor = self._conduct(Game(self.rules, seed=self.seed))
-        game = conductor.game
+        seed = fairness.new_seed()
+        match = self._host(seed)
+        game = match.begin()
         assert game.log is not None
         try:
             await self.store(
-                self.store.store.start_game, self.code, self._stored_seats(), self.seed, record.round_json(game.log[0])
+                self.store.store.start_game, self.code, self._stored_seats(), seed, record.round_json(game.log[0])
             )
         except Refusal:  # not stored, not started: the lobby as it was
-            conductor.close()
-            self.seats, self.conductor, self.seed = lobby, None, b""
+            await match.close()
+            self.seats = lobby
             raise
-        self._stored_rounds = 1
+        self.match, self.seed = match, seed
         self.status = "playing"
         for number, player in enumerate(self._all_seats()):
             if player.bot is None and player.connections == 0:  # joined, then left: the grace period starts
                 self._start_grace(number)
         self._broadcast_room()
-        for connection in self.connections:
-            self._listen(connection.seat)
-        for seat in self._listening:  # the deal, told before anyone listened, as each seat saw it
-            self._hear(seat, None, conductor.history(seat)[-1][1])
-        self._flush()
-        self._launch()
+        match.start({connection.seat for connection in self.connections})
 
-    def _conduct(self, game: Game) -> Conductor:
-        """The match's conductor on ``game``, a bot behind every seat: the bots' seats it
-        plays, the people's it stands by for (until they are away past the grace period)."""
+    def _host(self, seed: bytes) -> Host:
+        """The match's host: a bot behind every seat (the bots' seats it plays, the people's
+        it stands by for until they are away past the grace period), the room as its outbox."""
         seats = self._all_seats()
-        players = [BotPlayer(make_bot(seat.bot or self.setup.bot)) for seat in seats]
-        conductor = Conductor(game, players, rngs=[random.Random() for _ in seats], ask_external=False)
-        for number, seat in enumerate(seats):
-            if seat.bot is None:
-                conductor.stand_in(number, False)
-        self.conductor = conductor
-        self._stored = game.ply
-        self._stored_rounds = 0 if game.log is None else len(game.log)
-        return conductor
+        window = self.setup.window if self.setup.window is not None else self.settings.window
+        pacing = Pacing(
+            window=window,
+            bot_delay=self.settings.bot_delay,
+            round_pause=self.settings.round_pause,
+            turn_seconds=self.setup.turn_seconds,
+            max_actions=self.settings.max_match_actions,
+        )
+        return Host(
+            self.rules,
+            [partial(make_bot, seat.bot or self.setup.bot) for seat in seats],
+            frozenset(number for number, seat in enumerate(seats) if seat.bot is None),
+            store=RoomStore(self.store, self.code),
+            outbox=self,
+            pacing=pacing,
+            secret=seed,
+            names=[seat.name for seat in seats],
+            fields={"bots": [number for number, seat in enumerate(seats) if seat.bot is not None]},
+        )
 
     @classmethod
     def restore(cls, stored: StoredRoom, store: StoreWriter, settings: Settings) -> Room:
@@ -397,30 +391,31 @@ class Room:
         if stored.status == "playing":
             assert stored.seed is not None
             room.seed = stored.seed
-            room._first_round, room._snapshot = stored.first_round, stored.snapshot
+            room.match = room._host(stored.seed)
             # The bots are told the round in play again, so they know what they knew.
-            room._conduct(room._replay(stored.rounds))
+            room.match.restore(stored.rounds, stored.first_round, stored.snapshot)
             loop = asyncio.get_running_loop()
             for number, seat in enumerate(room._all_seats()):
                 if seat.bot is None:  # nobody is connected yet: the grace period starts now
                     seat.away_timer = loop.call_later(settings.grace, room._mark_away, number)
-            room._reset_timer()
-            room._launch()
+            room.match.start()
         return room
 
     # ------------------------------------------------------------------ connections
 
-    def attach(self, connection: Connection, token: str | None, lang: str = "en") -> None:
-        """A connection says hello: with a seat's token it plays that seat, else it watches."""
+    async def attach(self, connection: Connection, token: str | None, lang: str = "en") -> None:
+        """A connection says hello: with a seat's token it plays that seat, else it watches.
+        It is sent the room at once, then the match as stored: while a move is being
+        stored, its first update waits for the store (and is sent nothing before it)."""
         connection.lang = lang
         if token is None and self.watchers >= self.settings.max_watchers:
             limit = self.settings.max_watchers
             raise Refusal("room.watchers_full", "this room has as many spectators as it takes", limit=limit)
-        if token is not None:
-            seat = self.seat_of(token)
-            if seat is None:
-                raise Refusal("auth.bad_token", "unknown token: this browser holds no seat in this room")
-            connection.seat = seat
+        seat = None if token is None else self.seat_of(token)
+        if token is not None and seat is None:
+            raise Refusal("auth.bad_token", "unknown token: this browser holds no seat in this room")
+        connection.seat = seat
+        if seat is not None:
             player = self.seats[seat]
             assert player is not None
             for older in [other for other in self.connections if other.seat == seat]:
@@ -431,22 +426,30 @@ class Room:
                 player.away_timer = player.away_at = None
             if player.away:
                 player.away = False
-                assert self.conductor is not None
-                self.conductor.stand_in(seat, False)
-        if connection.seat is None:
+                assert self.match is not None
+                self.match.stand_in(seat, False)
+        if seat is None:
             self.watchers += 1
         else:
-            self._presence(connection.seat)  # the others are told; this one gets the whole room
+            self._presence(seat)  # the others are told; this one gets the whole room
+        match = self.match
+        connection.told = match is None
         self.connections.add(connection)
         self.empty_since = None
-        if connection.seat == self.host:
+        if seat == self.host:
             self.host_gone = False
-        elif self.host_gone and self.status == "lobby" and connection.seat is not None:
+        elif self.host_gone and self.status == "lobby" and seat is not None:
             self._hand_on_host()  # the host left before anyone else came
-        connection.post(self.room_message(connection.seat))
-        if self.conductor is not None and self.status != "lobby":  # (a start being stored: told once stored)
-            self._listen(connection.seat)
-            connection.post(self._first_update(connection.seat, connection.lang))
+        connection.post(self.room_message(seat))
+        if match is None:  # (a start being stored: told once stored)
+            return
+        story = await match.sit(seat)
+        if connection not in self.connections:  # closed meanwhile
+            if not any(other.seat == seat for other in self.connections):
+                match.leave(seat)
+            return
+        connection.told = True
+        connection.post(self._first_update(story, lang))
         if self.status == "over" and self.record is not None:
             connection.post(self._over_message())
             if self.next_code is not None:
@@ -468,8 +471,8 @@ class Room:
         if not self.connections:
             self.empty_since = asyncio.get_running_loop().time()
         seat = connection.seat
-        if seat in self._listening and not any(other.seat == seat for other in self.connections):
-            self._listening.pop(seat)()
+        if self.match is not None and not any(other.seat == seat for other in self.connections):
+            self.match.leave(seat)
         if seat is None:
             return
         player = self.seats[seat]
@@ -519,23 +522,22 @@ class Room:
 
     def _mark_away(self, seat: int) -> None:
         player = self.seats[seat]
-        assert player is not None and self.conductor is not None
+        assert player is not None and self.match is not None
         player.away_timer = player.away_at = None
         if player.connections == 0 and self.status == "playing":
             player.away = True
-            self.conductor.stand_in(seat, True)
+            self.match.stand_in(seat, True)
             self._presence(seat)
-            self._wake.set()
 
     # ------------------------------------------------------------------ play
 
     async def act(self, seat: int | None, move: Move, ref: int | None = None, ply: int | None = None) -> None:
-        """A player's action, checked against the sender's seat and (by the conductor) the
-        rules and the ply it answers (:class:`~unomas.errors.StaleAction` if that has passed).
-        An action that cannot be stored is not made (``store.unavailable``)."""
+        """A player's action, checked against the sender's seat, then judged, stored and
+        told by the host (:class:`~unomas.errors.StaleAction` if its ply has passed; an
+        action that cannot be stored is not made: ``store.unavailable``)."""
         if self.status == "lobby":
             raise Refusal("room.not_playing", "the game is not being played")
-        if self.status != "playing" or self.conductor is None:
+        if self.status != "playing" or self.match is None:
             self._refuse_closed(ply)
         if seat is None:
             raise Refusal("seat.spectator", "spectators cannot act")
@@ -545,7 +547,19 @@ class Room:
             action = Action.from_json(move.to_json())
         except NotationError as error:
             raise Refusal("message.invalid", f"action: {error}", field="action", reason=str(error)) from None
-        await self._change(lambda conductor: conductor.act(action, ply=ply), ref, seat, ply=ply)
+        try:
+            await self.match.act(seat, action, ply, ref)
+        except IllegalAction as error:
+            if error.code == "match.over":
+                raise Refusal("room.over", "the game is over") from None
+            raise
+
+    def let_go(self, seat: int | None) -> None:
+        """A seat lets its out-of-turn chance go: the bots need not wait for it."""
+        if seat is None:
+            raise Refusal("seat.spectator", "spectators cannot act")
+        if self.match is not None and self.status == "playing":
+            self.match.decline(seat)
 
     async def want_rematch(self, seat: int | None) -> None:
         """A seat's player wants a rematch; once every person's seat does, it is made (by
@@ -587,274 +601,55 @@ class Room:
             raise StaleAction(ply, game.ply)
         raise Refusal("room.over", "the game is over")
 
-    async def _change(
-        self,
-        change: Callable[[Conductor], object],
-        ref: int | None = None,
-        by: int | None = None,
-        *,
-        ply: int | None = None,
-    ) -> None:
-        """Make a change through the conductor (its listeners note what each seat hears),
-        store the moves it applied, then tell everyone; ``ref`` goes to seat ``by``, and
-        ``ply`` is the one a seat's action answers. A change the store refuses is undone
-        (:meth:`_rebuild`) and nobody hears of it."""
-        async with self._lock:
-            conductor = self.conductor
-            if self.status != "playing" or conductor is None:
-                self._refuse_closed(ply)
-            game = conductor.game
-            before = game.ply
-            try:
-                change(conductor)
-            finally:  # a move applied is stored and told, even if a bot failed to hear of it
-                if game.ply != before:
-                    await self._store_moves()
-                    self._flush(ref, by)
+    def full_record(self) -> dict[str, Any]:
+        """The record so far; the seed is revealed only once the match is over."""
+        assert self.match is not None
+        return self.match.record()
 
-    async def _store_moves(self) -> None:
-        """Append the moves applied since the last stored one (with the round's result);
-        if the store fails, go back to what it holds."""
-        game = self.game
-        assert game is not None and game.log is not None
-        new = game.ply - self._stored
-        played = game.log[-1]
-        try:
-            for number, (action, caused) in enumerate(played.moves[len(played.moves) - new :]):
-                result = played.result if number == new - 1 else None
-                summary = None if result is None else {"winner": result.winner, "points": result.points}
-                await self.store(
-                    self.store.store.append, self.code, game.round, record.move_entries(action, caused), summary
-                )
-                self._stored += 1
-                self.store.moves += 1
-        except Refusal:
-            self._rebuild()
-            raise
+    async def close(self) -> None:
+        """Stop driving the game (the server is shutting down)."""
+        for seat in self.seats:
+            if seat is not None and seat.away_timer is not None:
+                seat.away_timer.cancel()
+        if self.match is not None:
+            await self.match.close()
 
-    def _replay(self, rounds: list[dict[str, Any]]) -> Game:
-        """The match replayed from where its log starts (the seed's first deal, or the
-        snapshot before a later one) through ``rounds``, the record's rounds from there."""
-        if self._snapshot is None:
-            return fairness.replay_seeded({"rules": self.rules.to_dict(), "rounds": rounds}, self.seed)
-        shuffles = random.Random()
-        version, state, gauss = self._snapshot["rng"]
-        shuffles.setstate((version, tuple(state), gauss))
-        game = Game.from_position(self.rules, Position.from_json(self._snapshot["position"]), rng=shuffles)
-        game.log = []  # a history from this round on (the earlier rounds are in the store)
-        return fairness.replay_from(game, rounds)
+    # ------------------------------------------------------------------ the host's outbox
 
-    def _rebuild(self) -> None:
-        """Make the match what the store holds again (after a write failed): replayed from
-        where its log starts and the moves stored, as a restarted server would; the changes
-        not stored were heard by nobody and are forgotten, and every bot is told the round again."""
-        old = self.conductor
-        assert old is not None and old.game.log is not None
-        logged = old.game.log
-        start_ply = old.game.ply - sum(len(played.moves) for played in logged)
-        rounds = logged[: self._stored_rounds]
-        kept = self._stored - start_ply - sum(len(played.moves) for played in rounds[:-1])
-        last = rounds[-1]
-        if kept < len(last.moves):
-            rounds[-1] = RoundLog(last.dealer, last.deal, last.moves[:kept])
-        old.close()
-        conductor = self._conduct(self._replay([record.round_json(played) for played in rounds]))
-        for number, player in enumerate(self._all_seats()):
-            if player.away:
-                conductor.stand_in(number, True)
-        listening, self._listening, self._heard = list(self._listening), {}, []
-        for seat in listening:
-            self._listen(seat)
-        self.epoch += 1
-        self._wake.set()
+    def changed(self, told: Told) -> None:
+        """Send every connection what its seat heard of the change just stored (the
+        ``ref`` of its own action to the seat that made it)."""
+        names = self._names()
+        audience: dict[int | None, list[Connection]] = {}
+        for connection in self.connections:
+            if connection.told:  # (one whose hello waits for the store is told the match so far then)
+                audience.setdefault(connection.seat, []).append(connection)
+        for heard in told.heard:
+            events = [ev.to_json(event) for event in heard.events]
+            view = heard.view.to_json(rules=False)  # the rules are sent once, in the room message
+            made: dict[str, dict[str, Any]] = {}
+            for connection in audience.get(heard.seat, ()):
+                message = made.get(connection.lang)
+                if message is None:
+                    narration = narrate(heard.events, names, connection.lang)
+                    message = made[connection.lang] = _update(events, narration, view, told.turn_left, told.state)
+                    if told.ref is not None and heard.seat == told.by:
+                        message["ref"] = told.ref
+                connection.post(message)
 
-    async def _deal(self) -> None:
-        async with self._lock:
-            conductor = self.conductor
-            assert conductor is not None and conductor.game.log is not None
-            snapshot = _snapshot(conductor.game)
-            conductor.deal()
-            try:
-                await self.store(
-                    self.store.store.add_round,
-                    self.code,
-                    conductor.game.round,
-                    record.round_json(conductor.game.log[-1]),
-                    snapshot,
-                )
-            except Refusal:
-                self._rebuild()
-                raise
-            self._stored_rounds += 1
-            self._flush()
+    def timed_out(self, seat: int) -> None:
+        notice = TimedOut(seat=seat).model_dump()
+        for connection in self.connections:
+            connection.post(notice)
 
-    def _launch(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._drive(), name=f"room {self.code}")
-        self._task.add_done_callback(_report_crash)
-
-    async def _drive(self) -> None:
-        """Play the seats bots play whenever the conductor's sequence comes to one, each
-        after ``bot_delay``, paced by the game's ply alone: an action that someone else's
-        overtook meanwhile is thought again. Deal the rounds; finish the match. While the
-        store fails, wait and try again (the match is what the store holds)."""
-        backoff = STORE_RETRY
-        while True:
-            conductor = self.conductor
-            assert conductor is not None
-            game = conductor.game
-            try:
-                if game.is_over or game.ply >= self.settings.max_match_actions:
-                    await self._finish()
-                    return
-                if game.round_over:
-                    await asyncio.sleep(self.settings.round_pause)
-                    await self._deal()
-                elif not await self._bot_turn(conductor):
-                    continue
-            except Refusal as error:
-                if error.code != "store.unavailable":
-                    raise
-                await asyncio.sleep(backoff)
-                backoff = min(2 * backoff, STORE_RETRY_MAX)
-                continue
-            backoff = STORE_RETRY
-            await asyncio.sleep(0)
-
-    async def _bot_turn(self, conductor: Conductor) -> bool:
-        """Let the bot whose decision it is act (after its delay); False if nobody did."""
-        ply = conductor.game.ply
-        action = conductor.propose()
-        if action is None:  # a person decides now: wait for a change
-            self._wake.clear()
-            await self._wake.wait()
-            return False
-        if self.settings.bot_delay:
-            await asyncio.sleep(self.settings.bot_delay)
-            if not conductor.playing[action.player]:
-                return False  # the seat's person came back meanwhile
-
-        def apply(now: Conductor) -> object:
-            if now is not conductor:  # proposed to a match since rebuilt from the store
-                raise StaleAction(ply, now.game.ply)
-            return now.act(action, ply=ply)
-
-        try:
-            await self._change(apply)
-        except StaleAction:
-            return False  # someone acted meanwhile: think again
-        return True
-
-    def _turn_key(self) -> tuple[int, int]:
-        """The turn in play: the round, and the index in it of its last turn action (an UNO
-        call or a catch starts no new turn; -1: the deal)."""
-        game = self.game
-        assert game is not None and game.log is not None
-        moves = game.log[-1].moves
-        last = len(moves) - 1
-        while last >= 0 and moves[last][0].kind in (Kind.UNO, Kind.CATCH):
-            last -= 1
-        return game.round, last
-
-    def _reset_timer(self) -> None:
-        """Start the turn timer when a new turn begins for a person."""
-        conductor = self.conductor
-        if not self.setup.turn_seconds or conductor is None:
-            return
-        key = self._turn_key()
-        if key == self._timer_key:
-            return
-        self._timer_key = key
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        self.deadline = None
-        game = conductor.game
-        if game.round_over or conductor.playing[game.current]:
-            return
-        loop = asyncio.get_running_loop()
-        self.deadline = loop.time() + self.setup.turn_seconds
-        self._timer = loop.call_later(self.setup.turn_seconds, self._expire, key)
-
-    def _expire(self, key: tuple[int, int]) -> None:
-        """Time is up for the seat on turn: the conductor draws (and passes) for it."""
-        self._timer = None
-        conductor = self.conductor
-        if conductor is None or self._timer_key != key or conductor.game.round_over:
-            return
-        task = asyncio.get_running_loop().create_task(self._time_out(key))
-        self._chores.add(task)
-        task.add_done_callback(self._chores.discard)
-
-    async def _time_out(self, key: tuple[int, int]) -> None:
-        taken: list[Action] = []
-
-        def time_out(conductor: Conductor) -> object:
-            if self._timer_key != key or conductor.game.round_over:
-                return None  # the seat acted meanwhile
-            taken.extend(conductor.time_out())
-            return taken
-
-        try:
-            await self._change(time_out)
-        except Refusal as error:
-            if error.code not in ("store.unavailable", "room.over"):
-                raise
-            self._timer_key = None  # not stored: the turn (and its timer) starts again
-            self._reset_timer()
-            return
-        if taken:
-            notice = TimedOut(seat=taken[0].player).model_dump()
-            for connection in self.connections:
-                connection.post(notice)
-
-    async def _finish(self) -> None:
-        assert self.conductor is not None
-        if self._timer is not None:
-            self._timer.cancel()
-        if len(self._earlier) < self._first_round:  # restored from a snapshot: the rounds before it
-            self._earlier = await self.store(self.store.store.rounds, self.code, 0, self._first_round)
-        final = self.full_record()
-        await self.store(self.store.store.finish, self.code, final)
+    def finished(self, record: dict[str, Any]) -> None:
         self.status = "over"
-        self.record = final
-        self.conductor.close()
+        self.record = record
         self._broadcast_room()
         for connection in self.connections:
             connection.post(self._over_message())
         if self.on_over is not None:
             self.on_over(self)
-
-    def full_record(self) -> dict[str, Any]:
-        """The record so far; the seed is revealed only once the match is over. (A match
-        restored from a snapshot has its earlier rounds read from the store first.)"""
-        game = self.game
-        assert game is not None
-        assert len(self._earlier) == self._first_round, "the rounds before the snapshot are read first"
-        over = game.is_over or game.ply >= self.settings.max_match_actions
-        shuffle = fairness.reveal(self.seed) if over else fairness.commit(self.seed)
-        seats = self._all_seats()
-        made = record.to_json(
-            game,
-            names=[seat.name for seat in seats],
-            **{fairness.FIELD: shuffle, "bots": [n for n, seat in enumerate(seats) if seat.bot is not None]},
-        )
-        made["rounds"][:0] = self._earlier
-        return made
-
-    async def close(self) -> None:
-        """Stop driving the game (the server is shutting down)."""
-        if self._timer is not None:
-            self._timer.cancel()
-        for seat in self.seats:
-            if seat is not None and seat.away_timer is not None:
-                seat.away_timer.cancel()
-        for task in [self._task, *self._chores]:
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-        if self.conductor is not None and self.status == "playing":
-            self.conductor.close()
 
     # ------------------------------------------------------------------ messages
 
@@ -884,6 +679,7 @@ class Room:
             "seats": seats,
             "rules": self.rules.to_dict(),
             "turn_seconds": self.setup.turn_seconds,
+            "window": self.setup.window if self.setup.window is not None else self.settings.window,
             "bot": self.setup.bot,
             "rematch": sorted(self.rematch),
             "programs": self.setup.programs,
@@ -898,79 +694,21 @@ class Room:
         for connection in self.connections:
             connection.post(self.room_message(connection.seat))
 
-    def _listen(self, seat: int | None) -> None:
-        """Have the conductor tell this room every change as ``seat`` sees it (once a seat)."""
-        if self.conductor is not None and seat not in self._listening:
-            self._listening[seat] = self.conductor.listen(seat, partial(self._hear, seat))
-
-    def _hear(self, seat: int | None, action: Action | None, seen: list[Event]) -> None:
-        """Note a change as ``seat`` saw it, with its view right after: sent by :meth:`_flush`."""
-        assert self.conductor is not None
-        self._heard.append((seat, seen, self._view(seat)))
-
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        assert self.conductor is not None
-        return self.conductor.view(seat).to_json(rules=False)  # the rules are sent once, in the room message
-
-    def _flush(self, ref: int | None = None, by: int | None = None) -> None:
-        """Send every connection what its seat heard of the change just stored (``ref`` to
-        seat ``by``: its own action's answer); then the bots and the timer look again."""
-        heard, self._heard = self._heard, []
-        self._wake.set()
-        self._reset_timer()
-        remaining = self._turn_left()
-        names = self._names()
-        audience: dict[int | None, list[Connection]] = {}
-        for connection in self.connections:
-            audience.setdefault(connection.seat, []).append(connection)
-        for seat, seen, view in heard:
-            events = [ev.to_json(event) for event in seen]
-            made: dict[str, dict[str, Any]] = {}
-            for connection in audience.get(seat, ()):
-                message = made.get(connection.lang)
-                if message is None:
-                    narration = narrate(seen, names, connection.lang)
-                    message = made[connection.lang] = _update(events, narration, view, remaining)
-                    if ref is not None and seat == by:
-                        message["ref"] = ref
-                connection.post(message)
-
-    def _first_update(self, seat: int | None, lang: str) -> dict[str, Any]:
+    def _first_update(self, story: Story, lang: str) -> dict[str, Any]:
         """What a connection gets on its hello: its view, the match so far as its seat saw
-        it (the conductor's :meth:`~unomas.conductor.Conductor.history` for that seat, at
-        most :data:`HISTORY` changes, the latest) and the rounds played."""
-        conductor = self.conductor
-        assert conductor is not None
+        it (at most :data:`~unomas.live.host.HISTORY` changes, the latest) and the rounds played."""
         names = self._names()
         history = [
             {"events": [ev.to_json(event) for event in seen], "narration": narrate(seen, names, lang)}
-            for _, seen in conductor.history(seat)[-HISTORY:]
+            for seen in story.history
         ]
-        first = _update([], [], self._view(seat), self._turn_left()) | {"history": history}
-        rounds = self._rounds()
+        view = story.view.to_json(rules=False)
+        first = _update([], [], view, story.turn_left, story.state) | {"history": history}
+        assert self.match is not None
+        rounds = self.match.standings()
         if rounds:
             first["rounds"] = rounds
         return first
-
-    def _rounds(self) -> list[dict[str, Any]]:
-        """The standings: each round ended so far, as :class:`~unomas.server.protocol.RoundResult`."""
-        game = self.game
-        if game is None or game.log is None:
-            return []
-        scores = [0] * self.rules.players
-        rounds = []
-        for number, played in enumerate(game.log):
-            result = played.result
-            if result is None:
-                continue
-            scores[result.winner] += result.points
-            rounds.append(RoundResult(round=number, winner=result.winner, points=result.points, scores=list(scores)))
-        return [result.model_dump() for result in rounds]
-
-    def _turn_left(self) -> float | None:
-        if self.deadline is None:
-            return None
-        return max(0.0, round(self.deadline - asyncio.get_running_loop().time(), 1))
 
     def _names(self) -> list[str]:
         return [seat.name if seat is not None else f"{number}" for number, seat in enumerate(self.seats)]
@@ -978,15 +716,15 @@ class Room:
     def _over_message(self) -> dict[str, Any]:
         """The match is over: where its record is, the scores, and why it ended (``target``:
         someone reached the target score; ``move_limit``: it ran too long, no winner)."""
+        match = self.match
         game = self.game
-        finished = game is None or game.is_over
         return {
             "type": "over",
             "record": f"/api/rooms/{self.code}/record",
             "scores": self.record and self.record["scores"],
             "winner": None if game is None else game.winner,
-            "rounds": self._rounds(),
-            "reason": "target" if finished else "move_limit",
+            "rounds": [] if match is None else match.standings(),
+            "reason": "move_limit" if match is not None and match.ended_by_limit() else "target",
             "limit": self.settings.max_match_actions,
         }
 
@@ -999,24 +737,15 @@ class Room:
 
 
 def _update(
-    events: list[dict[str, Any]], narration: list[str], view: dict[str, Any], turn_left: float | None
+    events: list[dict[str, Any]], narration: list[str], view: dict[str, Any], turn_left: float | None, state: int
 ) -> dict[str, Any]:
     """An ``update`` message: a change's events as the receiver may see them, their
-    narration, its view after it, and the seconds left on the turn timer."""
-    return {"type": "update", "events": events, "narration": narration, "view": view, "turn_left": turn_left}
-
-
-def _snapshot(game: Game) -> dict[str, Any]:
-    """The match between two rounds as a restart takes it up: its position and the state of
-    its seeded random source (which deals the next round)."""
-    shuffles = game.rng
-    assert isinstance(shuffles, random.Random), "a room's game shuffles with its seeded source"
-    return {"position": game.position().to_json(), "rng": shuffles.getstate()}
-
-
-def _report_crash(task: asyncio.Task[None]) -> None:
-    """A room's driver should never fail; if it does (a bot error), say so in the log."""
-    if not task.cancelled() and task.exception() is not None:
-        error = task.exception()
-        level = logging.ERROR if not isinstance(error, BotError) else logging.WARNING
-        log.log(level, "room %s stopped: %s", task.get_name(), error, exc_info=error)
+    narration, its view after it, the seconds left on the turn timer, and the state id."""
+    return {
+        "type": "update",
+        "events": events,
+        "narration": narration,
+        "view": view,
+        "turn_left": turn_left,
+        "state": state,
+    }
