@@ -25,13 +25,13 @@ from unomas.cards import card_token
 from unomas.game import Game
 from unomas.i18n import LANGUAGES, error_messages, error_text
 from unomas.i18n.switches import switches_json
+from unomas.live import host
+from unomas.live.host import HISTORY
 from unomas.rules import Rules
 from unomas.server import app as server_app
-from unomas.live import host
 from unomas.server import protocol
 from unomas.server.client import SeatClient, choose
 from unomas.server.protocol import Move, RoomSetup
-from unomas.live.host import HISTORY
 from unomas.server.rooms import Connection, Room, Settings
 from unomas.server.storage import SQLiteStore, StoreWriter, default_db_path
 from unomas.testing import make_game
@@ -826,21 +826,24 @@ def test_a_bot_s_action_overtaken_while_it_waits_is_thought_again(monkeypatch: p
     calls it before the bot's delay is over: the catch answers a ply that has passed."""
 
     async def scenario() -> None:
-        room, token = await stacked_room(monkeypatch, Settings(grace=30, bot_delay=0.3, window=0, round_pause=0), turn_seconds=60)
+        room, token = await stacked_room(
+            monkeypatch, Settings(grace=30, bot_delay=0.3, window=0, round_pause=0), turn_seconds=60
+        )
         await room.attach(Connection(1000), token)
         await room.start(0)
-        assert room.game is not None and room.match.conductor is not None
+        match = room.match
+        assert room.game is not None and match is not None and match.conductor is not None
         game = room.game
         await until(lambda: game.ply == 1)  # the bot played R3
         await room.act(0, Move(p=0, a="play", card="RS"), ply=1)  # a Skip: Ana plays again, her UNO not called
-        deadline = room.match.deadline
+        deadline = match.deadline
         await asyncio.sleep(0.1)  # the bot has chosen to catch her, and waits out its delay
         await room.act(0, Move(p=0, a="uno"), ply=2)
-        assert room.match.deadline == deadline  # an UNO call starts no new turn
+        assert match.deadline == deadline  # an UNO call starts no new turn
         await asyncio.sleep(0.5)
         assert game.log is not None
         assert [str(action) for action, _ in game.log[-1].moves] == ["1 play R3 uno", "0 play RS", "0 uno"]
-        assert game.current == 0 and room.match.conductor.waiting_for() == 0
+        assert game.current == 0 and match.conductor.waiting_for() == 0
         await room.close()
 
     asyncio.run(scenario())

@@ -135,7 +135,9 @@ def test_the_client_address_comes_from_forwarded_headers_only_through_trusted_pr
 
 
 def test_requests_from_other_sites_and_bodies_not_in_json_are_refused() -> None:
-    settings = Settings(grace=30, bot_delay=0, window=0, round_pause=0, allowed_origins=frozenset({"https://friend.example"}))
+    settings = Settings(
+        grace=30, bot_delay=0, window=0, round_pause=0, allowed_origins=frozenset({"https://friend.example"})
+    )
     with running(SQLiteStore(":memory:"), settings) as address:
 
         def post_from(origin: str | None, kind: str = "application/json") -> tuple[int, Any]:
