@@ -216,7 +216,7 @@ def test_a_restart_replays_the_round_in_play_from_its_snapshot_and_keeps_the_rec
         room.on_over = done.set_result
         await asyncio.wait_for(done, 120)  # the restored room plays its match to the end
         await room.close()
-        assert writer.failures == 3 and room.match.epoch >= 1  # type: ignore[union-attr]
+        assert writer.failures == 3 and room.match.epoch >= 1
         finished = await writer(writer.store.finished_record, room.code)
         assert finished is not None and finished == room.record
         # The moves stored one by one are the record's, every round of it.
