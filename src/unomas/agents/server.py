@@ -36,6 +36,7 @@ from unomas.agents.tables import LocalTable, RemoteTable, Table
 from unomas.client.words import listed_actions, view_words
 from unomas.errors import SettingsError, StaleAction, UnoError
 from unomas.i18n import LANGUAGES, translator
+from unomas.live.host import WINDOW
 from unomas.rules import Rules
 from unomas.tui import text
 
@@ -125,6 +126,7 @@ def state(key: str, table: Table, lang: str, *, news: bool = True) -> dict[str, 
     t = translator(lang)
     view = table.view()
     answer: dict[str, Any] = {"table": key, "seat": table.seat, "over": table.over, "ready": table.waiting()}
+    answer["chance"] = view is not None and answer["ready"] and view.current != table.seat
     if view is None:
         answer |= {"view": None, "words": t.gettext("The match has not started yet."), "actions": []}
     else:
@@ -183,14 +185,25 @@ def build_server(
         ] = {},  # noqa: B006
         name: str = "agent",
         seed: str | None = None,
+        window: Annotated[
+            float,
+            Field(
+                ge=0,
+                le=60,
+                description="Seconds you get to catch a missed UNO, call yours late or jump in before a bot acts"
+                " (let_go ends the wait).",
+            ),
+        ] = WINDOW,
         lang: Lang = lang,
     ) -> dict[str, Any]:
-        """Start a match in this process against bots: you play seat 0; the bots move at once."""
+        """Start a match in this process against bots: you play seat 0. Whenever you may catch,
+        call UNO late or jump in, the bots wait `window` seconds for you (`ready` is true and
+        `chance` says it is out of turn); otherwise they move at once. The record comes at the end."""
         try:
             settings = Rules.from_dict({**rules, "players": players})
             specs = list(bots) or ["heuristic"]
             specs += [specs[-1]] * (players - 1 - len(specs))
-            table = LocalTable(settings, specs[: players - 1], name, lang, seed)
+            table = LocalTable(settings, specs[: players - 1], name, lang, seed, window=window)
         except UnoError as error:
             raise _refusal(error) from None
         return state(tables.open(table), table, lang)
@@ -248,6 +261,14 @@ def build_server(
         """Wait until it is your decision (ready) or the match is over; returns what happened meanwhile."""
         key, seated = tables.get(table)
         await seated.wait(timeout)
+        return state(key, seated, lang)
+
+    @server.tool()
+    async def let_go(table: TableId = None, lang: Lang = lang) -> dict[str, Any]:
+        """Let an out-of-turn chance go (a catch, a late UNO call, a jump-in): the bots stop
+        waiting for you. Returns what followed."""
+        key, seated = tables.get(table)
+        await seated.let_go()
         return state(key, seated, lang)
 
     @server.tool()

@@ -10,24 +10,29 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from unomas import events as ev
-from unomas import record
+from unomas import fairness
 from unomas.actions import Action
 from unomas.bots import make_bot
-from unomas.client import ConnectionLost, Refused, RoomClient, RoomLink, fetch_record, join_room
+from unomas.client import ConnectionLost, RoomClient, RoomLink, fetch_record, join_room
 from unomas.client.decode import view_from_json
 from unomas.client.remote import seat_names
-from unomas.conductor import BotPlayer, Conductor, Player
-from unomas.events import Event
+from unomas.errors import UnoError
 from unomas.i18n import narrate
+from unomas.live.host import WINDOW, Host, Pacing
+from unomas.live.ports import MemoryStore, Told
 from unomas.rules import Rules
 from unomas.view import View
 
 __all__ = ["LocalTable", "News", "RemoteTable", "Table"]
+
+NOT_OVER = "the match is not over: its record (and seed) are revealed at the end"
 
 
 @dataclass
@@ -82,6 +87,10 @@ class Table(ABC):
         return news
 
     @abstractmethod
+    async def let_go(self) -> None:
+        """Let an out-of-turn chance go: the bots need not wait for this seat any more."""
+
+    @abstractmethod
     async def record(self) -> dict[str, Any]:
         """The match's record (RECORD.md); a room's only once it is over."""
 
@@ -91,59 +100,97 @@ class Table(ABC):
 
 
 class LocalTable(Table):
-    """A match in this process: the agent at seat 0, bots of the given specs at the others.
-    Bots move at once after each of the agent's actions, until the agent decides again."""
+    """A match in this process on a :class:`~unomas.live.host.Host`, kept in memory: the
+    agent at seat 0, bots of the given specs at the others. The bots wait the reaction
+    window whenever the agent may catch, call UNO late or jump in, as at every live table;
+    the record is given once the match is over. Open it on a running event loop."""
 
-    def __init__(self, rules: Rules, bots: list[str], name: str, lang: str, seed: str | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        bots: list[str],
+        name: str,
+        lang: str,
+        seed: str | None = None,
+        *,
+        window: float = WINDOW,
+        bot_delay: float = 0.0,
+    ) -> None:
         assert len(bots) == rules.players - 1, "one bot spec for each seat but the agent's"
-        players: list[Player | None] = [None, *(BotPlayer(make_bot(spec)) for spec in bots)]
         self.seat = 0
         self.rules = rules
         self.lang = lang
         self._names = [name, *(f"{spec.split(':')[0]} {seat}" for seat, spec in enumerate(bots, start=1))]
         self.news = News()
-        self.conductor = Conductor.seeded(rules, players, seed=seed)
-        for _, seen in self.conductor.history(0):
-            self._hear(None, seen)
-        self.conductor.listen(0, self._hear)
-        self._advance()
+        self._changed = asyncio.Event()
+        secret = fairness.new_seed() if seed is None else hashlib.sha256(f"unomas/{seed}".encode()).digest()
+        self.host = Host(
+            rules,
+            [None, *(partial(make_bot, spec) for spec in bots)],
+            frozenset({0}),
+            store=MemoryStore(),
+            outbox=self,
+            pacing=Pacing(window=window, bot_delay=bot_delay, round_pause=0.0),
+            secret=secret,
+            names=self._names,
+            fields={"bots": list(range(1, rules.players))},
+        )
+        self.host.begin()
+        self.host.start([0])
 
-    def _hear(self, action: Action | None, seen: list[Event]) -> None:
-        self.news.add([ev.to_json(event) for event in seen], narrate(seen, self.names, self.lang))
+    # the host's outbox
+    def changed(self, told: Told) -> None:
+        for heard in told.heard:
+            if heard.seat == self.seat:
+                self.news.add(
+                    [ev.to_json(event) for event in heard.events], narrate(heard.events, self.names, self.lang)
+                )
+        self._changed.set()
 
-    def _advance(self) -> None:
-        """The bots play until the agent decides (its turn) or the match is over."""
-        conductor = self.conductor
-        game = conductor.game
-        while not game.is_over:
-            if game.round_over:
-                conductor.deal()
-            elif conductor.step() is None:
-                return
+    def timed_out(self, seat: int) -> None:
+        """(A local table runs no turn timer.)"""
+
+    def finished(self, record: dict[str, Any]) -> None:
+        self._changed.set()
 
     @property
     def names(self) -> list[str]:
         return self._names
 
     def view(self) -> View:
-        return self.conductor.view(self.seat)
+        return self.host.game.view(self.seat)
 
     @property
     def over(self) -> bool:
-        return self.conductor.game.is_over
+        return self.host.over
 
     async def act(self, action: Action, ply: int) -> None:
-        self.conductor.act(action, ply=ply)
-        self._advance()
+        await self.host.act(self.seat, action, ply)
+
+    async def let_go(self) -> None:
+        self.host.decline(self.seat)
 
     async def wait(self, timeout: float) -> bool:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not (self.over or self.waiting()):
+            left = end - loop.time()
+            if left <= 0:
+                return False
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), left)
         return self.waiting()
 
     async def record(self) -> dict[str, Any]:
-        return record.to_json(self.conductor.game, names=self.names)
+        if not self.over:
+            raise UnoError(
+                "the match is not over: its record (and seed) are revealed at the end", code="match.not_over"
+            )
+        return self.host.record()
 
     async def close(self) -> None:
-        self.conductor.close()
+        await self.host.close()
 
 
 class RemoteTable(Table):
@@ -193,9 +240,14 @@ class RemoteTable(Table):
     async def wait(self, timeout: float) -> bool:
         return await self.client.wait_for(self.waiting, timeout)
 
+    async def let_go(self) -> None:
+        await self.client.let_go()
+
     async def record(self) -> dict[str, Any]:
         if self.client.over is None:
-            raise Refused("room.not_over", "the game is not over: its record (and seed) are revealed at the end")
+            raise UnoError(
+                "the match is not over: its record (and seed) are revealed at the end", code="match.not_over"
+            )
         return await asyncio.to_thread(fetch_record, self.client.link)
 
     async def close(self) -> None:

@@ -389,6 +389,11 @@ class RoomClient:
         finally:
             self._pending.pop(ref, None)
 
+    async def let_go(self) -> None:
+        """Let the seat's out-of-turn chance go: the bots need not wait the reaction window for it."""
+        with contextlib.suppress(ConnectionLost):  # connected again: the window is over by then
+            await self._send({"type": "let_go"})
+
     async def _send(self, message: dict[str, Any]) -> None:
         socket = self._socket
         if socket is None:

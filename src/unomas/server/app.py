@@ -59,6 +59,7 @@ from unomas.server.protocol import (
     Act,
     Hello,
     JoinRequest,
+    LetGo,
     React,
     Refusal,
     Rematch,
@@ -415,6 +416,8 @@ class Server:
                         await room.want_rematch(connection.seat)
                     elif isinstance(parsed, React):
                         room.react(connection.seat, parsed.reaction)
+                    elif isinstance(parsed, LetGo):
+                        room.let_go(connection.seat)
                     else:
                         assert isinstance(parsed, Act)
                         await room.act(connection.seat, parsed.action, ref, parsed.ply)

@@ -346,7 +346,14 @@ class React(_Strict):
     reaction: ReactionName
 
 
-ClientMessage = Annotated[Hello | Start | Act | Rematch | React, Field(discriminator="type")]
+class LetGo(_Strict):
+    """A seat lets its out-of-turn chance go (a catch, a late UNO, a jump-in): the bots,
+    which wait the reaction window for it, need not wait any more."""
+
+    type: Literal["let_go"]
+
+
+ClientMessage = Annotated[Hello | Start | Act | Rematch | React | LetGo, Field(discriminator="type")]
 _CLIENT = TypeAdapter(ClientMessage)
 
 
@@ -408,7 +415,7 @@ class RoundResult(BaseModel):
     scores: list[int]
 
 
-def parse_client_message(text: str) -> Hello | Start | Act | Rematch | React:
+def parse_client_message(text: str) -> Hello | Start | Act | Rematch | React | LetGo:
     """The message in ``text``; a :class:`Refusal` says what is wrong (``message.too_long``,
     or ``message.invalid``: not JSON, an unknown type, a bad field)."""
     if len(text) > MAX_MESSAGE:
