@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 STDIO = StdioServerParameters(
     command=sys.executable, args=["-m", "unomas", "mcp"], env={"PYTHONPATH": str(ROOT / "src")}, cwd=str(ROOT)
 )
-TOOLS = {"start_match", "join_room", "get_view", "act", "wait", "match_rules", "get_record", "leave"}
+TOOLS = {"start_match", "join_room", "get_view", "act", "wait", "let_go", "match_rules", "get_record", "leave"}
 
 
 async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
@@ -239,3 +239,51 @@ def test_http_beyond_this_machine_needs_a_token_and_a_bad_token_file_is_named(
     assert result.exit_code == 2
     assert words in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_an_agent_is_offered_every_catch_and_jump_in_and_the_bots_wait_its_window() -> None:
+    """Against bots that forget UNO, with jump-in on: the agent is offered the catches and
+    the jump-ins the bots are offered, the bots hold still through its window until it lets
+    the chance go, and the record is refused until the end (it holds every hand)."""
+
+    async def scenario() -> tuple[int, int, int]:
+        caught = jumped = waited = 0
+        async with Client(build_server("en", Tables())) as agent:
+            for seed in range(6):
+                rules = {"target_score": 0, "jump_in": True}
+                state = await call(
+                    agent, "start_match", players=3, bots=["random"], rules=rules, seed=str(seed), window=30
+                )
+                assert (await refusal(agent, "get_record"))["code"] == "match.not_over"
+                while not state["over"]:
+                    state = await call(agent, "wait", timeout=30)
+                    if not state["ready"]:
+                        continue
+                    kinds = {a["action"]["a"]: a["id"] for a in state["actions"]}
+                    if state["chance"]:
+                        await asyncio.sleep(0.2)  # the bots wait the window for the agent
+                        assert (await call(agent, "get_view"))["ply"] == state["ply"]
+                        waited += 1
+                    if "catch" in kinds:
+                        picked = kinds["catch"]
+                        caught += 1
+                    elif state["chance"] and "play" in kinds:
+                        picked = kinds["play"]
+                        jumped += 1
+                    elif state["chance"]:
+                        state = await call(agent, "let_go")
+                        continue
+                    else:
+                        picked = choice(state)
+                    try:
+                        state = await call(agent, "act", action_id=picked, ply=state["ply"])
+                    except AssertionError:
+                        assert (await refusal(agent, "act", action_id=picked, ply=state["ply"]))["code"] == "move.stale"
+                final = await call(agent, "get_record")
+                assert fairness.verify(final).is_over  # its shuffle was the one committed to
+                if caught and jumped:
+                    break
+        return caught, jumped, waited
+
+    caught, jumped, waited = asyncio.run(asyncio.wait_for(scenario(), 240))
+    assert caught >= 1 and jumped >= 1 and waited >= caught + jumped

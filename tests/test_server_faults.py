@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
+import signal
 import subprocess
 import sys
 import threading
@@ -21,7 +23,7 @@ import pytest
 pytest.importorskip("uvicorn")
 import websockets
 
-from server_support import get, post, running
+from server_support import free_port, get, post, running
 from unomas import fairness
 from unomas.server.client import SeatClient
 from unomas.server.protocol import Refusal
@@ -437,3 +439,102 @@ def test_a_final_record_the_store_refuses_keeps_the_room_playing_until_it_is_sto
         assert status == 200 and told["scores"] == finished["scores"]
         assert store.finished_record(code) == finished
         fairness.verify(finished)
+
+
+class HeldStore(SQLiteStore):
+    """A disk that, once armed, holds the next move's write until ``release`` is set, then fails it."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.armed = False
+        self.holding = threading.Event()
+        self.release = threading.Event()
+
+    def append(self, *args: Any) -> None:
+        if self.armed:
+            self.armed = False
+            self.holding.set()
+            self.release.wait(10)
+            raise OSError("injected: the disk failed")
+        super().append(*args)
+
+
+def test_a_hello_while_a_move_is_written_is_told_only_what_the_store_kept() -> None:
+    """A spectator and the seat's own second connection say hello while the host's draw is
+    being written; the write fails. Neither was sent the undone draw (the card, the ply),
+    and nothing they were told came twice."""
+    store = HeldStore(":memory:")
+    with running(store, Settings(grace=30, bot_delay=0, window=0, round_pause=0)) as address:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2, "target_score": 0}, "bots": [1]})
+        url = f"ws://{address}/ws/{room['code']}"
+
+        async def hello(token: str | None) -> Any:
+            socket = await websockets.connect(url)
+            await socket.send(json.dumps({"type": "hello", **({"token": token} if token else {})}))
+            assert json.loads(await asyncio.wait_for(socket.recv(), 5))["type"] == "room"  # the room at once
+            return socket
+
+        async def scenario() -> None:
+            ana, view = await host_on_turn(url, room["token"])
+            draw = next(a for a in view["legal_actions"] if a["a"] == "draw")
+            store.armed = True
+            await ana.send(json.dumps({"type": "act", "action": draw, "ref": 7, "ply": view["ply"]}))
+            assert await asyncio.to_thread(store.holding.wait, 5)
+            late = [await hello(None), await hello(room["token"])]
+            for socket in late:  # no update while the write is held (a presence, maybe)
+                with pytest.raises(TimeoutError):
+                    while json.loads(await asyncio.wait_for(socket.recv(), 0.3))["type"] == "presence":
+                        pass
+            store.release.set()
+            for socket in late:
+                while (first := json.loads(await asyncio.wait_for(socket.recv(), 5)))["type"] == "presence":
+                    pass
+                assert first["type"] == "update" and first["view"]["ply"] == view["ply"]
+                assert first["state"] == view["ply"] + 1  # the deal and the stored moves: the draw not among them
+                assert len(first["history"]) == len({json.dumps(step) for step in first["history"]})
+            assert first["view"]["hand"] == view["hand"]  # the drawn card was never shown
+            for socket in [ana, *late]:
+                await socket.close()
+
+        asyncio.run(scenario())
+
+
+def test_a_hello_while_a_move_is_written_then_a_kill_learns_nothing_the_store_lost(tmp_path: Path) -> None:
+    """A real ``unomas serve`` killed (SIGKILL) while the host's draw is being written (the
+    database held by another process): the connection that said hello meanwhile was told
+    the room alone, and after the restart the draw is neither in the hand nor the record."""
+    import sqlite3
+
+    from test_server_restart import look, serve
+
+    db = tmp_path / "rooms.sqlite3"
+    port = free_port()
+    with serve(db, port) as process:
+        address = f"127.0.0.1:{port}"
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2, "target_score": 0}, "bots": [1]})
+        url = f"ws://{address}/ws/{room['code']}"
+
+        async def scenario() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+            ana, view = await host_on_turn(url, room["token"])
+            draw = next(a for a in view["legal_actions"] if a["a"] == "draw")
+            holder = sqlite3.connect(db, isolation_level=None)
+            holder.execute("BEGIN EXCLUSIVE")  # the server's next write waits for the database
+            await ana.send(json.dumps({"type": "act", "action": draw, "ref": 3, "ply": view["ply"]}))
+            await asyncio.sleep(0.3)
+            again = await websockets.connect(url)
+            await again.send(json.dumps({"type": "hello", "token": room["token"]}))
+            told = []
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    told.append(json.loads(await asyncio.wait_for(again.recv(), 0.5)))
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait(10)
+            holder.execute("ROLLBACK")
+            holder.close()
+            return view, told
+
+        view, told = asyncio.run(scenario())
+    assert [message["type"] for message in told] == ["room"]  # no update of the unstored draw
+    with serve(db, port):
+        after = asyncio.run(look(f"ws://127.0.0.1:{port}/ws/{room['code']}", room["token"]))
+    assert after["view"]["ply"] == view["ply"] and after["view"]["hand"] == view["hand"]

@@ -34,7 +34,20 @@ from unomas.server.storage import SQLiteStore, StoreWriter
 @contextmanager
 def serve(db: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
     """``unomas serve`` as its own process; killed (SIGKILL) on leaving if still alive."""
-    command = [sys.executable, "-m", "unomas", "serve", "--port", str(port), "--db", str(db), "--bot-delay", "0"]
+    command = [
+        sys.executable,
+        "-m",
+        "unomas",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        str(db),
+        "--bot-delay",
+        "0",
+        "--window",
+        "0",
+    ]
     process = subprocess.Popen([*command, "--grace", "60"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30

@@ -68,10 +68,20 @@ class Table(ABC):
     def over(self) -> bool:
         """Whether the match is over."""
 
+    let_go_at: int | None = None
+    """The ply at which the seat let its out-of-turn chance go."""
+
     def waiting(self) -> bool:
-        """Whether the seat has legal actions now (its turn, or an out-of-turn chance)."""
+        """Whether the seat has legal actions now (its turn, or an out-of-turn chance it has not let go)."""
         view = self.view()
-        return view is not None and bool(view.legal_actions)
+        return view is not None and bool(view.legal_actions) and view.ply != self.let_go_at
+
+    async def let_go(self) -> None:
+        """Let an out-of-turn chance go: the bots need not wait for this seat any more."""
+        view = self.view()
+        if view is not None and view.current != self.seat:
+            self.let_go_at = view.ply
+            await self._let_go()
 
     @abstractmethod
     async def act(self, action: Action, ply: int) -> None:
@@ -87,8 +97,8 @@ class Table(ABC):
         return news
 
     @abstractmethod
-    async def let_go(self) -> None:
-        """Let an out-of-turn chance go: the bots need not wait for this seat any more."""
+    async def _let_go(self) -> None:
+        """Tell the host the chance is let go."""
 
     @abstractmethod
     async def record(self) -> dict[str, Any]:
@@ -167,7 +177,7 @@ class LocalTable(Table):
     async def act(self, action: Action, ply: int) -> None:
         await self.host.act(self.seat, action, ply)
 
-    async def let_go(self) -> None:
+    async def _let_go(self) -> None:
         self.host.decline(self.seat)
 
     async def wait(self, timeout: float) -> bool:
@@ -240,7 +250,7 @@ class RemoteTable(Table):
     async def wait(self, timeout: float) -> bool:
         return await self.client.wait_for(self.waiting, timeout)
 
-    async def let_go(self) -> None:
+    async def _let_go(self) -> None:
         await self.client.let_go()
 
     async def record(self) -> dict[str, Any]:
