@@ -74,6 +74,8 @@ class RoomMessage(_Sent):
     rules: dict[str, StrictInt | StrictBool]
     """Every setting of the match (RULES.md), by name."""
     turn_seconds: StrictInt
+    window: float
+    """Seconds every seat that is not a bot gets to react before a bot acts (catch, late UNO, jump-in)."""
     programs: list[StrictInt]
     """The seats the host kept for programs (people join the others)."""
     bot: str
@@ -145,6 +147,9 @@ class UpdateMessage(_Sent):
     narration: list[str]
     view: View
     turn_left: float | None
+    state: StrictInt
+    """The match's state id: the number of changes stored (actions and deals). It moves on
+    with every change and survives a restart: compare it, do not count updates."""
     """Seconds left on the turn timer; null without one."""
     ref: StrictInt | None = None
     """The ``ref`` of the receiver's own action that caused this change."""
