@@ -173,7 +173,9 @@ class RoomClient:
         self.failed: Refused | None = None
         """The refusal that ended the connection for good (its seat taken over, a bad token)."""
         self.updates = 0
-        """How many updates arrived (each brings a new view)."""
+        """How many updates arrived (each brings a new view, a reconnection's first one too)."""
+        self.state: int | None = None
+        """The match's state id of the last update: the changes the server has stored."""
         self.connects = 0
         """How many times the connection was opened (1 + the reconnections)."""
         self._socket: Any = None
@@ -282,6 +284,7 @@ class RoomClient:
             self._connected.set()
         elif kind == "update":
             self.updates += 1
+            self.state = message.get("state")
             self.view = message["view"]
             if "history" in message:
                 self._catch_up([Change(earlier["events"], earlier["narration"]) for earlier in message["history"]])

@@ -85,7 +85,8 @@ export async function createRoom(event, then) {
     hand_size: Number(form.hand_size.value) };
   for (const input of $("#switches").querySelectorAll("input[type=checkbox]")) rules[input.name] = input.checked;
   const room = await post("/api/rooms", { name: form.name.value, rules, bots: checkedSeats("#bot-seats"),
-    programs: checkedSeats("#program-seats"), bot: form.bot.value, turn_seconds: Number(form.turn_seconds.value) });
+    programs: checkedSeats("#program-seats"), bot: form.bot.value, turn_seconds: Number(form.turn_seconds.value),
+    window: Number(form.window.value) });
   localStorage.setItem(`unomas:${room.code}`, room.token);
   localStorage.setItem("unomas:name", form.name.value);
   history.pushState(null, "", `/r/${room.code}`);

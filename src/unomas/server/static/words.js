@@ -71,6 +71,7 @@ export function rulesSummary(room) {
     _("Cards dealt: {n}", { n: rules.hand_size }),
     rules.target_score ? _("Plays to {n} points", { n: rules.target_score }) : _("One round"),
     room.turn_seconds ? _("Turn timer: {n} s", { n: room.turn_seconds }) : _("No turn timer"),
+    _("{n} s to catch or jump in before a bot acts", { n: room.window }),
   ];
   const on = state.switches.flatMap((group) => group.switches).filter((rule) => rules[rule.name] && !rule.official)
     .map((rule) => rule.title);
