@@ -18,8 +18,8 @@ import pytest
 
 from server_support import post, running
 from unomas.i18n.switches import switch_groups
+from unomas.live import host as live_host
 from unomas.rules import Rules
-from unomas.server import rooms
 from unomas.server.rooms import Settings
 from unomas.server.storage import SQLiteStore
 from unomas.testing import make_game
@@ -444,7 +444,7 @@ def test_each_situation_is_explained_where_it_happens(
     screens = Screens(tmp_path_factory.mktemp("browser-situations"))
     rules = {"players": 2, "hand_size": 4, "target_score": 0, "jump_in": True}
     game = make_game([["W+4", "G1", "G2", "B3"], ["R9", "R9", "R5", "G6"]], ["W", "B7"], **rules)
-    monkeypatch.setattr(rooms, "Game", lambda rules, seed: game)
+    monkeypatch.setattr(live_host, "Game", lambda rules, seed: game)
     with running(SQLiteStore(":memory:"), Settings(grace=60, bot_delay=0, window=0, round_pause=5)) as address:
         _, room = post(address, "/api/rooms", {"name": "Ana", "rules": rules})
         _, beto = post(address, f"/api/rooms/{room['code']}/join", {"name": "Beto"})
@@ -532,3 +532,85 @@ def test_the_host_keeps_a_seat_for_a_program_and_the_lobby_tags_it(tmp_path_fact
         page.screenshot(path=str(shots / "lobby-program.png"))
         print(f"\nscreenshots: {shots}")
         browser.close()
+
+
+# What the person's page offers out of turn: a catch, or a card to jump in with.
+CHANCE = """() => {
+  if (document.querySelector('#over-banner')) return 'over';
+  if (!document.querySelector('#actions [data-key=let-go]')) return 'none';
+  if (document.querySelector('#actions [data-a=catch]')) return 'catch';
+  if (document.querySelector('#hand .card.playable')) return 'jump';
+  return 'other';
+}"""
+
+
+@needs_chromium
+def test_a_person_in_the_browser_catches_a_bot_that_forgot_uno_and_jumps_in_while_the_bots_wait(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Three bots that forget UNO, jump-in on, the room's window 3 s: the person's page is
+    offered the catches and the jump-ins, the bots hold still while it is, and the person
+    takes them (by a click and by the C key); Space lets another chance go at once."""
+    screens = Screens(tmp_path_factory.mktemp("browser-chances"))
+    settings = Settings(grace=60, bot_delay=0, round_pause=0.3)
+    taken: dict[str, int] = {"catch": 0, "jump": 0, "let go": 0}
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.set_default_timeout(15_000)
+        page.add_init_script(KEEP_ERRORS)
+        for _ in range(4):
+            rules = {"players": 4, "target_score": 0, "jump_in": True}
+            setup = {"name": "Ana", "rules": rules, "bots": [1, 2, 3], "bot": "playfirst", "window": 3}
+            _, room = post(address, "/api/rooms", setup)
+            page.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {room['token']!r})")
+            page.goto(f"http://{address}/r/{room['code']}")
+            page.wait_for_selector("#lobby:not([hidden])")
+            assert "3 s to catch or jump in before a bot acts" in page.text_content("#lobby-rules")
+            page.click("#start")
+            page.wait_for_selector("#hand .card")
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                chance = page.evaluate(CHANCE)
+                if chance == "over":
+                    break
+                if chance in ("catch", "jump", "other"):
+                    log = page.text_content("#log")
+                    page.wait_for_timeout(1000)  # the bots wait for the person
+                    assert page.text_content("#log") == log and page.evaluate(CHANCE) == chance
+                    if chance == "catch":
+                        screens(page, "a-catch-offered")
+                        page.keyboard.press("c")
+                        page.wait_for_function("() => document.querySelector('#log').textContent.includes('catches')")
+                    elif chance == "jump" and not taken["jump"]:
+                        screens(page, "a-jump-in-offered")
+                        page.locator("#hand .card.playable").first.click()
+                        page.wait_for_function(
+                            "() => document.querySelector('#log').textContent.includes('Ana jumps in')"
+                        )
+                    else:
+                        chance = "let go"
+                        page.keyboard.press(" ")
+                        page.wait_for_function(
+                            f"() => document.querySelector('#log').textContent !== {log!r}", timeout=2000
+                        )
+                    taken[chance] += 1
+                    continue
+                step = page.evaluate(STEP)
+                if step in CLICKS and step != "dialog":
+                    with contextlib.suppress(playwright_api.TimeoutError):
+                        page.locator(CLICKS[step]).first.click(timeout=1000)
+                elif step == "draw":
+                    page.keyboard.press("d")
+                elif step == "pass":
+                    page.keyboard.press("p")
+                elif step == "dialog":
+                    page.locator(CLICKS["dialog"]).first.click()
+                else:
+                    page.wait_for_timeout(50)
+            if taken["catch"] and taken["jump"] and taken["let go"]:
+                break
+        errors = page.evaluate("window.unomasErrors")
+        browser.close()
+    assert taken["catch"] >= 1 and taken["jump"] >= 1 and taken["let go"] >= 1, taken
+    assert set(errors) <= {"move.stale"}, errors

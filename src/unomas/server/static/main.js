@@ -1,8 +1,8 @@
 // unomas in the browser: no build step, no framework. This module routes between the
 // pages, dispatches the server's messages, keeps the log, and starts everything.
-import { state, $, el, names } from "./state.js";
+import { state, $, el, names, chanceOpen } from "./state.js";
 import { _, loadWords, errorText, reactionText, REACTIONS } from "./words.js";
-import { connect, disconnect, send, act, online, post } from "./net.js";
+import { connect, disconnect, send, act, letGo, online, post } from "./net.js";
 import { render, tick, animate, showReaction } from "./table.js";
 import { setUpSort } from "./hand.js";
 import { roundSummary, closeDialog } from "./dialogs.js";
@@ -137,6 +137,11 @@ document.addEventListener("keydown", (event) => {
     x: legal.find((m) => m.a === "challenge"), c: legal.find((m) => m.a === "catch"),
     u: legal.find((m) => m.a === "uno") }[event.key.toLowerCase()];
   if (move) { event.preventDefault(); act(move); }
+  else if (event.key === " " && chanceOpen(state.view) && !event.target.matches("button")) {
+    event.preventDefault();  // Space lets the chance go, as in the terminal game
+    letGo();
+    render();
+  }
 });
 
 // ------------------------------------------------------------------ routing

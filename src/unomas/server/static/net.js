@@ -62,6 +62,12 @@ export function act(move, ply = state.view.ply) {
   return send({ type: "act", action: move, ref: sent, ply });
 }
 
+// Letting an out-of-turn chance go tells the server's bots they need not wait for it.
+export function letGo() {
+  state.letGoAt = state.view.ply;
+  return send({ type: "let_go" });
+}
+
 export async function post(path, body) {
   const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body) });

@@ -5,7 +5,7 @@
 export const state = {
   lang: "en", catalog: {}, switches: [], errors: {}, bots: [],
   code: null, token: null, room: null, view: null, over: null,
-  sayUno: false, turnLeft: null, turnAt: 0, presence: {},
+  sayUno: false, turnLeft: null, turnAt: 0, presence: {}, letGoAt: null,
 };
 
 export const $ = (selector) => document.querySelector(selector);
@@ -24,3 +24,8 @@ export function names() {
 
 // Whether motion is welcome (the system's reduced-motion setting is respected).
 export const calm = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// Whether the seat has an out-of-turn chance (a catch, a late UNO, a jump-in) it has not let
+// go: the server's bots wait the room's window for it.
+export const chanceOpen = (view) => view.seat !== null && view.current !== view.seat
+  && view.legal_actions.length > 0 && state.letGoAt !== view.ply;

@@ -1,9 +1,9 @@
 // The table: the seats around it (you at the bottom), the draw pile you can tap, the discard
 // pile, the direction of play, what the moment asks of you, the action buttons and the turn
 // timer. Which actions exist is the view's legal_actions alone: nothing here judges the rules.
-import { state, $, el, names, calm } from "./state.js";
+import { state, $, el, names, calm, chanceOpen } from "./state.js";
 import { _, ngettext, colorName, cardName, reactionText } from "./words.js";
-import { act } from "./net.js";
+import { act, letGo } from "./net.js";
 import { cardSvg, cardBack, colorButtons, renderHand, COLORS } from "./hand.js";
 import { turnCue } from "./sound.js";
 
@@ -188,6 +188,13 @@ function renderActions(view) {
     else if (move.a === "challenge") add(_("Challenge (you draw {n} if it fails)", { n: view.penalty + 2 }), move);
     else if (move.a === "uno") add(_("UNO!"), move, "uno big");
     else if (move.a === "catch") add(_("Catch {name}: they forgot UNO", { name: who[move.target] }), move, "uno", `catch${move.target}`);
+  }
+  // An out-of-turn chance holds the bots back for the room's window: letting it go frees them.
+  if (chanceOpen(view)) {
+    const button = el("button", { type: "button" }, _("Let it go"));
+    button.dataset.key = "let-go";
+    button.addEventListener("click", () => { letGo(); render(); });
+    buttons.push(button);
   }
   if (challenge) buttons.push(el("p", { className: "help" }, _("A challenge asks whether the Wild Draw Four was played against the rule.")));
   const colors = legal.filter((m) => m.a === "color");
