@@ -534,6 +534,8 @@ def test_the_host_keeps_a_seat_for_a_program_and_the_lobby_tags_it(tmp_path_fact
         browser.close()
 
 
+LOG_SAYS = "() => document.querySelector('#log').textContent.includes('%s')"
+
 # What the person's page offers out of turn: a catch, or a card to jump in with.
 CHANCE = """() => {
   if (document.querySelector('#over-banner')) return 'over';
@@ -581,7 +583,7 @@ def test_a_person_in_the_browser_catches_a_bot_that_forgot_uno_and_jumps_in_whil
                     if chance == "catch":
                         screens(page, "a-catch-offered")
                         page.keyboard.press("c")
-                        page.wait_for_function("() => document.querySelector('#log').textContent.includes('catches')")
+                        page.wait_for_function(LOG_SAYS % "catches")
                     elif chance == "jump" and not taken["jump"]:
                         screens(page, "a-jump-in-offered")
                         page.locator("#hand .card.playable").first.click()
