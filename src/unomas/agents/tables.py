@@ -81,7 +81,7 @@ class Table(ABC):
         view = self.view()
         if view is not None and view.current != self.seat:
             self.let_go_at = view.ply
-            await self._let_go()
+            await self._let_go(view.ply)
 
     @abstractmethod
     async def act(self, action: Action, ply: int) -> None:
@@ -97,8 +97,8 @@ class Table(ABC):
         return news
 
     @abstractmethod
-    async def _let_go(self) -> None:
-        """Tell the host the chance is let go."""
+    async def _let_go(self, ply: int) -> None:
+        """Tell the host the chance of ``ply`` is let go."""
 
     @abstractmethod
     async def record(self) -> dict[str, Any]:
@@ -177,8 +177,8 @@ class LocalTable(Table):
     async def act(self, action: Action, ply: int) -> None:
         await self.host.act(self.seat, action, ply)
 
-    async def _let_go(self) -> None:
-        self.host.decline(self.seat)
+    async def _let_go(self, ply: int) -> None:
+        self.host.decline(self.seat, ply)
 
     async def wait(self, timeout: float) -> bool:
         loop = asyncio.get_running_loop()
@@ -250,8 +250,8 @@ class RemoteTable(Table):
     async def wait(self, timeout: float) -> bool:
         return await self.client.wait_for(self.waiting, timeout)
 
-    async def _let_go(self) -> None:
-        await self.client.let_go()
+    async def _let_go(self, ply: int) -> None:
+        await self.client.let_go(ply)
 
     async def record(self) -> dict[str, Any]:
         if self.client.over is None:

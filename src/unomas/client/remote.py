@@ -392,10 +392,13 @@ class RoomClient:
         finally:
             self._pending.pop(ref, None)
 
-    async def let_go(self) -> None:
-        """Let the seat's out-of-turn chance go: the bots need not wait the reaction window for it."""
+    async def let_go(self, ply: int | None = None) -> None:
+        """Let the seat's out-of-turn chance go (that of ``ply``, by default the latest
+        view's): the bots need not wait the reaction window for it."""
+        if self.view is None:
+            return
         with contextlib.suppress(ConnectionLost):  # connected again: the window is over by then
-            await self._send({"type": "let_go"})
+            await self._send({"type": "let_go", "ply": self.view["ply"] if ply is None else ply})
 
     async def _send(self, message: dict[str, Any]) -> None:
         socket = self._socket

@@ -221,8 +221,11 @@ class Host:
         self._reset_timer()
         self._wake.set()
 
-    def decline(self, seat: int) -> None:
-        """``seat`` lets its out-of-turn chance go: the bots need not wait for it any more."""
+    def decline(self, seat: int, ply: int | None = None) -> None:
+        """``seat`` lets its out-of-turn chance go (the chance of ``ply``: one that has
+        passed is not let go again): the bots need not wait for it any more."""
+        if ply is not None and ply != self.game.ply:
+            return
         ply, seats = self._let_go
         if ply != self.game.ply:
             self._let_go = (self.game.ply, seats := set())

@@ -417,7 +417,7 @@ class Server:
                     elif isinstance(parsed, React):
                         room.react(connection.seat, parsed.reaction)
                     elif isinstance(parsed, LetGo):
-                        room.let_go(connection.seat)
+                        room.let_go(connection.seat, parsed.ply)
                     else:
                         assert isinstance(parsed, Act)
                         await room.act(connection.seat, parsed.action, ref, parsed.ply)

@@ -351,6 +351,8 @@ class LetGo(_Strict):
     which wait the reaction window for it, need not wait any more."""
 
     type: Literal["let_go"]
+    ply: StrictInt | None = None
+    """The ply of the view whose chance is let go: once the game has moved on, nothing is let go."""
 
 
 ClientMessage = Annotated[Hello | Start | Act | Rematch | React | LetGo, Field(discriminator="type")]

@@ -554,12 +554,12 @@ class Room:
                 raise Refusal("room.over", "the game is over") from None
             raise
 
-    def let_go(self, seat: int | None) -> None:
-        """A seat lets its out-of-turn chance go: the bots need not wait for it."""
+    def let_go(self, seat: int | None, ply: int | None = None) -> None:
+        """A seat lets its out-of-turn chance (of ``ply``) go: the bots need not wait for it."""
         if seat is None:
             raise Refusal("seat.spectator", "spectators cannot act")
         if self.match is not None and self.status == "playing":
-            self.match.decline(seat)
+            self.match.decline(seat, ply)
 
     async def want_rematch(self, seat: int | None) -> None:
         """A seat's player wants a rematch; once every person's seat does, it is made (by

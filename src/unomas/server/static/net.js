@@ -65,7 +65,7 @@ export function act(move, ply = state.view.ply) {
 // Letting an out-of-turn chance go tells the server's bots they need not wait for it.
 export function letGo() {
   state.letGoAt = state.view.ply;
-  return send({ type: "let_go" });
+  return send({ type: "let_go", ply: state.view.ply });
 }
 
 export async function post(path, body) {
