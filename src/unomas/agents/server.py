@@ -1,10 +1,11 @@
 """``unomas mcp``: an MCP server (the official ``mcp`` SDK) through which an AI agent plays.
 
-Tools: ``start_match`` (a local match against bots) or ``join_room`` (a seat of a room of
-``unomas serve``, taken as a program's); ``get_view`` (the seat's view in words and JSON,
-its legal actions listed with ids and descriptions); ``act`` (an action id and the ply of
-the view it came from); ``wait`` (for the seat's next decision or the end, with a
-timeout; with what happened meanwhile); ``match_rules``; ``get_record``; ``leave``.
+Tools: ``start_match`` (a local match against bots, on the live host) or ``join_room`` (a
+seat of a room of ``unomas serve``, taken as a program's); ``get_view`` (the seat's view in
+words and JSON, its legal actions listed with ids and descriptions); ``act`` (an action id
+and the ply of the view it came from); ``wait`` (for the seat's next decision or the end,
+with a timeout; with what happened meanwhile); ``let_go`` (an out-of-turn chance the bots
+wait for, let go); ``match_rules``; ``get_record`` (once the match is over); ``leave``.
 Refusals are tool errors whose text is ``{"code", "params", "message"}`` (the codes of
 docs/protocol.md and :mod:`unomas.errors`). The rules are the resource ``unomas://rules``
 (``unomas://rules/es`` in Spanish); the prompt ``how_to_play`` explains the loop.
@@ -77,7 +78,10 @@ eliges entre las acciones que lista.
    - elige una y llama a `act` con su `id` y el `ply` de la vista.
    - un rechazo es un error de la herramienta cuyo texto termina en JSON con un `code`: `move.stale` quiere
      decir que la partida siguió (otro actuó antes): vuelve a llamar a `get_view` y elige de nuevo.
-3. Di UNO con la jugada que te deja una carta (la acción descrita «diciendo UNO»), o te pillarán.
+3. Fuera de tu turno puedes tener una ocasión (`chance` verdadero): pillar a quien no cantó UNO, cantar
+   el tuyo tarde o cortar con una carta idéntica. Los bots esperan la ventana de la mesa (`window`
+   segundos) por ti: actúa, o llama a `let_go` para dejarla pasar y que sigan al momento.
+4. Di UNO con la jugada que te deja una carta (la acción descrita «diciendo UNO»), o te pillarán.
    `get_record` da el registro de la partida al final. Usa `lang: "es"` para las palabras en español.
 """
 
@@ -94,7 +98,10 @@ legal, you choose among the actions it lists.
    - choose one and call `act` with its `id` and the view's `ply`.
    - a refusal is a tool error whose text ends with JSON with a `code`: `move.stale` means the game moved on
      (someone acted first): `get_view` again and choose anew.
-3. Call UNO with the play that leaves you one card (the action described "calling UNO"), or others will
+3. Out of turn you may have a chance (`chance` is true): catch someone who forgot UNO, call yours late, or
+   jump in with an identical card. The bots wait the table's window (`window` seconds) for you: act, or
+   call `let_go` to let it pass and have them go on at once.
+4. Call UNO with the play that leaves you one card (the action described "calling UNO"), or others will
    catch you. `get_record` gives the match's record at the end.
 """
 
