@@ -3,8 +3,9 @@
 The bot is told what its seat heard (the server's redacted events, read back into the
 engine's events), asked with its seat's view when the game waits for it (``act``) or when
 an out-of-turn action is open to it (``react``), and its answer is sent with the ply of
-that view. The server judges it; the bot runs in a worker thread, so a slow search or a
-``cmd:`` program never holds up the connection.
+that view; a chance it lets go is said to be let go, so the server's bots do not wait the
+reaction window for it. The server judges it; the bot runs in a worker thread, so a slow
+search or a ``cmd:`` program never holds up the connection.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ async def play_seat(client: RoomClient, bot: Bot, rng: random.Random | None = No
             view = view_from_json(sent, rules)
             ask = bot.act if sent["current"] == seat else bot.react
             action = await asyncio.to_thread(ask, view)
-            if action is None:
+            if action is None:  # a chance let go: the server's bots need not wait the window for it
+                await client.let_go(view.ply)
                 continue
             try:
                 await client.act(action.to_json(), ply=view.ply)
