@@ -64,8 +64,9 @@ export function act(move, ply = state.view.ply) {
 
 // Letting an out-of-turn chance go tells the server's bots they need not wait for it.
 export function letGo() {
-  state.letGoAt = state.view.ply;
-  return send({ type: "let_go", ply: state.view.ply });
+  const ply = state.view.ply;
+  state.letGoAt = ply;
+  return send({ type: "let_go", ply });
 }
 
 export async function post(path, body) {
