@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 import unomas
-from tui_fixtures import Crashing, Scripted, exhausting_game, stacked_game
+from tui_fixtures import Crashing, Scripted, exhausting_game, play_out, stacked_game
 from unomas import record
 from unomas.actions import Kind
 from unomas.cards import parse_card
@@ -382,11 +382,7 @@ def test_broken_or_finished_records_are_not_resumed(data_folder: Path) -> None:
 def finished_record(tmp_path: Path) -> Path:
     game = stacked_game()
     session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
-    while not session.game.is_over:
-        if session.waiting_for_person():
-            session.act(session.actions()[-1])
-        else:
-            session.step()
+    asyncio.run(play_out(session))
     path = tmp_path / "match.json"
     path.write_text(record.dumps(record.to_json(session.game, names=session.names, person=0)), encoding="utf-8")
     return path

@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
-from tui_fixtures import Scripted, stacked_game
-from unomas import record
+from tui_fixtures import Scripted, play_out, stacked_game
+from unomas import bots, fairness, record
 from unomas.actions import Action, Kind
-from unomas.bots import HeuristicBot, make_bot
+from unomas.bots import make_bot
 from unomas.cards import parse_card
 from unomas.conductor import BotPlayer, Conductor
-from unomas.errors import IllegalAction, SettingsError
+from unomas.errors import IllegalAction, SettingsError, StaleAction, UnoError
 from unomas.events import Caught, Dealt, Drew, Event
 from unomas.game import Phase
 from unomas.rules import Rules
 from unomas.testing import make_game
 from unomas.tui.session import (
+    SECRET,
     ResumeError,
     Session,
     Setup,
@@ -28,7 +33,6 @@ from unomas.tui.session import (
     last_unfinished,
     resume,
 )
-from unomas.view import View
 
 
 @pytest.fixture(autouse=True)
@@ -37,103 +41,127 @@ def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+T = TypeVar("T")
 G7 = Action.play(0, parse_card("G7"))
 
 
 def stacked_session(**options: object) -> Session:
     game = stacked_game()
+    options = {"pace": 0.0} | options
     return Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, **options)  # type: ignore[arg-type]
 
 
+def run(scenario: Callable[[], Coroutine[Any, Any, T]], timeout: float = 60) -> T:
+    return asyncio.run(asyncio.wait_for(scenario(), timeout))
+
+
 def test_the_person_sees_only_their_own_hand() -> None:
-    session = stacked_session(save=False)
-    dealt = session.history[0][1][0]
-    assert isinstance(dealt, Dealt) and dealt.hands[1] is None and dealt.hands[0] is not None
-    session.step()  # Beto plays G2
-    session.act(G7)
-    assert session.view().hand == tuple(parse_card(t) for t in ["W", "B5"])
-    assert all(not isinstance(e, Drew) or e.player == 0 or e.cards is None for _, es in session.history for e in es)
+    async def scenario() -> None:
+        session = stacked_session(save=False)
+        dealt = session.history[0][1][0]
+        assert isinstance(dealt, Dealt) and dealt.hands[1] is None and dealt.hands[0] is not None
+        assert await session.decision() and session.view().top == parse_card("G2")  # Beto played G2
+        await session.submit(G7)
+        assert session.view().hand == tuple(parse_card(t) for t in ["W", "B5"])
+        assert all(not isinstance(e, Drew) or e.player == 0 or e.cards is None for _, es in session.history for e in es)
+        await session.close()
+
+    run(scenario)
 
 
-def test_pace_and_the_window_of_an_out_of_turn_chance() -> None:
-    session = stacked_session(pace=0.5, window=3, save=False)
-    assert session.delay() == 0.5 and not session.waiting_for_person()
-    session.step()  # Beto: G2
-    assert session.waiting_for_person()
-    assert session.delay() is None  # no bot may catch or jump in: nothing moves before Ana
-    assert session.step() is None
-    session.act(G7)
-    session.step()  # Beto: G3, forgetting UNO; Ana may catch on her turn
-    assert session.waiting_for_person()
-    assert session.delay() == 0.5  # but first Beto may still call UNO late
-    assert session.step() is None  # he does not: now nothing moves before the person
-    assert session.delay() is None and session.conductor.waiting_for() == 0
-    catch = next(a for a in session.actions() if a.kind is Kind.CATCH)
-    events = session.act(catch)
-    assert events[0] == Caught(0, 1)
+def test_the_person_catches_a_bot_that_forgot_uno() -> None:
+    async def scenario() -> None:
+        session = stacked_session(save=False)
+        assert await session.decision()
+        await session.submit(G7)
+        assert await session.decision()  # Beto played G3 forgetting UNO, and did not call it late
+        assert session.waiting_for_person() and session.view().uno_pending == 1
+        catch = next(a for a in session.actions() if a.kind is Kind.CATCH)
+        await session.submit(catch)
+        assert session.history[-1][1][0] == Caught(0, 1)
+        await session.close()
+
+    run(scenario)
 
 
-def test_a_chance_out_of_turn_holds_the_bots_for_the_window() -> None:
-    game = make_game([["R1", "G5"], ["R2", "B4"], ["G7", "G8"]], ["R9"], target_score=0)
-    session = Session(game.rules, [Scripted(), Scripted()], game=game, pace=0.1, window=4, save=False)
-    assert not session.chance_open() and session.delay() == 0.1
-    session.step()  # seat 1 plays R2 and forgets UNO; seat 2 is on turn
-    assert session.view().uno_pending == 1 and session.game.current == 2
-    assert session.chance_open() and session.delay() == 4
-    session.step()  # the window ran out: seat 2 goes on
-    assert not session.chance_open() and session.view().uno_pending is None
+def test_a_chance_out_of_turn_holds_the_bots_for_the_window_until_it_is_let_go() -> None:
+    async def chance(window: float) -> tuple[Session, float]:
+        game = make_game([["R1", "G5"], ["R2", "B4"], ["G7", "G8"]], ["R9"], target_score=0)
+        session = Session(game.rules, [Scripted(), Scripted()], game=game, pace=0.01, window=window, save=False)
+        assert not session.chance_open()
+        assert await session.decision()  # seat 1 plays R2 and forgets UNO; seat 2 is on turn
+        assert session.view().uno_pending == 1 and session.view().current == 2 and session.chance_open()
+        return session, asyncio.get_running_loop().time()
+
+    async def scenario() -> None:
+        session, opened = await chance(0.6)
+        while session.view().ply == 1:  # nobody acts: the window runs out, then seat 2 goes on
+            await session._wait()
+        assert asyncio.get_running_loop().time() - opened >= 0.6
+        assert not session.chance_open() and session.view().uno_pending is None
+        await session.close()
+        session, opened = await chance(600)
+        session.let_go()
+        assert not session.chance_open()
+        while session.view().ply == 1:
+            await session._wait()
+        assert asyncio.get_running_loop().time() - opened < 30
+        await session.close()
+
+    run(scenario)
 
 
-def test_the_session_plays_through_a_conductor_with_the_person_s_seat_external() -> None:
-    session = stacked_session(save=False)
-    table = session.conductor
-    assert table.players[0] is None and isinstance(table.players[1], BotPlayer)
-    heard: list[list[Event]] = []
-    stop = session.listen(lambda _action, events: heard.append(events))
-    session.step()  # Beto: G2
-    session.act(G7)
-    stop()
-    session.step()
-    assert heard == [events for _action, events in table.history(0)[1:3]]
-    assert session.history == table.history(0) and len(session.history) == 4
+def test_the_session_plays_on_a_host_with_the_person_s_seat_external() -> None:
+    async def scenario() -> None:
+        session = stacked_session(save=False)
+        table = session.host.conductor
+        assert table is not None and table.players[0] is None and isinstance(table.players[1], BotPlayer)
+        heard: list[list[Event]] = []
+        stop = session.listen(lambda _action, events: heard.append(events))
+        assert await session.decision()  # Beto: G2
+        await session.submit(G7)
+        stop()
+        assert await session.decision()  # Beto: G3
+        assert heard == [events for _action, events in table.history(0)[1:3]]
+        assert session.history == table.history(0) and len(session.history) == 4
+        await session.close()
+
+    run(scenario)
 
 
-class OnTurnOnly(HeuristicBot):
-    """The heuristic on its turn, letting every out-of-turn chance go: as the person below plays."""
-
-    def react(self, view: View) -> Action | None:
-        return None
-
-
-def test_a_seeded_session_plays_the_same_game_as_a_seeded_conductor() -> None:
+def test_a_seeded_session_plays_the_same_match_every_time() -> None:
     rules = Rules.preset("all", players=3, target_score=0)
-    session = Session(rules, ["heuristic", "random"], seed=11, save=False)
-    bots = [OnTurnOnly(), make_bot("heuristic"), make_bot("random")]
-    table = Conductor.seeded(rules, [BotPlayer(bot) for bot in bots], seed=11)
-    while not session.game.round_over:
-        if session.delay() is not None:
-            session.step()
-        else:  # the person plays as the heuristic bot of the conductor's seat 0 would
-            session.act(table.propose() or session.actions()[0])
-        while not table.game.round_over and table.game.ply < session.game.ply:
-            table.step()
-    assert record.to_json(session.game)["rounds"] == record.to_json(table.game)["rounds"]
+
+    async def once() -> list[Any]:
+        session = Session(rules, ["heuristic", "random"], seed=11, pace=0, window=0, save=False)
+        await play_out(session)
+        await session.close()
+        return [events for _action, events in session.history]
+
+    assert run(once) == run(once)
 
 
 def test_bad_input_is_refused_and_changes_nothing() -> None:
-    session = stacked_session(save=False)
-    with pytest.raises(SettingsError, match="2 players need 1 bots, not 2"):
+    with pytest.raises(SettingsError):
         Session(Rules(players=2), ["random", "random"], save=False)
-    with pytest.raises(SettingsError, match="seat must be 0 to 1"):
+    with pytest.raises(SettingsError):
         Session(Rules(players=2), ["random"], person=2, save=False)
-    with pytest.raises(SettingsError, match="3 names for 2 seats"):
+    with pytest.raises(SettingsError):
         Session(Rules(players=2), ["random"], names=["a", "b", "c"], save=False)
-    with pytest.raises(SettingsError, match="cannot act for seat 1"):
-        session.act(Action.draw(1))
-    session.step()
-    with pytest.raises(IllegalAction):
-        session.act(Action.play(0, parse_card("B5")))
-    assert len(session.view().hand) == 3
+
+    async def scenario() -> None:
+        session = stacked_session(save=False)
+        with pytest.raises(IllegalAction) as foreign:
+            await session.submit(Action.draw(1))
+        assert foreign.value.code == "seat.not_yours"
+        assert await session.decision()
+        with pytest.raises(IllegalAction) as illegal:
+            await session.submit(Action.play(0, parse_card("B5")))
+        assert illegal.value.code == "move.illegal"
+        assert len(session.view().hand) == 3 and session.view().ply == 1
+        await session.close()
+
+    run(scenario)
 
 
 def test_choose_play_asks_for_what_is_missing() -> None:
@@ -151,44 +179,95 @@ def test_choose_play_asks_for_what_is_missing() -> None:
     assert choose_play(last, parse_card("R4")) == Action.play(1, parse_card("R4"))
 
 
-def test_every_action_is_saved_and_a_killed_match_resumes(data_folder: Path) -> None:
-    session = stacked_session(pace=0)
-    session.step()
-    session.act(G7)
+def test_every_action_is_saved_before_it_is_told_and_a_killed_match_resumes(data_folder: Path) -> None:
+    rules = Rules(players=2, target_score=60)
+
+    async def begin() -> Session:
+        session = Session(rules, ["scripted"], names=["Ana", "Beto"], seed=5, pace=0)
+        assert session.path is not None
+        told: list[int] = []
+
+        def heard(_action: Action | None, _events: list[Event]) -> None:  # the file holds what is told
+            assert session.path is not None
+            saved = json.loads(session.path.read_text(encoding="utf-8"))
+            told.append(sum(len(played["events"]) for played in saved["rounds"]))
+
+        session.listen(heard)
+        for _ in range(3):
+            assert await session.decision()
+            if session.chance_open():
+                session.let_go()
+            else:
+                with contextlib.suppress(StaleAction):
+                    await session.submit(session.actions()[0])
+        await session.close()  # the process dies here
+        assert told and told == sorted(told)
+        return session
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(bots.BUILTIN_BOTS, "scripted", Scripted)
+        session = run(begin)
     assert session.path is not None and session.path.parent == data_folder / "records"
     saved = json.loads(session.path.read_text(encoding="utf-8"))
     assert saved["bots"] == [None, "scripted"] and saved["person"] == 0 and saved["winner"] is None
-    assert len(saved["rounds"][0]["events"]) == 2
+    assert fairness.FIELD in saved and "seed" not in saved[fairness.FIELD]
     assert last_unfinished() == session.path
-    with pytest.raises(SettingsError, match="unknown bot 'scripted'"):
-        resume(session.path)  # a bot only this test knows
+    with pytest.raises(SettingsError):
+        resume(session.path)  # a bot only this test knew
     saved["bots"] = [None, "playfirst"]
     session.path.write_text(json.dumps(saved), encoding="utf-8")
-    again = resume(session.path, pace=0)
-    assert again.view() == session.view()
-    assert again.names == ["Ana", "Beto"] and len(again.history) == 3
-    while not again.game.is_over:
-        if again.waiting_for_person():
-            again.act(again.actions()[-1])
-        else:
-            again.step()
-    assert record.replay(json.loads(session.path.read_text(encoding="utf-8"))).is_over
-    assert last_unfinished() is None
-    with pytest.raises(ResumeError, match="the match is over") as over:
+
+    async def go_on() -> Session:
+        again = resume(session.path, pace=0)  # type: ignore[arg-type]
+        assert again.view() == session.view()
+        assert again.names == ["Ana", "Beto"] and again.history[-1] == session.history[-1]
+        await play_out(again)
+        await again.close()
+        return again
+
+    run(go_on)
+    finished = json.loads(session.path.read_text(encoding="utf-8"))
+    assert fairness.verify(finished).is_over  # the resumed match dealt on from the same secret
+    assert SECRET not in finished and last_unfinished() is None
+    with pytest.raises(ResumeError) as over:
         resume(session.path)
     assert over.value.code == "resume.finished" and over.value.params == {"file": session.path.name}
 
 
-def test_resume_refuses_a_record_without_a_person(data_folder: Path) -> None:
+def test_a_failing_disk_refuses_the_move_and_the_person_hears_nothing_of_it(data_folder: Path) -> None:
+    async def scenario() -> None:
+        session = Session(Rules(players=2, target_score=0), ["playfirst"], seed=5, pace=0)
+        assert session.path is not None
+        while not (await session.decision() and session.waiting_for_person()):
+            session.let_go()
+        told, view = session.history, session.view()
+        session.path.with_suffix(".part").mkdir()  # the next write fails
+        with pytest.raises(UnoError) as failed:
+            await session.submit(session.actions()[0])
+        assert failed.value.code == "store.unavailable"
+        assert session.history == told and session.view() == view and session.game.ply == view.ply
+        session.path.with_suffix(".part").rmdir()
+        await session.submit(session.actions()[0])
+        assert len(session.history) == len(told) + 1
+        await session.close()
+
+    run(scenario)
+
+
+def test_resume_refuses_a_record_without_a_person_or_a_secret(data_folder: Path) -> None:
     folder = data_folder / "records"
     folder.mkdir()
     path = folder / "x.json"
     path.write_text(record.dumps(record.to_json(stacked_game())), encoding="utf-8")
     (folder / "broken.json").write_text("{", encoding="utf-8")
     assert last_unfinished() == path
-    with pytest.raises(ResumeError, match="not a record of a match against bots") as unfit:
+    with pytest.raises(ResumeError) as unfit:
         resume(path)
     assert unfit.value.code == "resume.no_person"
+    path.write_text(record.dumps(record.to_json(stacked_game(), bots=[None, "random"], person=0)), encoding="utf-8")
+    with pytest.raises(ResumeError) as unseeded:
+        resume(path)
+    assert unseeded.value.code == "resume.no_secret"
 
 
 def test_setup_is_remembered_and_fitted(data_folder: Path) -> None:
@@ -211,12 +290,8 @@ def test_data_folder_defaults_to_the_user_data_folder(monkeypatch: pytest.Monkey
 
 
 def test_watch_steps_through_a_finished_record() -> None:
-    session = stacked_session(pace=0, save=False)
-    while not session.game.is_over:
-        if session.waiting_for_person():
-            session.act(session.actions()[-1])
-        else:
-            session.step()
+    session = stacked_session(save=False)
+    run(lambda: play_out(session))
     data = record.to_json(session.game, names=session.names, person=0)
     watch = Watch(data)
     assert watch.seat == 0 and watch.names == ["Ana", "Beto"]

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import Checkbox, Input, Label
 
-from tui_fixtures import Crashing, Scripted, exhausting_game, next_keys, screen_text, stacked_game
+from tui_fixtures import Crashing, Scripted, exhausting_game, next_keys, play_out, screen_text, stacked_game
 from unomas import record
+from unomas.actions import Action
 from unomas.cards import parse_card
 from unomas.events import Caught, Challenged, Drew, Event, HandsSwapped, MatchEnded, Played, UnoCalled
 from unomas.game import Deal, Game
@@ -177,7 +178,7 @@ SIZES = [(60, 20), (80, 24), (120, 40)]
 def long_hand_session() -> Session:
     """Ana holds 25 cards; the bots wait (a long pace), so nothing moves but the keys."""
     rules = Rules(players=3, hand_size=25, target_score=0)
-    return Session(rules, ["heuristic", "heuristic"], seed=38, pace=600, window=600, save=False)
+    return Session(rules, ["heuristic", "heuristic"], seed=42, pace=600, window=600, save=False)
 
 
 async def arrows_and_narration(size: tuple[int, int]) -> dict[str, object]:
@@ -269,11 +270,7 @@ async def watch_back_and_forth(path: Path) -> tuple[list[int], str]:
 def test_watching_at_60_columns_left_goes_back_and_right_steps(tmp_path: Path) -> None:
     game = stacked_game()
     session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
-    while not session.game.is_over:
-        if session.delay() is not None:
-            session.step()
-        elif session.waiting_for_person():
-            session.act(session.actions()[-1])
+    asyncio.run(play_out(session))
     path = tmp_path / "match.json"
     path.write_text(record.dumps(record.to_json(session.game, names=session.names, person=0)), encoding="utf-8")
     positions, shown = asyncio.run(watch_back_and_forth(path))
@@ -429,11 +426,7 @@ def finished_record(tmp_path: Path, *, person: bool) -> Path:
     """The stacked match played out and saved, with or without a person in the record."""
     game = stacked_game()
     session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
-    while not session.game.is_over:
-        if session.delay() is not None:
-            session.step()
-        elif session.waiting_for_person():
-            session.act(session.actions()[-1])
+    asyncio.run(play_out(session))
     data = record.to_json(session.game, names=session.names, **({"person": 0} if person else {}))
     path = tmp_path / "match.json"
     path.write_text(record.dumps(data), encoding="utf-8")
@@ -555,3 +548,25 @@ def test_the_setup_screen_s_heading_and_drop_downs_are_whole_at_every_size(
     drop_downs = [line for line in lines if "▼  ▎" in line]
     assert len(drop_downs) == 2 and any(level in line for line in drop_downs)  # players, and the bot's level
     assert any(line.startswith(seat) for line in lines)
+
+
+async def catch_out_of_turn() -> list[Action | None]:
+    """Seat 1 (a bot) plays R2 and forgets UNO while seat 2 (a bot) is on turn: Ana catches
+    him within the reaction window, which holds both bots back."""
+    game = make_game([["R1", "G5"], ["R2", "B4"], ["G7", "G8"]], ["R9"], target_score=0)
+    session = Session(game.rules, [Scripted(), Scripted()], game=game, pace=0, window=60, save=False)
+    app = UnomasApp(translator("en"), session=session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        while not session.chance_open():
+            await pilot.pause()
+        await pilot.pause(0.3)  # longer than the bots' pace: they wait for Ana
+        await pilot.press("c")
+        while session.view().ply < 2:
+            await pilot.pause()
+        await pilot.press("q")
+    return [action for action, _events in session.history]
+
+
+def test_a_person_catches_a_bot_out_of_turn_while_the_bots_wait_the_window() -> None:
+    actions = asyncio.run(catch_out_of_turn())
+    assert actions[:3] == [None, Action.play(1, parse_card("R2")), Action.catch(0, 1)]

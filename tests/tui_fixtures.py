@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from unomas.actions import Action, Kind
 from unomas.bots.base import Bot
 from unomas.cards import COLOR_OF, DECK, WILD, card_token, parse_card
+from unomas.errors import StaleAction
 from unomas.game import Deal, Game, Phase
 from unomas.rules import Rules
 from unomas.tui import text
 from unomas.tui.app import UnomasApp
+from unomas.tui.session import Session
 from unomas.tui.table import Table
 from unomas.view import View
 
@@ -96,3 +100,17 @@ def next_keys(session: Table) -> list[str]:
                 keys.append("y")
             return keys
     return ["d"] if Kind.DRAW in kinds else ["p"]
+
+
+async def play_out(session: Session) -> None:
+    """The person plays the last of their actions (a play if there is one), lets every
+    chance go and deals every round, to the match's end (a bot that caught them first
+    makes them look again)."""
+    while await session.decision():
+        if session.view().phase == Phase.ROUND_OVER:
+            session.next_round()
+        elif session.chance_open():
+            session.let_go()
+        else:
+            with contextlib.suppress(StaleAction):
+                await session.submit(session.actions()[-1])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import math
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,7 @@ def play(
     start from ``--rules``, the official preset by default, never from the last setup
     screen), or the last unfinished match (``--resume``, which takes none of those flags)."""
     t = translations(lang)
+    logging.getLogger("unomas").addHandler(logging.NullHandler())  # the screen tells what went wrong
     for flag, seconds in (("--pace", pace), ("--window", window)):
         if seconds < 0:
             raise fail(
@@ -68,6 +71,9 @@ def play(
     except SettingsError as error:
         raise fail(text.error_line(error, t), code=2) from None
 
+    if plain:  # the line mode waits for the person at every chance: an empty line lets it go
+        window = math.inf
+
     def start(chosen: Setup, chosen_rules: Rules | None = None) -> Session:
         names = [chosen.name, *NAMES[1 : chosen.players]]
         return Session(chosen_rules or chosen.rules(), chosen.bots, names=names, seed=seed, pace=pace, window=window)
@@ -86,6 +92,8 @@ def play(
             session = start(setup, rules)
         except SettingsError as error:
             raise fail(text.error_line(error, t), code=2) from None
+        except UnoError as error:  # the data folder cannot be written
+            raise fail(text.error_line(error, t)) from None
     if session is not None:
         session.sort_hand = setup.sort_hand
     if plain:

@@ -13,6 +13,7 @@ Everything runs on the screen's own event loop: no thread, nothing blocks.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
@@ -52,7 +53,10 @@ class RemoteTable:
         """The last refusal of the person's action, and the ply of the view when it came
         (it is told until the game moves on or the person acts again)."""
         self._sending: set[asyncio.Task[None]] = set()
+        self._letting: set[asyncio.Task[None]] = set()
         self._changed: Callable[[], None] = lambda: None
+        self._let_go_at = -1
+        """The ply whose out-of-turn chance the person let go."""
         while not client.inbox.empty():  # told by :attr:`history`
             client.inbox.get_nowait()
 
@@ -88,16 +92,22 @@ class RemoteTable:
         return Counter(self.view().hand) - self._before
 
     def chance_open(self) -> bool:
-        """Never: the server holds nobody back for a person's chance."""
-        return False
+        """Whether the seat has an out-of-turn chance it has not let go: the room's bots
+        wait the reaction window for it."""
+        view = self.view()
+        return view.current != view.seat and bool(view.legal_actions) and view.ply != self._let_go_at
 
-    def delay(self) -> float | None:
-        """None: the server paces its bots."""
-        return None
+    def let_go(self) -> None:
+        """Tell the room the seat lets its chance go, so its bots need not wait."""
+        ply = self._shown.ply
+        self._let_go_at = ply
+        task = asyncio.get_running_loop().create_task(self._let_go(ply))
+        self._letting.add(task)
+        task.add_done_callback(self._letting.discard)
 
-    def step(self) -> Action | None:
-        """Nothing: the other seats move on the server."""
-        return None
+    async def _let_go(self, ply: int) -> None:
+        with contextlib.suppress(ConnectionLost):  # connected again: the next view says what now
+            await self.client.let_go(ply)
 
     def act(self, action: Action) -> None:
         """Send ``action`` with the ply of the view last shown; the server's answer comes
@@ -157,7 +167,7 @@ class RemoteTable:
         client = self.client
         return (client.updates, client.connected) != state or not client.inbox.empty()
 
-    def close(self) -> None:
+    async def close(self) -> None:
         """Nothing: the connection is its opener's to close (the seat stays theirs)."""
 
 

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
+import math
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -58,7 +60,8 @@ class Pacing:
     """How a live table moves: the same settings for every kind of seat."""
 
     window: float = WINDOW
-    """Seconds a seat that is not a bot may take to react before any bot acts."""
+    """Seconds a seat that is not a bot may take to react before any bot acts
+    (``math.inf``: until it lets its chance go, as the terminal's line mode waits)."""
     bot_delay: float = 0.8
     """Seconds a bot waits before acting, so people can follow (0 in tests)."""
     round_pause: float | None = 3.0
@@ -185,7 +188,7 @@ class Host:
 
     def _conduct(self, game: Game) -> None:
         players: list[Player | None] = [None if make is None else BotPlayer(make()) for make in self.bots]
-        conductor = Conductor(game, players, rngs=[random.Random() for _ in players])
+        conductor = Conductor(game, players, rngs=[self._bot_source(seat) for seat in range(len(players))])
         for seat in self.people:
             if players[seat] is not None:
                 conductor.stand_in(seat, seat in self.away)
@@ -193,10 +196,27 @@ class Host:
         self._stored = game.ply
         self._stored_rounds = 0 if game.log is None else len(game.log)
 
+    def _bot_source(self, seat: int) -> random.Random:
+        """The random source of the bot at ``seat``: drawn from the secret, so a table
+        dealt from the same secret plays the same match; no bot's choices tell the secret."""
+        return random.Random(hashlib.sha256(self.secret + b"/seat %d" % seat).digest())
+
     @property
     def game(self) -> Game:
         assert self.conductor is not None
         return self.conductor.game
+
+    def failure(self) -> BaseException | None:
+        """What stopped the drive loop before the match's end (a bot that failed), if anything."""
+        task = self._task
+        if task is None or not task.done() or task.cancelled():
+            return None
+        return task.exception()
+
+    async def stopped(self) -> None:
+        """Wait until the drive loop stops: the match is over, or something stopped it."""
+        if self._task is not None:
+            await asyncio.wait([self._task])
 
     # ------------------------------------------------------------------ seats
 
@@ -430,7 +450,7 @@ class Host:
                 return True
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), left)
+                await asyncio.wait_for(self._wake.wait(), None if math.isinf(left) else left)
             if self.conductor is not conductor or conductor.game.ply != ply:
                 return False
 
@@ -568,7 +588,7 @@ class Host:
         if self._timer is not None:
             self._timer.cancel()
         for task in [self._task, *self._chores]:
-            if task is not None:
+            if task is not None and not task.done():  # one that stopped by itself was reported
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
@@ -588,5 +608,7 @@ def _report_crash(task: asyncio.Task[None]) -> None:
     """A host's drive loop should never fail; if it does (a bot error), say so in the log."""
     if not task.cancelled() and task.exception() is not None:
         error = task.exception()
-        level = logging.ERROR if not isinstance(error, BotError) else logging.WARNING
-        log.log(level, "%s stopped: %s", task.get_name(), error, exc_info=error)
+        if isinstance(error, BotError):  # the table is told; the log says which bot
+            log.warning("%s stopped: %s", task.get_name(), error)
+        else:
+            log.error("%s stopped: %s", task.get_name(), error, exc_info=error)

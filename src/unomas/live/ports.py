@@ -8,15 +8,27 @@ hears of every stored change (a room's connections, a terminal screen, an agent'
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
+from unomas import record as records
 from unomas.actions import Action
 from unomas.errors import UnoError
 from unomas.events import Event
 from unomas.view import View
 
-__all__ = ["STORE_UNAVAILABLE", "Heard", "MatchStore", "MemoryStore", "Outbox", "StoreUnavailable", "Told"]
+__all__ = [
+    "STORE_UNAVAILABLE",
+    "Heard",
+    "MatchStore",
+    "MemoryStore",
+    "Outbox",
+    "RecordFile",
+    "StoreUnavailable",
+    "Told",
+]
 
 STORE_UNAVAILABLE = "store.unavailable"
 """The code of a store's failure: the change was not made."""
@@ -73,6 +85,73 @@ class MemoryStore:
     async def finish(self, record: dict[str, Any]) -> None:
         self._check()
         self.record = record
+
+
+class RecordFile:
+    """A match kept as its record (RECORD.md) in one file: the terminal game's store.
+
+    ``start`` is the record so far (a new match's first deal, or a saved match read back).
+    After each change the whole record is written anew beside the file and renamed over
+    it, so a crash or a full disk leaves the last complete record; a write that fails
+    changes nothing (:class:`StoreUnavailable`)."""
+
+    def __init__(self, path: Path, start: dict[str, Any]) -> None:
+        self.path = path
+        self.data = start
+
+    def create(self) -> None:
+        """Write the record as it starts (before the match is driven)."""
+        self._write(records.dumps(self.data))
+
+    async def append(self, round: int, entries: list[dict[str, Any]], result: dict[str, Any] | None) -> None:
+        played = self.data["rounds"][round]
+        kept = len(played["events"])
+        played["events"].extend(entries)
+        if result is not None:
+            played["result"] = result
+            self.data["scores"][result["winner"]] += result["points"]
+        try:
+            await self._keep()
+        except StoreUnavailable:
+            del played["events"][kept:]
+            if result is not None:
+                del played["result"]
+                self.data["scores"][result["winner"]] -= result["points"]
+            raise
+
+    async def add_round(self, round: int, deal: dict[str, Any], snapshot: dict[str, Any]) -> None:
+        self.data["rounds"].append(deal)
+        try:
+            await self._keep()
+        except StoreUnavailable:
+            self.data["rounds"].pop()
+            raise
+
+    async def rounds(self, start: int, stop: int) -> list[dict[str, Any]]:
+        rounds: list[dict[str, Any]] = self.data["rounds"][start:stop]
+        return rounds
+
+    async def finish(self, record: dict[str, Any]) -> None:
+        before, self.data = self.data, record
+        try:
+            await self._keep()
+        except StoreUnavailable:
+            self.data = before
+            raise
+
+    async def _keep(self) -> None:
+        await asyncio.to_thread(self._write, records.dumps(self.data))
+
+    def _write(self, text: str) -> None:
+        partial = self.path.with_suffix(".part")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            partial.write_text(text + "\n", encoding="utf-8")
+            partial.replace(self.path)
+        except OSError as error:
+            raise StoreUnavailable(
+                f"the match could not be saved to {self.path.name}: {error.strerror}", file=self.path.name
+            ) from error
 
 
 @dataclass(frozen=True, slots=True)

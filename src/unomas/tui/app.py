@@ -20,13 +20,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.events import Resize
 from textual.screen import ModalScreen, Screen
-from textual.timer import Timer
 from textual.widgets import Button, Checkbox, Input, Label, RichLog, Select, Static
 
 from unomas.actions import Action, Kind
 from unomas.bots.levels import LEVELS, level_of
 from unomas.cards import COLOR_LETTERS, COLOR_OF
-from unomas.errors import SettingsError, UnoError
+from unomas.errors import SettingsError
 from unomas.events import Event, MatchEnded, RoundEnded
 from unomas.game import Phase
 from unomas.i18n import Translations, bot_label
@@ -140,10 +139,7 @@ class GameScreen(Screen[None]):
         self.uno_armed = False
         self.picking: tuple[str, int] | None = None
         """("color" or "target", the card being played) while a picker is open."""
-        self.timer: Timer | None = None
         self.message = ""
-        self.halted = False
-        """A bot failed: nothing moves any more (the person can only quit)."""
         self.drawn_at = -1
         """The ply of the view whose drawn card the cursor was last put on."""
 
@@ -224,7 +220,6 @@ class GameScreen(Screen[None]):
         self.query_one("#prompt", Static).update(Text(self._prompt(view)))
         self.query_one("#hand", Static).update(self._hand(view))
         self.query_one("#keys", Static).update(self._keys(view))
-        self._schedule()
 
     def _prompt(self, view: View) -> str:
         if self.message:
@@ -297,47 +292,14 @@ class GameScreen(Screen[None]):
             out.append(f" {label} ", style=Style.on(click=f"screen.key('{first}')") if len(first) == 1 else "")
         return out
 
-    # ------------------------------------------------------------------ bots' pace
-
-    def _schedule(self) -> None:
-        if self.timer is not None:
-            self.timer.stop()
-            self.timer = None
-        if self.session is None or self.halted:
-            return
-        delay = self.session.delay()
-        if delay is not None:
-            self.timer = self.set_timer(max(delay, 0.001), self._bots_move)
-
-    def _bots_move(self) -> None:
-        self.timer = None
-        if self.session is None or self.app.screen is not self:
-            return  # a summary is open: the bots wait for it to close
-        self._step()
-        self.refresh_all()
-
-    def _step(self) -> None:
-        """Let the bots move once; a bot that fails stops the match here (it is saved)."""
-        assert self.session is not None
-        try:
-            self.session.step()
-        except UnoError as error:
-            self.message = text.error_line(error, self.t)
-            self.halted = True
-
     # ------------------------------------------------------------------ the person's keys
 
     def _apply(self, action: Action | None) -> None:
         if action is None or self.session is None:
             return
-        try:
-            self.session.act(action)
-        except UnoError as error:
-            self.message = text.error_line(error, self.t)
-        else:
-            self.message = ""
-            self.uno_armed = False
-            self._select_drawn()
+        self.session.act(action)
+        self.message = ""
+        self.uno_armed = False
         self.picking = None
         self.refresh_all()
 
@@ -446,8 +408,8 @@ class GameScreen(Screen[None]):
         self.picking = None
         if self.view().phase == Phase.ROUND_OVER:
             self.session.next_round()
-        elif self.session.chance_open() and not self.halted:
-            self._step()
+        elif self.session.chance_open():
+            self.session.let_go()
         self.refresh_all()
 
     def action_help(self) -> None:
@@ -702,6 +664,6 @@ class UnomasApp(App[None]):
         self.session.sort_hand = setup.sort_hand
         self.switch_screen(GameScreen(self.t, self.session))
 
-    def on_unmount(self) -> None:
+    async def on_unmount(self) -> None:
         if self.session is not None:
-            self.session.close()
+            await self.session.close()

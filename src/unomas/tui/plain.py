@@ -2,25 +2,26 @@
 
 For screen readers and pipes: every event is one line as it happens, every question one
 prompt listing the choices; a wild card's colour or a 7's target may come with the card
-(``7r``, ``7 @1``) or as the answer to the question that follows (``7``, then ``r``). It
-waits for the person at each out-of-turn chance (an empty line lets it go), so it never
-needs a clock; ``?`` lists every answer and the rules in force.
+(``7r``, ``7 @1``) or as the answer to the question that follows (``7``, then ``r``). Its
+reaction window lasts until the person answers (an empty line lets a chance go), so it
+never needs a clock; ``?`` lists every answer and the rules in force.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shutil
 import sys
 import textwrap
-import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from unomas.actions import Action, Kind
 from unomas.cards import COLOR_LETTERS, Card
 from unomas.errors import UnoError
 from unomas.events import Event, MatchEnded, RoundEnded
+from unomas.game import Phase
 from unomas.i18n import Translations
 from unomas.i18n.narration import describe
 from unomas.tui import text
@@ -50,8 +51,17 @@ def terminal_writer() -> Callable[[str], None]:
 
 def run(session: Session, t: Translations, read: Callable[[str], str], write: Callable[[str], None]) -> None:
     """Play ``session`` to its end, or until the input ends or says ``q`` (saved either
-    way, and said so)."""
+    way, and said so). ``read`` blocks for a line; the match is driven meanwhile."""
 
+    async def read_line(prompt: str) -> str:
+        return await asyncio.to_thread(read, prompt)
+
+    asyncio.run(_run(session, t, read_line, write))
+
+
+async def _run(
+    session: Session, t: Translations, read: Callable[[str], Awaitable[str]], write: Callable[[str], None]
+) -> None:
     def heard(_action: Action | None, events: list[Event]) -> None:
         line = describe(events, session.names, t)
         if line:
@@ -69,24 +79,20 @@ def run(session: Session, t: Translations, read: Callable[[str], str], write: Ca
         heard(None, events)
     session.listen(heard)
     try:
-        while not session.game.is_over:
-            if session.game.round_over:
-                answer = read(t.gettext("Enter: next round · q: quit (the match is saved)") + " ")
+        while await session.decision():
+            if session.view().phase == Phase.ROUND_OVER:
+                answer = await read(t.gettext("Enter: next round · q: quit (the match is saved)") + " ")
                 if answer.strip().lower() == "q":
                     break
                 session.next_round()
-            elif session.chance_open() or session.delay() is None:
-                if not _ask(session, t, read, write):
-                    break
-            else:  # a bot's turn, or the bots' chances before the person's turn
-                time.sleep(session.pace)
-                session.step()
+            elif not await _ask(session, t, read, write):
+                break
     except EOFError:
         pass
     except UnoError as error:  # a bot failed: the match stops here
         write(text.error_line(error, t))
     finally:
-        session.close()
+        await session.close()
     if session.path is not None and not session.game.is_over:
         write(text.saved_line(t))
 
@@ -116,7 +122,9 @@ def help_lines(session: Session, t: Translations) -> list[str]:
     return [*lines, t.gettext("Rules"), *(f"  {line}" for line in text.rules_lines(session.rules, t))]
 
 
-def _ask(session: Session, t: Translations, read: Callable[[str], str], write: Callable[[str], None]) -> bool:
+async def _ask(
+    session: Session, t: Translations, read: Callable[[str], Awaitable[str]], write: Callable[[str], None]
+) -> bool:
     """One question to the person (and the follow-up a wild card or a 7 needs); False when they quit."""
     view = session.view()
     for line in state_lines(session, t):
@@ -127,7 +135,7 @@ def _ask(session: Session, t: Translations, read: Callable[[str], str], write: C
         choices.append(t.gettext("Enter = let it go"))
     choices += [t.gettext("? = help"), t.gettext("q = quit (saved)")]
     write("; ".join(choices))
-    answer = read("> ").strip().lower()
+    answer = (await read("> ")).strip().lower()
     if answer == "q":
         return False
     if answer == "?":
@@ -140,12 +148,12 @@ def _ask(session: Session, t: Translations, read: Callable[[str], str], write: C
         return True
     if not answer:  # lets a chance go; on the turn, the question comes again
         if session.chance_open():
-            session.step()
+            session.let_go()
         return True
     try:
         choice = parse_answer(answer, session, t)
         while isinstance(choice, Pending):
-            follow_up = read(choice.question + " ").strip().lower()
+            follow_up = (await read(choice.question + " ")).strip().lower()
             if not follow_up:
                 return True  # back to the question
             choice = choice.answered(follow_up, session, t)
@@ -153,7 +161,7 @@ def _ask(session: Session, t: Translations, read: Callable[[str], str], write: C
         write(str(error))
         return True
     try:
-        session.act(choice)
+        await session.submit(choice)
     except UnoError as error:
         write(text.error_line(error, t))
     return True

@@ -1,58 +1,66 @@
 """A match with a person at one seat: bots, pacing, out-of-turn chances, saving, resuming.
 
 Everything the terminal game needs that is not drawing: the Textual app and the
-``--plain`` line mode drive a :class:`Session` and only show what it says. The session
-plays its match through a :class:`~unomas.conductor.Conductor`: the person's seat is
-external (no player), every other seat a :class:`~unomas.conductor.BotPlayer`. The person
-sees :meth:`Session.view` and hears each change as the conductor tells their seat
+``--plain`` line mode drive a :class:`Session` and only show what it says. The session is
+a live table like a room of ``unomas serve`` or an agent's table: a
+:class:`~unomas.live.host.Host` drives its match on the event loop (the bots' pace, the
+reaction window every out-of-turn chance of the person is owed, the ply guard, the
+record file written before the person hears of a change). The person sees
+:meth:`Session.view` and hears each stored change as the conductor tells their seat
 (:meth:`Session.listen`, :attr:`Session.history`); their actions are the view's legal
-actions, checked by the conductor. After every change the match is written as a record
-(RECORD.md) to the user data folder, so :func:`resume` continues it after a crash.
+actions, checked by the conductor. The record (RECORD.md) in the user data folder lets
+:func:`resume` continue a match after a crash.
 
-Pacing is advisory: :meth:`Session.delay` says how long a front end should wait before
-the next :meth:`Session.step`. While the person has an out-of-turn chance (catching,
-calling a late UNO, jumping in) the wait is the longer ``window``, and the bots do not move
-before it runs out, unless the person lets the chance go (calls :meth:`step` at once).
-
->>> session = Session(Rules(players=2, target_score=0), ["random"], seed=3, save=False)
->>> while not session.game.is_over:
-...     if session.delay() is not None:  # the bots' chances, or a bot's turn
-...         _ = session.step()
-...     elif session.waiting_for_person():  # the last action: a play if there is one
-...         _ = session.act(session.actions()[-1])
-...     else:
-...         _ = session.next_round()
->>> session.game.winner in (0, 1)
+>>> import asyncio
+>>> async def play() -> int | None:
+...     session = Session(Rules(players=2, target_score=0), ["random"], seed=3, pace=0, save=False)
+...     while await session.decision():  # the person's turn, a chance, a round's end
+...         if session.chance_open():
+...             session.let_go()
+...         else:  # the last action: a play if there is one
+...             await session.submit(session.actions()[-1])
+...     await session.close()
+...     return session.game.winner
+>>> asyncio.run(play()) in (0, 1)
 True
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 import os
-import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from unomas import record
+from unomas import fairness, record
 from unomas.actions import Action, Kind
 from unomas.bots import make_bot
 from unomas.bots.base import Bot
 from unomas.cards import Card, Color
-from unomas.conductor import BotPlayer, Conductor, Listener, Player
-from unomas.errors import SettingsError, UnoError
+from unomas.conductor import Conductor, Listener
+from unomas.errors import RecordError, SettingsError, UnoError
 from unomas.events import Event, Reshuffled
-from unomas.game import Game, RoundLog
+from unomas.game import Game, Phase, RoundLog
+from unomas.live.host import WINDOW, Host, Pacing
+from unomas.live.ports import MemoryStore, RecordFile, Told
 from unomas.rules import Rules
 from unomas.view import View
 
 NAMES = ("Ana", "Beto", "Carla", "Dani", "Elena", "Fede", "Gabi", "Hugo", "Inés", "Juan")
 """Default seat names (the person sits at seat 0)."""
 
+
+SECRET = "secret"
+"""The saved record's field holding the shuffle's secret seed while the match goes on (a
+resumed match deals on from it); the finished record reveals the seed under ``shuffle``
+instead. The file is the player's own, as a server's database is its operator's."""
 
 DATA_ENV = "UNOMAS_DATA"
 """An environment variable that, when set, names the data folder (tests use it)."""
@@ -125,13 +133,16 @@ class Setup:
 
 class Session:
     """A match between a person (seat ``person``) and bots (``bots``: one spec per other
-    seat, in seat order: specs like ``heuristic``, or bots).
+    seat, in seat order: specs like ``heuristic``, or bots), live on a
+    :class:`~unomas.live.host.Host` on the caller's event loop.
 
-    ``pace``: seconds between bot actions; ``window``: seconds an out-of-turn chance of
-    the person stays open. ``save``: write the record to the data folder after every
-    change (``path`` names the file; default: a new one under ``records/``). ``seed`` fixes
-    a new match's shuffles and bots; ``game`` continues a match under way instead (its
-    bots then draw on unseeded sources).
+    ``pace``: seconds a bot waits before acting; ``window``: seconds every out-of-turn
+    chance of the person (a catch, a late UNO call, a jump-in) holds the bots back, unless
+    they let it go (``math.inf``: until they do). ``save``: keep the match as its record
+    in the data folder, written after every change before the person hears of it
+    (``path`` names the file; default: a new one under ``records/``), so :func:`resume`
+    continues it. ``seed`` fixes a new match's shuffles and bots; ``game`` plays a given
+    match instead (a stacked one, in tests).
     """
 
     def __init__(
@@ -143,10 +154,11 @@ class Session:
         names: Sequence[str] | None = None,
         seed: int | str | None = None,
         pace: float = 0.8,
-        window: float = 2.5,
+        window: float = WINDOW,
         save: bool = True,
         path: Path | None = None,
         game: Game | None = None,
+        saved: dict[str, Any] | None = None,
     ) -> None:
         if len(bots) != rules.players - 1:
             raise SettingsError(f"{rules.players} players need {rules.players - 1} bots, not {len(bots)}")
@@ -159,112 +171,237 @@ class Session:
         self.names = list(names) if names is not None else [NAMES[s % len(NAMES)] for s in range(rules.players)]
         if len(self.names) != rules.players:
             raise SettingsError(f"{len(self.names)} names for {rules.players} seats")
-        players: list[Player | None] = [BotPlayer(make_bot(bot) if isinstance(bot, str) else bot) for bot in bots]
-        players.insert(person, None)
+        makers: list[Callable[[], Bot] | None] = [_maker(bot) for bot in bots]
+        makers.insert(person, None)
         self.pace = pace
         self.window = window
         self.path = path
         if save and path is None:
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
             self.path = records_dir() / f"{stamp}.json"
-        if game is None:
-            self.conductor = Conductor.seeded(rules, players, seed=seed)
+        if saved is not None:
+            secret = bytes.fromhex(saved[SECRET])
+        elif seed is not None:
+            secret = hashlib.sha256(f"unomas/{seed}".encode()).digest()
         else:
-            self.conductor = Conductor(game, players)
-        self.game = self.conductor.game
-        self.rules = self.game.rules
+            secret = fairness.new_seed()
+        fields = {"bots": self.specs, "person": person}
+        self._file: RecordFile | None = None
+        self.host = Host(
+            rules,
+            makers,
+            frozenset({person}),
+            store=MemoryStore(),
+            outbox=self,
+            pacing=Pacing(window=window, bot_delay=pace, round_pause=None),
+            secret=secret,
+            names=self.names,
+            fields=fields,
+        )
+        played = self.host.restore(saved["rounds"]) if saved is not None else self.host.begin(game)
+        if self.path is not None:
+            start = saved
+            if start is None:
+                start = record.to_json(played, names=self.names, **{fairness.FIELD: fairness.commit(secret)}, **fields)
+                if game is None:  # a match dealt from the secret goes on from it after a restart
+                    start[SECRET] = secret.hex()
+            self._file = RecordFile(self.path, start)
+            self._file.create()
+            self.host.store = self._file
+        self.rules = played.rules
         self.sort_hand = True
         """Whether the front ends show the hand sorted (they toggle it, the setup keeps it)."""
         self.local = True
         """The match is played here (a :class:`~unomas.tui.table.Table`'s question)."""
-        self._before: Counter[Card] = Counter(self.view().hand)
+        conductor = self.host.conductor
+        assert conductor is not None
+        self.host.listen(person)
+        self._history = conductor.history(person)
+        self._view = conductor.view(person)
+        self._before: Counter[Card] = Counter(self._view.hand)
         """The person's hand just before their last action (or the deal): what is not in
         it now came since."""
-        self.listen(lambda _action, _events: self._save())
-        self._save()
+        self._listeners: list[Listener] = []
+        self._news = asyncio.Event()
+        self._refused: tuple[int, UnoError] | None = None
+        """The last refusal of the person's action, and the ply of the view it answered."""
+        self._sending: set[asyncio.Task[None]] = set()
+        self._started = False
+        self._deal_asked = -1
+        """The round after which the person asked for the next deal."""
+
+    # ------------------------------------------------------------------ the host's outbox
+
+    def changed(self, told: Told) -> None:
+        """A change was stored: what the person heard of it becomes their view and history."""
+        for heard in told.heard:
+            if heard.seat != self.person:
+                continue
+            self._history.append((heard.action, heard.events))
+            self._view = heard.view
+            if heard.action is None:  # a deal: nothing of it is new
+                self._before = Counter(heard.view.hand)
+            for listener in list(self._listeners):
+                listener(heard.action, heard.events)
+        self._news.set()
+
+    def timed_out(self, seat: int) -> None:
+        """(The terminal game runs no turn timer.)"""
+
+    def finished(self, record: dict[str, Any]) -> None:
+        self._news.set()
 
     # ------------------------------------------------------------------ what the person sees
 
+    @property
+    def game(self) -> Game:
+        """The match (for its end and its rules; the person sees :meth:`view`)."""
+        return self.host.game
+
     def view(self) -> View:
-        """The person's view: their hand, the public table, their legal actions."""
-        return self.conductor.view(self.person)
+        """The person's view as last told: their hand, the public table, their legal actions."""
+        return self._view
 
     def actions(self) -> list[Action]:
         """Every action open to the person now (on turn or out of turn)."""
-        return self.conductor.legal_actions(self.person)
+        return list(self._view.legal_actions)
 
     @property
     def history(self) -> list[tuple[Action | None, list[Event]]]:
-        """The match as the person saw it: each deal (action None) and every action with
-        its events, redacted for their seat."""
-        return self.conductor.history(self.person)
+        """The match as the person was told it: each deal (action None) and every action
+        with its events, redacted for their seat."""
+        return list(self._history)
 
     def listen(self, listener: Listener) -> Callable[[], None]:
-        """Tell ``listener`` every change as the person may see it; returns how to stop."""
-        return self.conductor.listen(self.person, listener)
+        """Tell ``listener`` every later change as the person may see it, once stored;
+        returns how to stop."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
 
     def new_cards(self) -> Counter[Card]:
         """The cards the person got since their last action (drawn, or a swapped hand)."""
-        return Counter(self.view().hand) - self._before
+        return Counter(self._view.hand) - self._before
 
     def waiting_for_person(self) -> bool:
         """Whether the game waits for the person's turn action (or starting colour)."""
-        game = self.game
-        return not game.round_over and game.current == self.person
+        view = self._view
+        return view.phase < Phase.ROUND_OVER and view.current == self.person
 
     def chance_open(self) -> bool:
-        """Whether the person has an out-of-turn action open while a bot is on turn."""
-        return not self.waiting_for_person() and bool(self.actions())
+        """Whether an out-of-turn chance of the person holds the bots back now."""
+        return self.person in self.host.reacting() and not self.waiting_for_person()
 
-    def delay(self) -> float | None:
-        """Seconds to wait before the next :meth:`step`; None when nothing should happen
-        until the person acts (their turn once the bots have let their chances go, a
-        finished round or match)."""
-        if self.game.round_over or self.conductor.waiting_for() is not None:
-            return None
-        return max(self.window, self.pace) if self.chance_open() else self.pace
+    def deciding(self) -> bool:
+        """Whether the person has something to decide now: their turn, an out-of-turn chance
+        not let go, or going on after a round."""
+        if self.over:
+            return False
+        if self._view.phase == Phase.ROUND_OVER:
+            return self._deal_asked != self._view.round
+        return self.waiting_for_person() or self.chance_open()
 
-    # ------------------------------------------------------------------ moving on
+    @property
+    def over(self) -> bool:
+        """Whether the match is over and its record stored (or a failing bot stopped it)."""
+        return self.host.final is not None or self.host.failure() is not None
 
-    def step(self) -> Action | None:
-        """Let the bots move once (a bot's out-of-turn action, or the bot on turn); None
-        when no bot acted: the round is over, or the game waits for the person."""
-        return self.conductor.step()
+    # ------------------------------------------------------------------ the person's moves
 
-    def act(self, action: Action) -> list[Event]:
-        """The person's action; an illegal one raises IllegalAction and changes nothing."""
-        if action.player != self.person:
-            raise SettingsError(f"seat {self.person} cannot act for seat {action.player}")
-        before = Counter(self.view().hand)
-        events = self.conductor.act(action)
+    async def submit(self, action: Action) -> None:
+        """The person's action, answering the view last told; an illegal or overtaken one
+        raises its :class:`~unomas.errors.UnoError` and changes nothing."""
+        before = Counter(self._view.hand)
+        await self.host.act(self.person, action, self._view.ply)
         self._before = before
-        return events
 
-    def next_round(self) -> list[Event]:
+    def act(self, action: Action) -> None:
+        """The screen's way to :meth:`submit`: a refusal is told by :meth:`trouble`. While
+        an action waits to be stored another is not sent (a key pressed twice is one action)."""
+        if self._sending:
+            return
+        self._refused = None
+        task = asyncio.get_running_loop().create_task(self._send(action))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def _send(self, action: Action) -> None:
+        ply = self._view.ply
+        try:
+            await self.submit(action)
+        except UnoError as refusal:
+            self._refused = (ply, refusal)
+            self._news.set()
+
+    def let_go(self) -> None:
+        """The person lets their out-of-turn chance go: the bots need not wait any more."""
+        self.host.decline(self.person, self._view.ply)
+
+    def next_round(self) -> None:
         """Deal the next round once the person has seen the last one's summary."""
-        events = self.conductor.deal()
-        self._before = Counter(self.view().hand)
-        return events
+        self._deal_asked = self._view.round
+        self.host.next_round()
 
     def trouble(self) -> UnoError | None:
-        """Nothing: a refusal of the person's action is raised by :meth:`act` at once."""
+        """A bot's failure that stopped the match, or the refusal of the person's last action
+        (until the game moves on)."""
+        failure = self.host.failure()
+        if isinstance(failure, UnoError):
+            return failure
+        if self._refused is not None and self._refused[0] == self._view.ply:
+            return self._refused[1]
         return None
 
+    # ------------------------------------------------------------------ running
+
+    def start(self) -> None:
+        """Drive the match on the running event loop (once)."""
+        if not self._started:
+            self._started = True
+            self.host.start()
+
+    async def decision(self) -> bool:
+        """Drive the match until the person has something to decide (True) or it is over
+        (False); a bot's failure is raised."""
+        self.start()
+        while True:
+            failure = self.host.failure()
+            if failure is not None:
+                raise failure
+            if self.over:
+                return False
+            if self.deciding():
+                return True
+            await self._wait()
+
+    async def _wait(self) -> None:
+        """Until the next change is told (or the drive loop stops)."""
+        self._news.clear()
+        news = asyncio.ensure_future(self._news.wait())
+        stopped = asyncio.ensure_future(self.host.stopped())
+        _, pending = await asyncio.wait([news, stopped], return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+
     async def follow(self, changed: Callable[[], None]) -> None:
-        """Returns at once: nothing changes here but by :meth:`step`, :meth:`act` and
-        :meth:`next_round` (a :class:`~unomas.tui.table.Table` method)."""
+        """Drive the match, calling ``changed`` after every change told, a refusal, and the
+        end (or a bot's failure)."""
+        self.start()
+        while True:
+            changed()
+            if self.over:
+                return
+            await self._wait()
 
-    def close(self) -> None:
-        self.conductor.close()
+    async def close(self) -> None:
+        """Stop driving the match (it is saved as it stands)."""
+        await self.host.close()
 
-    def _save(self) -> None:
-        if self.path is None:
-            return
-        data = record.to_json(self.game, names=self.names, bots=self.specs, person=self.person)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.path.with_suffix(".part")
-        partial.write_text(record.dumps(data) + "\n", encoding="utf-8")
-        partial.replace(self.path)
+
+def _maker(bot: str | Bot) -> Callable[[], Bot]:
+    """What makes the bot of a seat (again, when the host rebuilds the match)."""
+    if isinstance(bot, str):
+        return partial(make_bot, bot)
+    return lambda: bot
 
 
 def choose_play(
@@ -314,13 +451,19 @@ class ResumeError(UnoError):
         super().__init__(f"{path.name}: {message}", code=code, file=path.name)
 
 
-def resume(path: Path, *, pace: float = 0.8, window: float = 2.5) -> Session:
+def resume(path: Path, *, pace: float = 0.8, window: float = WINDOW) -> Session:
     """Continue the match of a saved record (written by a session); RecordError if it does
     not replay, ResumeError if it is not a match that can go on."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    game = record.replay(data)
-    if game.is_over:
-        raise ResumeError(path, "resume.finished", "the match is over")
+    try:
+        game = record.replay(data)
+    except RecordError as error:
+        # Stopped between storing the last move and the finished record: the match ends now.
+        if error.code != "record.winner_differs" or data.get("winner", 0) is not None:
+            raise
+    else:
+        if game.is_over:
+            raise ResumeError(path, "resume.finished", "the match is over")
     specs = data.get("bots")
     person = data.get("person")
     if (
@@ -330,11 +473,28 @@ def resume(path: Path, *, pace: float = 0.8, window: float = 2.5) -> Session:
         or specs[person] is not None
     ):
         raise ResumeError(path, "resume.no_person", "not a record of a match against bots (no 'bots' and 'person')")
-    game.rng = random.SystemRandom()
+    secret = data.get(SECRET)
+    if not isinstance(secret, str) or len(secret) != 2 * fairness.SEED_BYTES or not _is_hex(secret):
+        raise ResumeError(path, "resume.no_secret", "the record keeps no shuffle seed to deal on from")
     bots = [spec for spec in specs if spec is not None]
     return Session(
-        game.rules, bots, person=person, names=data.get("names"), pace=pace, window=window, path=path, game=game
+        Rules.from_dict(data["rules"]),
+        bots,
+        person=person,
+        names=data.get("names"),
+        pace=pace,
+        window=window,
+        path=path,
+        saved=data,
     )
+
+
+def _is_hex(text: str) -> bool:
+    try:
+        bytes.fromhex(text)
+    except ValueError:
+        return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,10 +2,12 @@
 
 The screen draws a :class:`Table`'s view of its seat, narrates the events the seat hears,
 offers exactly the legal actions the view lists and hands the chosen one to :meth:`Table.act`.
-A :class:`~unomas.tui.session.Session` is a table played here (the bots move when the
-screen says :meth:`Table.step`); :class:`~unomas.client.table.RemoteTable` is a room's seat
-(the server judges, paces the bots and deals; its changes arrive while :meth:`Table.follow`
-runs). Nothing here knows a rule: the view's ``legal_actions`` are the only actions there are.
+Both kinds are live tables on a :class:`~unomas.live.host.Host`, whose changes arrive while
+:meth:`Table.follow` runs: a :class:`~unomas.tui.session.Session` is one played here (its
+host on the screen's event loop, the record file its store), a
+:class:`~unomas.client.table.RemoteTable` a room's seat (the server's host judges, paces
+the bots and deals). Nothing here knows a rule: the view's ``legal_actions`` are the only
+actions there are.
 """
 
 from __future__ import annotations
@@ -58,19 +60,16 @@ class Table(Protocol):
         """The cards the seat got since its last action (drawn, or a swapped hand)."""
 
     def chance_open(self) -> bool:
-        """Whether an out-of-turn chance of the seat holds the other seats back until it is let go."""
+        """Whether an out-of-turn chance of the seat holds the bots back (the reaction window)
+        until it is let go."""
 
-    def delay(self) -> float | None:
-        """Seconds before the screen should call :meth:`step` (None: nothing moves by the screen's clock)."""
+    def let_go(self) -> None:
+        """Let the seat's out-of-turn chance go: the bots need not wait for it any more."""
 
-    def step(self) -> Action | None:
-        """Let the other seats move once (the screen's clock, or a chance let go)."""
+    def act(self, action: Action) -> None:
+        """Take one of the view's legal actions; a refusal is told by :meth:`trouble`."""
 
-    def act(self, action: Action) -> object:
-        """Take one of the view's legal actions; a refusal known at once raises
-        :class:`~unomas.errors.UnoError`, a later one is told by :meth:`trouble`."""
-
-    def next_round(self) -> object:
+    def next_round(self) -> None:
         """Go on once the person has read a round's summary."""
 
     def trouble(self) -> UnoError | None:
@@ -78,8 +77,7 @@ class Table(Protocol):
         last action that came later, a connection being restored."""
 
     async def follow(self, changed: Callable[[], None]) -> None:
-        """Call ``changed`` after every change that comes by itself (not in answer to a
-        call of the screen's), until the match is over; returns at once for a table
-        whose changes the screen makes."""
+        """Call ``changed`` after every change told and every refusal, until the match is over."""
 
-    def close(self) -> None: ...
+    async def close(self) -> None:
+        """Leave the table (a local match stops, saved as it stands)."""
