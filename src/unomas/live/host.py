@@ -39,7 +39,7 @@ from unomas.position import Position
 from unomas.rules import Rules
 from unomas.view import View
 
-__all__ = ["HISTORY", "WINDOW", "Host", "Pacing", "Story", "snapshot"]
+__all__ = ["HISTORY", "WINDOW", "Host", "Pacing", "Story", "bot_source", "snapshot"]
 
 log = logging.getLogger("unomas.live")
 
@@ -188,18 +188,13 @@ class Host:
 
     def _conduct(self, game: Game) -> None:
         players: list[Player | None] = [None if make is None else BotPlayer(make()) for make in self.bots]
-        conductor = Conductor(game, players, rngs=[self._bot_source(seat) for seat in range(len(players))])
+        conductor = Conductor(game, players, rngs=[bot_source(self.secret, seat) for seat in range(len(players))])
         for seat in self.people:
             if players[seat] is not None:
                 conductor.stand_in(seat, seat in self.away)
         self.conductor = conductor
         self._stored = game.ply
         self._stored_rounds = 0 if game.log is None else len(game.log)
-
-    def _bot_source(self, seat: int) -> random.Random:
-        """The random source of the bot at ``seat``: drawn from the secret, so a table
-        dealt from the same secret plays the same match; no bot's choices tell the secret."""
-        return random.Random(hashlib.sha256(self.secret + b"/seat %d" % seat).digest())
 
     @property
     def game(self) -> Game:
@@ -594,6 +589,13 @@ class Host:
                     await task
         if self.conductor is not None and not self.over:
             self.conductor.close()
+
+
+def bot_source(secret: bytes, seat: int) -> random.Random:
+    """The random source of the bot at ``seat`` of a table dealt from ``secret``: drawn from
+    it, so the same secret plays the same match at every kind of table; a hash apart, so
+    no bot's choices tell the secret."""
+    return random.Random(hashlib.sha256(secret + b"/seat %d" % seat).digest())
 
 
 def snapshot(game: Game) -> dict[str, Any]:
