@@ -77,7 +77,7 @@ async def setup_then_play() -> tuple[list[Setup], str]:
 
     def make(setup: Setup) -> Session:
         started.append(setup)
-        return Session(setup.rules(), setup.bots, pace=0, window=0, save=False, seed=1)
+        return Session(setup.rules(), setup.bots, pace=0, window=setup.window, save=False, seed=1)
 
     app = UnomasApp(translator("en"), setup=Setup(players=3, bots=["random"]), make_session=make)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -87,6 +87,11 @@ async def setup_then_play() -> tuple[list[Setup], str]:
         await pilot.click("#preset-all")
         await pilot.pause()
         app.screen.query_one("#target").value = "0"  # type: ignore[attr-defined]
+        app.screen.query_one("#window").value = "x"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen) and not started  # a window that is no number
+        app.screen.query_one("#window").value = "4"  # type: ignore[attr-defined]
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
@@ -97,7 +102,7 @@ def test_the_setup_screen_chooses_rules_and_remembers_them() -> None:
     started, shown = asyncio.run(setup_then_play())
     assert "Players" in shown and "Seat 1: bot" in shown
     setup = started[0]
-    assert setup.players == 3 and setup.bots == ["random", "random"]
+    assert setup.players == 3 and setup.bots == ["random", "random"] and setup.window == 4
     assert setup.rules().jump_in and setup.rules().target_score == 0
     assert Setup.load() == setup
 

@@ -728,8 +728,12 @@ def play_command(
     resume: Annotated[bool, typer.Option("--resume", help="Continue the last unfinished match.")] = False,
     pace: Annotated[float, typer.Option(metavar="SECONDS", help="Seconds between bot actions.")] = 0.8,
     window: Annotated[
-        float, typer.Option(metavar="SECONDS", help="Seconds an out-of-turn chance stays open for you.")
-    ] = 2.5,
+        Optional[float],  # noqa: UP045
+        typer.Option(
+            metavar="SECONDS",
+            help="Seconds an out-of-turn chance holds the bots back for you (default: the setup's, 2.5).",
+        ),
+    ] = None,
     name: Annotated[Optional[str], typer.Option(metavar="NAME", help="Your name at the table.")] = None,  # noqa: UP045
     seed: Annotated[Optional[str], typer.Option(metavar="SEED", help="Seed of the shuffles and the bots.")] = None,  # noqa: UP045
     join: Annotated[

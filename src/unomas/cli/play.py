@@ -31,7 +31,7 @@ def play(
     plain: bool,
     resume_last: bool,
     pace: float,
-    window: float,
+    window: float | None,
     name: str | None,
     seed: str | None,
 ) -> None:
@@ -41,7 +41,7 @@ def play(
     t = translations(lang)
     logging.getLogger("unomas").addHandler(logging.NullHandler())  # the screen tells what went wrong
     for flag, seconds in (("--pace", pace), ("--window", window)):
-        if seconds < 0:
+        if seconds is not None and seconds < 0:
             raise fail(
                 t.gettext("{flag} is a number of seconds, 0 or more, not {value}.").format(flag=flag, value=seconds), 2
             )
@@ -71,12 +71,15 @@ def play(
     except SettingsError as error:
         raise fail(text.error_line(error, t), code=2) from None
 
+    if window is not None:
+        setup.window = window
     if plain:  # the line mode waits for the person at every chance: an empty line lets it go
-        window = math.inf
+        setup.window = math.inf
 
     def start(chosen: Setup, chosen_rules: Rules | None = None) -> Session:
         names = [chosen.name, *NAMES[1 : chosen.players]]
-        return Session(chosen_rules or chosen.rules(), chosen.bots, names=names, seed=seed, pace=pace, window=window)
+        rules = chosen_rules or chosen.rules()
+        return Session(rules, chosen.bots, names=names, seed=seed, pace=pace, window=chosen.window)
 
     session: Session | None = None
     if resume_last:
@@ -84,7 +87,7 @@ def play(
         if path is None:
             raise fail(t.gettext("There is no unfinished match to resume."))
         try:
-            session = resume(path, pace=pace, window=window)
+            session = resume(path, pace=pace, window=setup.window)
         except UnoError as error:
             raise fail(text.error_line(error, t)) from None
     elif flags or plain:

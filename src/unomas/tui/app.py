@@ -7,6 +7,7 @@ exactly the person's legal actions; keys (arrows, digits, letters) or the mouse 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
@@ -552,6 +553,9 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label(t.gettext("Target score"))
                 yield Input(str(rules.target_score), id="target", type="integer")
+            with Horizontal(classes="row"):
+                yield Label(t.gettext("Seconds to catch or jump in"))
+                yield Input(f"{self.setup.window:g}", id="window", type="number")
             levels = [(bot_label(level.spec, t), level.spec) for level in LEVELS]
             for seat in range(1, 10):
                 spec = self.setup.bots[seat - 1] if seat - 1 < len(self.setup.bots) else self.setup.bots[-1]
@@ -607,10 +611,21 @@ class SetupScreen(Screen[None]):
             raise SettingsError(
                 f"target_score must be a whole number, not {target_text!r}", code="setup.target_score"
             ) from None
+        window_text = self.query_one("#window", Input).value.strip()
+        try:
+            window = float(window_text)
+        except ValueError:
+            window = -1.0
+        if not 0 <= window < math.inf:
+            raise SettingsError(
+                f"the reaction window is a number of seconds, 0 or more, not {window_text!r}",
+                code="setup.window",
+                value=window_text,
+            )
         settings: dict[str, int | bool] = {"target_score": target}
         for name in SWITCHES:
             settings[name] = self.query_one(f"#rule-{name}", Checkbox).value
-        setup = Setup(players, bots, self.preset, settings, self.setup.name, self.setup.sort_hand)
+        setup = Setup(players, bots, self.preset, settings, self.setup.name, self.setup.sort_hand, window)
         setup.rules()
         return setup
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import math
 import os
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -93,6 +94,8 @@ class Setup:
     name: str = NAMES[0]
     sort_hand: bool = True
     """Show the hand sorted by colour and rank (else in the order the cards came)."""
+    window: float = WINDOW
+    """Seconds every out-of-turn chance of the person holds the bots back (the reaction window)."""
 
     def rules(self) -> Rules:
         """The rules this setup plays; bad values raise SettingsError."""
@@ -102,7 +105,7 @@ class Setup:
         """This setup with one bot per other seat (the last bot repeats, or the list is cut)."""
         bots = list(self.bots) or ["heuristic"]
         bots = (bots + [bots[-1]] * self.players)[: self.players - 1]
-        return Setup(self.players, bots, self.preset, dict(self.settings), self.name, self.sort_hand)
+        return Setup(self.players, bots, self.preset, dict(self.settings), self.name, self.sort_hand, self.window)
 
     @classmethod
     def load(cls) -> Setup:
@@ -112,6 +115,8 @@ class Setup:
             data = json.loads(path.read_text(encoding="utf-8"))
             setup = cls(**data).fitted()
             setup.rules()
+            if not isinstance(setup.window, int | float) or not 0 <= setup.window < math.inf:
+                raise ValueError(f"a reaction window of {setup.window!r} seconds")
             for spec in setup.bots:
                 make_bot(spec).close()
         except (OSError, ValueError, TypeError):
