@@ -554,7 +554,7 @@ class SetupScreen(Screen[None]):
                 yield Label(t.gettext("Target score"))
                 yield Input(str(rules.target_score), id="target", type="integer")
             with Horizontal(classes="row"):
-                yield Label(t.gettext("Seconds to catch or jump in"))
+                yield Label(t.gettext("Seconds to catch or jump in before a bot acts"))
                 yield Input(f"{self.setup.window:g}", id="window", type="number")
             levels = [(bot_label(level.spec, t), level.spec) for level in LEVELS]
             for seat in range(1, 10):
