@@ -3,7 +3,7 @@
 Everything the terminal game needs that is not drawing: the Textual app and the
 ``--plain`` line mode drive a :class:`Session` and only show what it says. The session
 plays its match through a :class:`~unomas.conductor.Conductor`: the person's seat is
-external (no player), every other seat a :class:`~unomas.conductor.BotPlayer`. The person
+external (no player), every other seat a :class:`~unomas.bots.player.BotPlayer`. The person
 sees :meth:`Session.view` and hears each change as the conductor tells their seat
 (:meth:`Session.listen`, :attr:`Session.history`); their actions are the view's legal
 actions, checked by the conductor. After every change the match is written as a record
@@ -42,8 +42,9 @@ from unomas import record
 from unomas.actions import Action, Kind
 from unomas.bots import make_bot
 from unomas.bots.base import Bot
+from unomas.bots.player import BotPlayer
 from unomas.cards import Card, Color
-from unomas.conductor import BotPlayer, Conductor, Listener, Player
+from unomas.conductor import Conductor, Listener, Player
 from unomas.errors import SettingsError, UnoError
 from unomas.events import Event, Reshuffled
 from unomas.game import Game, RoundLog
