@@ -110,18 +110,25 @@ def seeded_game(
     seed: int | str | None = None,
     history: bool = True,
     rng: random.Random | None = None,
-    reporting: bool = True,
+    quiet_deal: bool = False,
 ) -> tuple[Game, list[random.Random]]:
     """A new match's game and its players' random sources: ``seed`` fixes the shuffles
     (``f"{seed}/deal"``) and every player's source (``f"{seed}/seat {k}"``); without it all
-    are unpredictable, or all come from ``rng``. ``reporting=False``: the first deal is
-    quiet (see :attr:`Game.reporting <unomas.game.Game.reporting>`)."""
+    are unpredictable, or all come from ``rng``. ``quiet_deal``: the first round is dealt
+    quiet (see :attr:`Game.reporting <unomas.game.Game.reporting>`), for a match nobody can
+    hear yet (it keeps no history, and no listener is attached): its conductor's
+    :attr:`~Conductor.events` start empty. The game reports as usual afterwards, until
+    :meth:`Conductor.play` quiets it."""
+    reporting = not quiet_deal
     if seed is None and rng is not None:
-        return Game(rules, rng=rng, history=history, reporting=reporting), [rng] * seats
-    if seed is None:
-        return Game(rules, history=history, reporting=reporting), [random.Random() for _ in range(seats)]
-    game = Game(rules, seed=f"{seed}/deal", history=history, reporting=reporting)
-    return game, [random.Random(f"{seed}/seat {seat}") for seat in range(seats)]
+        game, rngs = Game(rules, rng=rng, history=history, reporting=reporting), [rng] * seats
+    elif seed is None:
+        game, rngs = Game(rules, history=history, reporting=reporting), [random.Random() for _ in range(seats)]
+    else:
+        game = Game(rules, seed=f"{seed}/deal", history=history, reporting=reporting)
+        rngs = [random.Random(f"{seed}/seat {seat}") for seat in range(seats)]
+    game.reporting = True
+    return game, rngs
 
 
 @dataclass(slots=True, init=False)
