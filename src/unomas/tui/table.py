@@ -3,7 +3,7 @@
 The screen draws a :class:`Table`'s view of its seat, narrates the events the seat hears,
 offers exactly the legal actions the view lists and hands the chosen one to :meth:`Table.act`.
 A :class:`~unomas.tui.session.Session` is a table played here (the bots move when the
-screen says :meth:`Table.step`); :class:`~unomas.client.table.RemoteTable` is a room's seat
+screen says :meth:`Table.step`); :class:`~unomas.tui.remote.RemoteTable` is a room's seat
 (the server judges, paces the bots and deals; its changes arrive while :meth:`Table.follow`
 runs). Nothing here knows a rule: the view's ``legal_actions`` are the only actions there are.
 """
