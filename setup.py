@@ -18,6 +18,7 @@ COMPILED = [
     "game",
     "view",
     "conductor",
+    "bots/player",
     "bots/policies",
     "bots/search",
     "runs/selfplay",

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 from unomas.bots import make_bot
+from unomas.bots.player import bot_match
 from unomas.bots.process import close_idle
-from unomas.conductor import Conductor
 from unomas.rules import Rules
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "random_bot.py"
@@ -38,7 +38,7 @@ def play(spec: str, seeds: range) -> float:
     rules = Rules(players=2, target_score=0)
     began = time.perf_counter()
     for seed in seeds:
-        Conductor.for_bots(rules, [make_bot(spec), make_bot("random")], seed=seed).play()
+        bot_match(rules, [make_bot(spec), make_bot("random")], seed=seed).play()
     return time.perf_counter() - began
 
 

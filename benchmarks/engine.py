@@ -105,8 +105,8 @@ def rlcard_slice(players: int, seconds: float, seed: int) -> tuple[int, int, flo
 def search_slice(iterations: int) -> tuple[int, float]:
     """ISMCTS iterations run from the benchmark's positions, and the seconds they took."""
     from unomas.bots import make_bot
+    from unomas.bots.player import bot_match
     from unomas.bots.search import search, turn_candidates
-    from unomas.conductor import Conductor
     from unomas.position import Phase
     from unomas.rules import Rules
     from unomas.view import View
@@ -115,7 +115,7 @@ def search_slice(iterations: int) -> tuple[int, float]:
     positions: list[View] = []
     match = 0
     while len(positions) < 20:
-        table = Conductor.for_bots(rules, [make_bot("heuristic"), make_bot("heuristic")], seed=f"search/{match}")
+        table = bot_match(rules, [make_bot("heuristic"), make_bot("heuristic")], seed=f"search/{match}")
         match += 1
         while not table.game.round_over and len(positions) < 20:
             decision = table.decision()

@@ -2,7 +2,7 @@
 
 Starts the real server (its own process, a fresh SQLite database in a temporary folder)
 on a loopback port, then keeps ``--rooms`` rooms in play at once for ``--seconds``: each
-room's four seats are clients of :mod:`unomas.server.client` that answer every view with
+room's four seats are clients of :mod:`unomas.client.seat_client` that answer every view with
 one of its legal actions after ``--think`` seconds (a person's pace; 0 hammers the
 server), and a finished room is replaced by a new one. Prints the actions per second the
 server judged and the latency of each action (from sending it to receiving the update it
@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from unomas.server.client import SeatClient
+from unomas.client.seat_client import SeatClient
 from unomas.server.collector import tend_collector
 
 SEATS = 4

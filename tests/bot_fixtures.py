@@ -9,6 +9,7 @@ from typing import Any
 
 from unomas.actions import Action, Kind
 from unomas.bots.base import Bot
+from unomas.bots.player import bot_match
 from unomas.cards import COLOR_OF, DECK
 from unomas.conductor import Conductor
 from unomas.events import Challenged, Dealt, Drew, Event, Reshuffled, StartingCardReturned
@@ -207,7 +208,7 @@ def spied_table(
     """A table whose every seat is watched by a :class:`Spy`."""
     recorder = Recorder()
     spies = [Spy(bot, recorder, check(bot)) for bot in bots]
-    table = Conductor.for_bots(rules, spies, seed=seed, witness=recorder)
+    table = bot_match(rules, spies, seed=seed, witness=recorder)
     for spy in spies:
         spy.table = table
     return table, spies

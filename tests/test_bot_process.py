@@ -16,6 +16,7 @@ import pytest
 
 from unomas.actions import Action
 from unomas.bots import make_bot, process
+from unomas.bots.player import bot_match
 from unomas.bots.process import PROTOCOL, ProcessBot
 from unomas.cards import parse_card
 from unomas.conductor import Conductor
@@ -66,9 +67,7 @@ def script(tmp_path: Path, body: str, *, raw: bool = False) -> str:
 
 
 def two_seats(bot: ProcessBot, *, seed: int = 1, on_events: Any = None) -> Conductor:
-    return Conductor.for_bots(
-        Rules(players=2, target_score=0), [bot, make_bot("heuristic")], seed=seed, witness=on_events
-    )
+    return bot_match(Rules(players=2, target_score=0), [bot, make_bot("heuristic")], seed=seed, witness=on_events)
 
 
 def failure(bot: ProcessBot) -> BotError:
@@ -86,9 +85,7 @@ def test_example_bot_plays_a_whole_match() -> None:
     threads = threading.active_count()
     bot = make_bot("cmd:" + command(EXAMPLE, "--protocol", "1"))
     assert isinstance(bot, ProcessBot)
-    table = Conductor.for_bots(
-        Rules(players=3, target_score=200), [bot, make_bot("heuristic"), make_bot("random")], seed=5
-    )
+    table = bot_match(Rules(players=3, target_score=200), [bot, make_bot("heuristic"), make_bot("random")], seed=5)
     connection = bot.connection
     assert connection is not None
     outcome = table.play()
@@ -101,7 +98,7 @@ def test_example_bot_plays_a_whole_match() -> None:
 
 def test_example_bot_plays_every_house_rule() -> None:
     bots = [make_bot("cmd:" + command(EXAMPLE)), make_bot("heuristic"), make_bot("cmd:" + command(EXAMPLE))]
-    outcome = Conductor.for_bots(Rules.preset("all", players=3, target_score=0), bots, seed=3).play()
+    outcome = bot_match(Rules.preset("all", players=3, target_score=0), bots, seed=3).play()
     assert outcome.winner in (0, 1, 2)
 
 
@@ -310,7 +307,7 @@ def test_a_closed_bot_is_not_running(tmp_path: Path) -> None:
     bot.close()
     assert connection.process.poll() == 0
     bot.observe([])  # nothing to say
-    view = Conductor.for_bots(Rules(players=2), [make_bot("random"), make_bot("random")], seed=1).game.view(0)
+    view = bot_match(Rules(players=2), [make_bot("random"), make_bot("random")], seed=1).game.view(0)
     with pytest.raises(BotError, match=r"seat 0 \(random_bot.py\): is not running \(it failed or was closed\)"):
         bot.act(view)
 
@@ -343,7 +340,7 @@ def test_a_protocol_2_bot_plays_many_matches_in_one_process() -> None:
     for seed in range(3):
         bot = make_bot(spec)
         assert isinstance(bot, ProcessBot)
-        table = Conductor.for_bots(Rules(players=2, target_score=0), [bot, make_bot("playfirst")], seed=seed)
+        table = bot_match(Rules(players=2, target_score=0), [bot, make_bot("playfirst")], seed=seed)
         connection = bot.connection
         assert connection is not None and connection.protocol == "unomas-bot/2"
         processes.add(connection.process.pid)
@@ -378,7 +375,7 @@ def test_a_protocol_2_bot_hears_each_new_match(tmp_path: Path) -> None:
     spec = "cmd:" + script(tmp_path, textwrap.dedent(body), raw=True)
     for seed in (1, 2):
         bots = [make_bot("playfirst"), make_bot(spec), make_bot("playfirst")]
-        Conductor.for_bots(Rules(players=3, target_score=0), bots, seed=seed).play()
+        bot_match(Rules(players=3, target_score=0), bots, seed=seed).play()
     process.close_idle()
     kinds = [json.loads(line)["type"] for line in log.read_text().splitlines()]
     assert kinds[0] == "hello" and kinds.count("hello") == 1
@@ -434,7 +431,7 @@ def test_start_up_has_its_own_timeout(tmp_path: Path) -> None:
 def test_the_javascript_example_plays_a_match() -> None:
     spec = "cmd:" + shlex.join(["node", str(EXAMPLE.with_suffix(".js"))])
     bot = make_bot(spec)
-    summary = Conductor.for_bots(
+    summary = bot_match(
         Rules.preset("all", players=3, target_score=0), [bot, make_bot("heuristic"), make_bot("random")], seed=2
     ).play()
     assert summary.winner in (0, 1, 2) and bot.name == "random_bot.js"
@@ -553,7 +550,7 @@ def test_protocol_3_bots_play_match_after_match_in_one_process() -> None:
     processes = set()
     for seed in range(3):
         bots = [make_bot(spec), make_bot("heuristic"), make_bot(spec)]
-        table = Conductor.for_bots(Rules.preset("all", players=3, target_score=0), bots, seed=seed)
+        table = bot_match(Rules.preset("all", players=3, target_score=0), bots, seed=seed)
         for bot in (bots[0], bots[2]):
             assert isinstance(bot, ProcessBot) and bot.connection is not None
             assert bot.connection.protocol == "unomas-bot/3" and not bot.connection.hears

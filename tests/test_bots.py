@@ -21,10 +21,10 @@ from unomas.actions import Action, Kind
 from unomas.bots import BUILTIN_BOTS, HeuristicBot, IsmctsBot, PlayFirstBot, RandomBot, bot_names, make_bot
 from unomas.bots.base import Bot
 from unomas.bots.heuristic import guilt_probability
+from unomas.bots.player import bot_match
 from unomas.bots.process import ProcessBot
 from unomas.bots.search import rollout_action, sample_world, search
 from unomas.cards import BLUE, COLOR_OF, DECK, GREEN, RED, WILD, WILD_DRAW_FOUR, YELLOW, Card, parse_card
-from unomas.conductor import Conductor
 from unomas.errors import SettingsError
 from unomas.events import Dealt, Drew, Played, StartingCard
 from unomas.game import Game, Phase
@@ -922,9 +922,7 @@ def test_ismcts_never_reads_the_true_state() -> None:
 
 def test_ismcts_plays_a_whole_match_against_the_baselines() -> None:
     rules = Rules(players=3, target_score=0)
-    table = Conductor.for_bots(
-        rules, [make_bot("ismcts:iterations=30"), make_bot("playfirst"), make_bot("random")], seed=4
-    )
+    table = bot_match(rules, [make_bot("ismcts:iterations=30"), make_bot("playfirst"), make_bot("random")], seed=4)
     outcome = table.play()
     assert outcome.winner in (0, 1, 2)
     assert outcome.decisions[0] > 0

@@ -22,6 +22,7 @@ pytest.importorskip("websockets")
 from server_support import running
 from unomas import fairness
 from unomas.bots import make_bot
+from unomas.bots.room import join_with_bot, play_seat
 from unomas.cli import app
 from unomas.client import (
     LinkError,
@@ -35,12 +36,11 @@ from unomas.client import (
     join_room,
 )
 from unomas.client import remote as client_remote
-from unomas.client.seat import join_with_bot, play_seat
-from unomas.client.terminal import play_room
 from unomas.errors import UnoError
 from unomas.i18n import translator
 from unomas.server.protocol import RoomSetup
 from unomas.server.storage import SQLiteStore
+from unomas.tui.remote_plain import play_room
 
 QUICK_RULES = {"players": 2, "target_score": 0}
 
@@ -379,8 +379,8 @@ def test_the_codes_of_the_clients_and_the_agents_have_words_in_both_languages() 
     ("arguments", "module", "words"),
     [
         (["mcp"], "unomas.agents.server", "El servidor MCP necesita su extra: pip install 'unomas[mcp]'"),
-        (["bot", "--join", "ABCD2345EF", "--bot", "random"], "unomas.client.seat", "El cliente necesita su extra"),
-        (["play", "--join", "ABCD2345EF"], "unomas.client.terminal", "El cliente necesita su extra"),
+        (["bot", "--join", "ABCD2345EF", "--bot", "random"], "unomas.bots.room", "El cliente necesita su extra"),
+        (["play", "--join", "ABCD2345EF"], "unomas.tui.remote_plain", "El cliente necesita su extra"),
     ],
 )
 def test_a_missing_extra_is_one_line_in_the_reader_s_language(

@@ -14,8 +14,9 @@ from bot_fixtures import Recorder, spied_table
 from unomas.actions import Action, Kind
 from unomas.bots import HeuristicBot, PlayFirstBot, RandomBot, make_bot
 from unomas.bots.base import Bot, plays
+from unomas.bots.player import BotPlayer, bot_match
 from unomas.cards import parse_card
-from unomas.conductor import BotPlayer, Conductor, MatchSummary
+from unomas.conductor import Conductor, MatchSummary
 from unomas.errors import BotError, IllegalAction
 from unomas.events import Caught, Dealt, Drew, Event, MatchEnded, Played, RoundEnded, UnoCalled
 from unomas.rules import Rules
@@ -112,7 +113,7 @@ class Misreader(Watched):
 def seated(rules: Rules, bad: Watched, seat: int, seed: int = 3) -> tuple[Conductor, list[Watched]]:
     bots: list[Watched] = [Watched() for _ in range(rules.players)]
     bots[seat] = bad
-    table = Conductor.for_bots(rules, bots, seed=seed)
+    table = bot_match(rules, bots, seed=seed)
     for bot in bots:
         bot.table = table
     return table, bots
@@ -191,7 +192,7 @@ class FailingObserve(RandomBot):
 
 def test_a_bot_failing_to_start_is_named() -> None:
     with pytest.raises(BotError) as caught:
-        Conductor.for_bots(Rules(players=3), [RandomBot(), RandomBot(), FailingStart()], seed=1)
+        bot_match(Rules(players=3), [RandomBot(), RandomBot(), FailingStart()], seed=1)
     assert caught.value.seat == 2
     assert caught.value.bot == "badstart"
     assert "failed to start: KeyError" in caught.value.reason
@@ -200,20 +201,20 @@ def test_a_bot_failing_to_start_is_named() -> None:
 
 def test_a_bot_failing_to_observe_the_deal_is_named() -> None:
     with pytest.raises(BotError) as caught:
-        Conductor.for_bots(Rules(players=3), [RandomBot(), FailingObserve(), RandomBot()], seed=1)
+        bot_match(Rules(players=3), [RandomBot(), FailingObserve(), RandomBot()], seed=1)
     assert (caught.value.seat, caught.value.bot) == (1, "badeyes")
     assert caught.value.reason == "failed to observe events: ValueError: cannot read events"
 
 
 def test_a_bot_failing_to_observe_during_play_is_named() -> None:
-    table = Conductor.for_bots(Rules(players=2, target_score=0), [RandomBot(), FailingObserve(after=5)], seed=1)
+    table = bot_match(Rules(players=2, target_score=0), [RandomBot(), FailingObserve(after=5)], seed=1)
     with pytest.raises(BotError, match=r"^seat 1 \(badeyes\): failed to observe events: ValueError"):
         table.play()
 
 
 def test_a_table_needs_one_bot_per_seat() -> None:
     with pytest.raises(ValueError, match="2 players for 3 seats"):
-        Conductor.for_bots(Rules(players=3), [RandomBot(), RandomBot()])
+        bot_match(Rules(players=3), [RandomBot(), RandomBot()])
 
 
 # ---------------------------------------------------------------- outcomes
@@ -222,7 +223,7 @@ def test_a_table_needs_one_bot_per_seat() -> None:
 def play(specs: Sequence[str], seed: int | str | None, **settings: Any) -> tuple[MatchSummary, Recorder]:
     recorder = Recorder()
     rules = Rules(**({"players": len(specs)} | settings))
-    table = Conductor.for_bots(rules, [make_bot(s) for s in specs], seed=seed, witness=recorder)
+    table = bot_match(rules, [make_bot(s) for s in specs], seed=seed, witness=recorder)
     outcome = table.play()
     assert outcome.actions == table.game.ply
     recorder.game = table.game
@@ -316,7 +317,7 @@ class Counting(Bot):
 def test_seat_stats_count_decisions() -> None:
     bots = [Counting(make_bot(s)) for s in ("heuristic", "random", "playfirst", "ismcts:iterations=10")]
     began = time.perf_counter()
-    outcome = Conductor.for_bots(Rules(players=4, target_score=0, jump_in=True), bots, seed=2).play()
+    outcome = bot_match(Rules(players=4, target_score=0, jump_in=True), bots, seed=2).play()
     elapsed = time.perf_counter() - began
     assert len(outcome.decisions) == len(outcome.thinking) == 4
     for bot, decisions, thinking in zip(bots, outcome.decisions, outcome.thinking, strict=True):
@@ -346,7 +347,7 @@ class Forgetful(PlayFirstBot):
 def test_a_catcher_catches_a_forgetful_player() -> None:
     recorder = Recorder()
     bots = [Counting(Forgetful()), Counting(HeuristicBot()), Counting(HeuristicBot())]
-    outcome = Conductor.for_bots(Rules(players=3, target_score=300), bots, seed=1, witness=recorder).play()
+    outcome = bot_match(Rules(players=3, target_score=300), bots, seed=1, witness=recorder).play()
     assert outcome.winner in (0, 1, 2)
     events = everything(recorder.everything)
     assert not any(isinstance(e, UnoCalled) and e.player == 0 for e in events)
@@ -366,14 +367,14 @@ def test_a_catcher_catches_a_forgetful_player() -> None:
 def test_a_catcher_catches_a_forgetful_player_heads_up() -> None:
     recorder = Recorder()
     bots = [Counting(Forgetful()), Counting(HeuristicBot())]
-    Conductor.for_bots(Rules(players=2, target_score=300), bots, seed=1, witness=recorder).play()
+    bot_match(Rules(players=2, target_score=300), bots, seed=1, witness=recorder).play()
     assert any(isinstance(e, Caught) for e in everything(recorder.everything))
 
 
 def test_a_forgetful_player_is_not_caught_by_players_who_let_chances_go() -> None:
     recorder = Recorder()
     bots = [Counting(Forgetful()), Counting(Forgetful()), Counting(Forgetful())]
-    Conductor.for_bots(Rules(players=3, target_score=300), bots, seed=1, witness=recorder).play()
+    bot_match(Rules(players=3, target_score=300), bots, seed=1, witness=recorder).play()
     assert not any(isinstance(e, Caught) for e in everything(recorder.everything))
     assert any(Action.catch(2, 0) in v.legal_actions for v in bots[2].offered)
 
@@ -381,7 +382,7 @@ def test_a_forgetful_player_is_not_caught_by_players_who_let_chances_go() -> Non
 def test_jump_ins_are_offered() -> None:
     bots = [Counting(HeuristicBot()) for _ in range(4)]
     recorder = Recorder()
-    Conductor.for_bots(Rules(players=4, target_score=200, jump_in=True), bots, seed=3, witness=recorder).play()
+    bot_match(Rules(players=4, target_score=200, jump_in=True), bots, seed=3, witness=recorder).play()
     offered = [v for bot in bots for v in bot.offered if any(a.kind is Kind.PLAY for a in v.legal_actions)]
     assert offered, "no jump-in was ever offered"
     jumps = [e for e in everything(recorder.everything) if isinstance(e, Played) and e.jump_in]
@@ -402,7 +403,7 @@ def test_an_endless_round_is_abandoned(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(unomas.conductor, "MAX_ACTIONS_PER_ROUND", 30)
     rules = Rules(players=2, target_score=500, draw_until_playable=True)
     bots = [Counting(RandomBot()), Counting(RandomBot())]
-    table = Conductor.for_bots(rules, bots, seed=1)
+    table = bot_match(rules, bots, seed=1)
     outcome = table.play()
     assert outcome.abandoned
     assert outcome.winner is None
@@ -429,7 +430,7 @@ def test_a_finished_game_refuses_more_actions() -> None:
 
 
 def test_a_stale_action_is_refused_and_changes_nothing() -> None:
-    table = Conductor.for_bots(Rules(players=2, target_score=0), [RandomBot(), RandomBot()], seed=3)
+    table = bot_match(Rules(players=2, target_score=0), [RandomBot(), RandomBot()], seed=3)
     ply = table.game.ply
     proposal = table.propose()
     assert proposal is not None and table.view(proposal.player).ply == ply
@@ -482,7 +483,7 @@ def test_an_asked_external_seat_declines_its_chance() -> None:
 
 def test_each_seat_hears_its_own_redacted_story() -> None:
     rules = Rules.preset("all", players=3, target_score=0)
-    table = Conductor.for_bots(rules, [RandomBot(), RandomBot(), RandomBot()], seed=8)
+    table = bot_match(rules, [RandomBot(), RandomBot(), RandomBot()], seed=8)
     heard: dict[int | None, list[list[Event]]] = {0: [], None: []}
     table.listen(0, lambda _action, events: heard[0].append(events))
     stop = table.listen(None, lambda _action, events: heard[None].append(events))
@@ -506,7 +507,7 @@ def test_each_seat_hears_its_own_redacted_story() -> None:
 
 def test_a_stand_in_plays_only_while_asked_to() -> None:
     rules = Rules(players=2, target_score=0)
-    table = Conductor.for_bots(rules, [PlayFirstBot(), PlayFirstBot()], seed=1)
+    table = bot_match(rules, [PlayFirstBot(), PlayFirstBot()], seed=1)
     table.stand_in(0, False)
     while table.game.current != 0 or table.game.round_over:
         assert table.step() is not None
@@ -517,7 +518,7 @@ def test_a_stand_in_plays_only_while_asked_to() -> None:
 
 def test_time_out_draws_and_passes_for_the_seat_on_turn() -> None:
     rules = Rules(players=2, target_score=0)
-    table = Conductor.for_bots(rules, [PlayFirstBot(), PlayFirstBot()], seed=1)
+    table = bot_match(rules, [PlayFirstBot(), PlayFirstBot()], seed=1)
     seat = table.game.current
     taken = table.time_out()
     assert taken[0] == Action.draw(seat)

@@ -22,8 +22,8 @@ from unomas import events as ev
 from unomas import i18n
 from unomas.actions import Action
 from unomas.bots import make_bot
+from unomas.bots.player import bot_match
 from unomas.cards import KINDS, card_token, parse_card
-from unomas.conductor import Conductor
 from unomas.errors import NotationError, RecordError, SettingsError, UnoError
 from unomas.events import Event
 from unomas.game import Game
@@ -312,9 +312,7 @@ def keep(kept: list[list[Event]], _action: object, events: list[Event]) -> None:
 
 def test_a_whole_match_narrates_for_every_seat() -> None:
     heard: dict[int | None, list[list[Event]]] = {seat: [] for seat in (0, 1, 2, None)}
-    table = Conductor.for_bots(
-        Rules.preset("all", players=3, target_score=0), [make_bot("random") for _ in range(3)], seed=5
-    )
+    table = bot_match(Rules.preset("all", players=3, target_score=0), [make_bot("random") for _ in range(3)], seed=5)
     for seat, seen in heard.items():
         table.listen(seat, partial(keep, seen))
     table.play()

@@ -12,7 +12,8 @@ import pytest
 from unomas.actions import Action, Kind
 from unomas.agents.tables import LocalTable
 from unomas.bots import make_bot
-from unomas.conductor import BotPlayer, Conductor
+from unomas.bots.player import BotPlayer
+from unomas.conductor import Conductor
 from unomas.game import Game
 from unomas.live.host import Host, bot_source
 from unomas.rules import Rules

@@ -191,3 +191,50 @@ def test_no_front_door_reads_a_games_secrets(path: Path) -> None:
             owner = node.value
             named = owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
             assert "game" not in named.lower(), f"line {node.lineno} reads {named}.{node.attr}"
+
+
+def unomas_imports(path: Path) -> set[str]:
+    """The unomas modules ``path`` imports, by their dotted names below ``unomas``."""
+    names = imported_names(ast.parse(path.read_text(encoding="utf-8")))
+    return {name.removeprefix("unomas.") for name in names if name.startswith("unomas.")}
+
+
+def test_the_conductor_imports_no_bot() -> None:
+    """Bots are players of the conductor (:class:`~unomas.bots.player.BotPlayer`), not
+    something it knows of: the compiled conductor stands below them."""
+    imported = unomas_imports(PACKAGE / "conductor.py")
+    assert sorted(name for name in imported if name.split(".")[0] == "bots") == []
+
+
+CLIENT_MAY_IMPORT = (*ENGINE, "position", "client")
+"""What the protocol library stands on: the engine's values, its errors and itself; no
+screen, no words, no bot and no conductor."""
+
+
+@pytest.mark.parametrize("path", sources("client"), ids=lambda p: p.relative_to(PACKAGE).as_posix())
+def test_the_client_is_a_protocol_library_below_every_screen(path: Path) -> None:
+    outside = sorted(name for name in unomas_imports(path) if name.split(".")[0] not in CLIENT_MAY_IMPORT)
+    assert outside == []
+
+
+@pytest.mark.parametrize("path", sources("server"), ids=lambda p: p.relative_to(PACKAGE).as_posix())
+def test_the_server_imports_no_client(path: Path) -> None:
+    """The server speaks the protocol the client library reads: neither stands on the other."""
+    assert sorted(name for name in unomas_imports(path) if name.split(".")[0] == "client") == []
+
+
+def test_only_the_game_and_the_conductor_set_whether_a_game_reports() -> None:
+    """Quiet mode (``Game.reporting``) is the conductor's to decide: no other module assigns
+    a ``reporting`` attribute or passes ``reporting=`` to a call."""
+    setters = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                flat = [t for target in targets for t in ast.walk(target)]
+                if any(isinstance(t, ast.Attribute) and t.attr == "reporting" for t in flat):
+                    setters.append(path.relative_to(PACKAGE).as_posix())
+            elif isinstance(node, ast.keyword) and node.arg == "reporting":
+                setters.append(path.relative_to(PACKAGE).as_posix())
+    assert sorted(set(setters)) == ["conductor.py", "game.py"]

@@ -22,11 +22,11 @@ from unomas.actions import Kind
 from unomas.cards import parse_card
 from unomas.cli.app import app
 from unomas.errors import IllegalAction, RecordError, SettingsError, StaleAction, UnoError
-from unomas.i18n import translator
+from unomas.i18n import translator, wording
 from unomas.rules import Rules
 from unomas.runs.plot import PLOT_INSTALL
 from unomas.testing import draw, make_game
-from unomas.tui import plain, text
+from unomas.tui import plain
 from unomas.tui.app import UnomasApp
 from unomas.tui.session import ResumeError, Session, Setup, Watch
 
@@ -85,8 +85,8 @@ def test_plain_mode_lets_a_chance_go_and_deals_the_next_round() -> None:
         view = session.view()
         if session.game.round_over or session.chance_open():
             return ""
-        marked = text.playable(view)
-        for number, card in enumerate(text.hand_cards(view), start=1):
+        marked = wording.playable(view)
+        for number, card in enumerate(wording.hand_cards(view), start=1):
             if card in marked:
                 return f"{number} r u" if card >= 52 else f"{number} u"
         return "d" if any(a.kind is Kind.DRAW for a in view.legal_actions) else "p"
@@ -153,8 +153,8 @@ def test_a_failing_bot_ends_the_line_mode_with_one_line(data_folder: Path) -> No
     ],
 )
 def test_the_terminal_says_errors_by_their_code(error: UnoError, english: str, spanish: str) -> None:
-    assert text.error_line(error, translator("en")) == english
-    assert text.error_line(error, translator("es")) == spanish
+    assert wording.error_line(error, translator("en")) == english
+    assert wording.error_line(error, translator("es")) == spanish
 
 
 def test_plain_mode_quits_or_goes_on_at_the_end_of_a_round(data_folder: Path) -> None:
@@ -613,14 +613,14 @@ def test_a_penalty_offers_an_answer_only_when_the_engine_has_one(
     game = make_game([hand, ["R+2", "G5"]], ["R9"], **settings)
     game.apply(next(a for a in game.legal_actions(1) if a.kind is Kind.PLAY and a.card == parse_card("R+2")))
     view = game.view(0)
-    assert text.prompt(view, ["Ana", "Beto"], translator("en")) == english
-    assert text.prompt(view, ["Ana", "Beto"], translator("es")) == spanish
+    assert wording.prompt(view, ["Ana", "Beto"], translator("en")) == english
+    assert wording.prompt(view, ["Ana", "Beto"], translator("es")) == spanish
 
 
 def test_a_wild_draw_four_s_penalty_offers_the_challenge() -> None:
     game = make_game([["R2", "R3"], ["W+4", "G5"]], ["R9"])
     game.apply(next(a for a in game.legal_actions(1) if a.kind is Kind.PLAY and a.color == 1))
-    assert text.prompt(game.view(0), ["Ana", "Beto"], translator("en")) == "You must draw 4: draw, or challenge."
+    assert wording.prompt(game.view(0), ["Ana", "Beto"], translator("en")) == "You must draw 4: draw, or challenge."
 
 
 def test_the_spanish_words_of_the_terminal_read_naturally() -> None:
@@ -700,8 +700,8 @@ def test_a_drawn_card_is_offered_to_keep_only_where_the_rules_allow_it(force: bo
     view = game.view(0)
     assert (Kind.PASS in {a.kind for a in view.legal_actions}) is not force
     for lang, words in (("en", english), ("es", spanish)):
-        assert text.prompt(view, ["Ana", "Beto"], translator(lang)) == words
-        assert (dict(text.offers(view, ["Ana", "Beto"], translator(lang))).get("p") is None) is force
+        assert wording.prompt(view, ["Ana", "Beto"], translator(lang)) == words
+        assert (dict(wording.offers(view, ["Ana", "Beto"], translator(lang))).get("p") is None) is force
 
 
 def test_plain_mode_says_a_key_the_rules_do_not_allow_now_is_not_allowed() -> None:

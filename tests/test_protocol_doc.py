@@ -18,8 +18,8 @@ pytest.importorskip("uvicorn")
 from pydantic import TypeAdapter, ValidationError
 
 from server_support import get, post, running
+from unomas.client.seat_client import SeatClient
 from unomas.server import schema
-from unomas.server.client import SeatClient
 from unomas.server.protocol import ERRORS
 from unomas.server.storage import SQLiteStore
 

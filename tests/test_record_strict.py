@@ -12,7 +12,7 @@ import pytest
 
 from unomas import record
 from unomas.bots import RandomBot
-from unomas.conductor import Conductor
+from unomas.bots.player import bot_match
 from unomas.errors import RecordError
 from unomas.i18n import error_text
 from unomas.refusals import TEMPLATES
@@ -25,9 +25,7 @@ Record = dict[str, Any]
 def _finished() -> Record:
     """A finished match under every house rule, with a return, a reshuffle, a 7's target and a catch."""
     for seed in range(200):
-        table = Conductor.for_bots(
-            Rules.preset("all", players=3, target_score=0), [RandomBot() for _ in range(3)], seed=seed
-        )
+        table = bot_match(Rules.preset("all", players=3, target_score=0), [RandomBot() for _ in range(3)], seed=seed)
         table.play()
         data = record.to_json(table.game, names=["Ana", "Beto", "Carla"])
         events = data["rounds"][0]["events"]

@@ -20,12 +20,12 @@ from unomas.agents.tables import LocalTable
 from unomas.errors import UnoError
 from unomas.game import Game, Phase
 from unomas.i18n import translator
+from unomas.i18n.wording import prompt, seat_line, status_line
 from unomas.live import host
 from unomas.rules import Rules
 from unomas.server.protocol import RoomSetup
 from unomas.server.rooms import Connection, Room, Settings
 from unomas.server.storage import SQLiteStore, StoreWriter
-from unomas.tui.text import prompt, seat_line, status_line
 
 RULES = Rules.preset("all", players=3, target_score=0)
 

@@ -12,6 +12,7 @@ from unomas import record
 from unomas.actions import Action, Kind
 from unomas.bots import PlayFirstBot, RandomBot
 from unomas.bots.base import Bot
+from unomas.bots.player import bot_match
 from unomas.bots.policies import ViewOptions
 from unomas.cli import app
 from unomas.conductor import Conductor, Player
@@ -38,7 +39,7 @@ def test_a_selfplay_match_is_the_match_of_the_bots_of_the_same_name(rules: Rules
     for seed in range(3):
         fast = selfplay(rules, policy, seed=seed, history=True)
         fast_summary = fast.play()
-        bots = Conductor.for_bots(rules, [BOTS[policy]() for _ in range(rules.players)], seed=seed)
+        bots = bot_match(rules, [BOTS[policy]() for _ in range(rules.players)], seed=seed)
         bots_summary = bots.play()
         assert record.to_json(fast.game) == record.to_json(bots.game)
         assert (fast_summary.winner, fast_summary.scores) == (bots_summary.winner, bots_summary.scores)

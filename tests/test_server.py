@@ -22,6 +22,7 @@ from server_support import get, post, running
 from unomas import fairness
 from unomas.actions import Action
 from unomas.cards import card_token
+from unomas.client.seat_client import SeatClient, choose
 from unomas.game import Game
 from unomas.i18n import LANGUAGES, error_messages, error_text
 from unomas.i18n.switches import switches_json
@@ -30,7 +31,6 @@ from unomas.live.host import HISTORY
 from unomas.rules import Rules
 from unomas.server import app as server_app
 from unomas.server import protocol
-from unomas.server.client import SeatClient, choose
 from unomas.server.protocol import Move, RoomSetup
 from unomas.server.rooms import Connection, Room, Settings
 from unomas.server.storage import SQLiteStore, StoreWriter, default_db_path

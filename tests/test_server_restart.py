@@ -25,7 +25,7 @@ import websockets
 
 from server_support import free_port, get, post
 from unomas import fairness, record
-from unomas.server.client import SeatClient
+from unomas.client.seat_client import SeatClient
 from unomas.server.protocol import RoomSetup
 from unomas.server.rooms import Room, Settings
 from unomas.server.storage import SQLiteStore, StoreWriter

@@ -15,8 +15,9 @@ from tui_fixtures import Scripted, play_out, stacked_game
 from unomas import bots, fairness, record
 from unomas.actions import Action, Kind
 from unomas.bots import make_bot
+from unomas.bots.player import BotPlayer, bot_match
 from unomas.cards import parse_card
-from unomas.conductor import BotPlayer, Conductor
+from unomas.conductor import Conductor
 from unomas.errors import IllegalAction, SettingsError, StaleAction, UnoError
 from unomas.events import Caught, Dealt, Drew, Event
 from unomas.game import Phase
@@ -307,7 +308,7 @@ def test_watch_steps_through_a_finished_record() -> None:
 
 
 def test_watch_steps_through_every_round_of_a_longer_match() -> None:
-    table = Conductor.for_bots(Rules(players=2, target_score=300), [make_bot("heuristic"), make_bot("random")], seed=3)
+    table = bot_match(Rules(players=2, target_score=300), [make_bot("heuristic"), make_bot("random")], seed=3)
     table.play()
     assert table.game.round >= 2
     data = record.to_json(table.game, person=1)
@@ -329,7 +330,8 @@ def test_watch_steps_through_every_round_of_a_longer_match() -> None:
 def uno_calls(spec: str, matches: int) -> tuple[int, int]:
     """In single rounds of four ``spec`` bots: the plays that left one card, and the UNO calls."""
     from unomas.bots import make_bot
-    from unomas.conductor import BotPlayer, Conductor
+    from unomas.bots.player import BotPlayer
+    from unomas.conductor import Conductor
     from unomas.events import Played, UnoCalled
 
     left_one = calls = 0

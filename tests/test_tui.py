@@ -15,11 +15,10 @@ from unomas.actions import Action
 from unomas.cards import parse_card
 from unomas.events import Caught, Challenged, Drew, Event, HandsSwapped, MatchEnded, Played, UnoCalled
 from unomas.game import Deal, Game
-from unomas.i18n import translator
+from unomas.i18n import translator, wording
 from unomas.i18n.narration import describe
 from unomas.rules import PRESETS, SWITCHES, Rules
 from unomas.testing import make_game
-from unomas.tui import text
 from unomas.tui.app import GameScreen, HelpScreen, Narration, SetupScreen, SummaryScreen, UnomasApp
 from unomas.tui.session import Session, Setup, Watch
 
@@ -209,8 +208,8 @@ async def arrows_and_narration(size: tuple[int, int]) -> dict[str, object]:
         await pilot.press("home")
         found["at home"] = screen.selected
         found["home screen"] = screen_text(app)
-        cards = text.hand_cards(session.view())
-        found["first"], found["last"] = text.card_label(cards[0]), text.card_label(cards[-1])
+        cards = wording.hand_cards(session.view())
+        found["first"], found["last"] = wording.card_label(cards[0]), wording.card_label(cards[-1])
         await pilot.press("q")
     return found
 
@@ -343,21 +342,21 @@ def test_the_rules_in_force_show_while_playing_and_question_mark_lists_every_key
 ) -> None:
     playing, helped, help_screen = asyncio.run(help_and_rules(lang, size))
     t = translator(lang)
-    first_key, first_label = text.key_help(t, plain=False)[0]
+    first_key, first_label = wording.key_help(t, plain=False)[0]
     lines = help_screen.splitlines()
     row = next(n for n, line in enumerate(lines) if f"{first_key}  " in line)
     column = lines[row].index(first_label.split()[0])
     after = lines[row + 1][column:].split("║")[0].strip()
-    if not after.startswith(text.key_help(t, plain=False)[1][1].split()[0]):  # the label wrapped
+    if not after.startswith(wording.key_help(t, plain=False)[1][1].split()[0]):  # the label wrapped
         assert lines[row + 1][column - 1] == " " and after and first_label.endswith(after)  # beside its key
     assert ("espacio" if lang == "es" else "space") in help_screen
     rules = Rules.preset("official", players=2, target_score=0, jump_in=True)
-    line = text.rules_line(rules, t)
+    line = wording.rules_line(rules, t)
     assert line in playing.replace("\n", " ") or line[: size[0] - 1] in playing
-    for key, label in text.key_help(t, plain=False):
+    for key, label in wording.key_help(t, plain=False):
         assert f"{key}  {label}" in helped
-    assert text.rules_line(rules, t) in helped
-    for mark, words in text.switch_marks(rules, t):
+    assert wording.rules_line(rules, t) in helped
+    for mark, words in wording.switch_marks(rules, t):
         assert f"{mark}  {words}" in helped
     assert ("[x]  Cortar" if lang == "es" else "[x]  Jump in") in helped
 
@@ -480,7 +479,7 @@ async def nothing_left_screen(size: tuple[int, int], lang: str) -> str:
         for _ in range(40):
             await pilot.pause()
             if session.waiting_for_person():
-                if text.nothing_to_draw(session.view()) and session.game.ply > 10:
+                if wording.nothing_to_draw(session.view()) and session.game.ply > 10:
                     break
                 await pilot.press("d")
         await pilot.pause()

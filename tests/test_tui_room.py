@@ -22,12 +22,13 @@ from unomas import fairness
 from unomas.actions import Action, Kind
 from unomas.cli import app as cli_app
 from unomas.cli import seats
-from unomas.client import RoomClient, SimpleSeat, Ticket, create_room, fetch_record, join_room, terminal
-from unomas.client.table import RemoteTable
+from unomas.client import RoomClient, SimpleSeat, Ticket, create_room, fetch_record, join_room
 from unomas.game import Phase
 from unomas.i18n import translator
 from unomas.server.storage import SQLiteStore
+from unomas.tui import remote_plain
 from unomas.tui.app import GameScreen, Narration, SummaryScreen, UnomasApp
+from unomas.tui.remote import RemoteTable
 
 ONE_ROUND = {"players": 2, "target_score": 0}
 
@@ -188,7 +189,7 @@ def test_play_join_takes_the_screen_on_a_terminal_the_lines_with_plain_or_a_pipe
 
     monkeypatch.setattr(seats, "on_terminal", lambda: terminal_out)
     monkeypatch.setattr(seats, "_on_screen", on_screen)
-    monkeypatch.setattr(terminal, "play_room", lines)
+    monkeypatch.setattr(remote_plain, "play_room", lines)
     with running(SQLiteStore(":memory:")) as address:
         _, link = create_room(f"http://{address}", "Ana", rules=ONE_ROUND | {"players": 3})
         result = CliRunner().invoke(cli_app, ["play", "--join", link, "--name", "Beto", "--lang", "es", *flags])

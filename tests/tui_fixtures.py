@@ -9,8 +9,8 @@ from unomas.bots.base import Bot
 from unomas.cards import COLOR_OF, DECK, WILD, card_token, parse_card
 from unomas.errors import StaleAction
 from unomas.game import Deal, Game, Phase
+from unomas.i18n import wording
 from unomas.rules import Rules
-from unomas.tui import text
 from unomas.tui.app import UnomasApp
 from unomas.tui.session import Session
 from unomas.tui.table import Table
@@ -90,8 +90,8 @@ def next_keys(session: Table) -> list[str]:
         return ["x"]
     if session.chance_open():
         return ["space"]
-    marked = text.playable(view)
-    for index, card in enumerate(text.hand_cards(view)):
+    marked = wording.playable(view)
+    for index, card in enumerate(wording.hand_cards(view)):
         if card in marked:
             keys = [str((index + 1) % 10), "enter"] if index < 10 else ["home", *["right"] * index, "enter"]
             if any(a.uno and a.card == card for a in view.legal_actions):

@@ -19,9 +19,10 @@ Seats with no player, or whose player stands by (:meth:`Conductor.stand_in`), ar
 *external*: a person or a learner decides there, through :meth:`Conductor.act`.
 
 >>> from unomas.bots import make_bot
+>>> from unomas.bots.player import bot_match
 >>> from unomas.rules import Rules
 >>> rules = Rules(players=2, target_score=0)
->>> table = Conductor.for_bots(rules, [make_bot("playfirst"), make_bot("heuristic")], seed=1)
+>>> table = bot_match(rules, [make_bot("playfirst"), make_bot("heuristic")], seed=1)
 >>> summary = table.play()
 >>> summary.winner in (0, 1), summary.actions == table.game.ply
 (True, True)
@@ -30,10 +31,9 @@ Seats with no player, or whose player stands by (:meth:`Conductor.stand_in`), ar
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mypy_extensions import mypyc_attr
 
@@ -45,17 +45,13 @@ from unomas.game import Deal, Game, Phase
 from unomas.rules import Rules
 from unomas.view import View
 
-if TYPE_CHECKING:
-    from unomas.bots.base import Bot
-
 __all__ = [
     "MAX_ACTIONS_PER_ROUND",
-    "BotPlayer",
     "Conductor",
     "Listener",
     "MatchSummary",
     "Player",
-    "bot_player",
+    "SeatStats",
     "seeded_game",
 ]
 
@@ -68,6 +64,15 @@ Listener = Callable[[Action | None, list[Event]], None]
 """Told each change (the action, None for a deal) with its events redacted for one seat."""
 
 
+@dataclass(slots=True)
+class SeatStats:
+    """What one seat's player did in a match."""
+
+    decisions: int = 0
+    thinking: float = 0.0
+    """Seconds spent deciding."""
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Player:
     """Who decides for one seat: asked by the conductor, with that seat's knowledge alone.
@@ -75,11 +80,14 @@ class Player:
     ``trusted`` players answer only with actions the conductor offered them (their answer
     is not checked again: the self-play fast path); others are checked, and an illegal
     answer is a :class:`BotError`. ``listens``: whether :meth:`observe` wants the events.
+    ``stats``: what the player counts of its deciding, for the match's summary (None: it
+    counts nothing; a bot's :class:`~unomas.bots.player.BotPlayer` counts).
     """
 
     name: str = "player"
     trusted: bool = False
     listens: bool = False
+    stats: SeatStats | None = None
 
     def start(self, seat: int, rules: Rules, rng: random.Random) -> None:
         """A new match: this player plays ``seat``, drawing on ``rng``."""
@@ -95,72 +103,6 @@ class Player:
         """Release what the player holds (a process, a file)."""
 
 
-@dataclass(slots=True)
-class SeatStats:
-    """What one seat's player did in a match."""
-
-    decisions: int = 0
-    thinking: float = 0.0
-    """Seconds spent deciding."""
-
-
-class BotPlayer(Player):
-    """A :class:`~unomas.bots.base.Bot` at a seat: asked with its seat's :class:`View`,
-    told the events redacted for its seat; every failure of the bot becomes a
-    :class:`BotError` naming the seat."""
-
-    def __init__(self, bot: Bot) -> None:
-        self.bot = bot
-        self.name = bot.name
-        self.seat = 0
-        self.listens = True
-        self.stats = SeatStats()
-
-    def start(self, seat: int, rules: Rules, rng: random.Random) -> None:
-        self.seat = seat
-        self._guarded("failed to start", self.bot.start, seat, rules, rng)
-        self.name = self.bot.name  # a program bot may name itself as it starts
-
-    def decide(self, table: Conductor, seat: int, out_of_turn: bool) -> Action | None:
-        bot = self.bot
-        view = table.view(seat)
-        started = time.perf_counter()
-        try:
-            # Called untyped: a bot may answer anything, and the answer is judged below (a
-            # compiled build would otherwise reject a wrong type as a crash of its own).
-            answer: object = getattr(bot, "react" if out_of_turn else "act")(view)
-        except BotError:
-            raise
-        except Exception as error:
-            failure = BotError(seat, bot.name, f"crashed: {type(error).__name__}: {error}")
-            failure.__cause__ = error  # set by hand: a compiled build drops "from" inside try/finally
-            raise failure from error
-        finally:
-            self.stats.decisions += 1
-            self.stats.thinking += time.perf_counter() - started
-        if answer is None:
-            if not out_of_turn:
-                raise BotError(seat, bot.name, "gave no action on its turn")
-            return None
-        if not isinstance(answer, Action) or answer.player != seat:
-            raise BotError(seat, bot.name, f"answered {answer!r}, not an action of its own seat")
-        return answer
-
-    def observe(self, events: list[Event]) -> None:
-        self._guarded("failed to observe events", self.bot.observe, events)
-
-    def close(self) -> None:
-        self.bot.close()
-
-    def _guarded(self, what: str, call: Callable[..., object], *args: object) -> None:
-        try:
-            call(*args)
-        except BotError:
-            raise
-        except Exception as error:
-            raise BotError(self.seat, self.bot.name, f"{what}: {type(error).__name__}: {error}") from error
-
-
 def seeded_game(
     rules: Rules,
     seats: int,
@@ -168,23 +110,25 @@ def seeded_game(
     seed: int | str | None = None,
     history: bool = True,
     rng: random.Random | None = None,
-    reporting: bool = True,
+    quiet_deal: bool = False,
 ) -> tuple[Game, list[random.Random]]:
     """A new match's game and its players' random sources: ``seed`` fixes the shuffles
     (``f"{seed}/deal"``) and every player's source (``f"{seed}/seat {k}"``); without it all
-    are unpredictable, or all come from ``rng``. ``reporting=False``: the first deal is
-    quiet (see :attr:`Game.reporting <unomas.game.Game.reporting>`)."""
+    are unpredictable, or all come from ``rng``. ``quiet_deal``: the first round is dealt
+    quiet (see :attr:`Game.reporting <unomas.game.Game.reporting>`), for a match nobody can
+    hear yet (it keeps no history, and no listener is attached): its conductor's
+    :attr:`~Conductor.events` start empty. The game reports as usual afterwards, until
+    :meth:`Conductor.play` quiets it."""
+    reporting = not quiet_deal
     if seed is None and rng is not None:
-        return Game(rules, rng=rng, history=history, reporting=reporting), [rng] * seats
-    if seed is None:
-        return Game(rules, history=history, reporting=reporting), [random.Random() for _ in range(seats)]
-    game = Game(rules, seed=f"{seed}/deal", history=history, reporting=reporting)
-    return game, [random.Random(f"{seed}/seat {seat}") for seat in range(seats)]
-
-
-def bot_player(bot: Bot) -> BotPlayer:
-    """The player for ``bot``."""
-    return BotPlayer(bot)
+        game, rngs = Game(rules, rng=rng, history=history, reporting=reporting), [rng] * seats
+    elif seed is None:
+        game, rngs = Game(rules, history=history, reporting=reporting), [random.Random() for _ in range(seats)]
+    else:
+        game = Game(rules, seed=f"{seed}/deal", history=history, reporting=reporting)
+        rngs = [random.Random(f"{seed}/seat {seat}") for seat in range(seats)]
+    game.reporting = True
+    return game, rngs
 
 
 @dataclass(slots=True, init=False)
@@ -318,19 +262,6 @@ class Conductor:
         """A new match, its chance drawn as :func:`seeded_game` says."""
         game, rngs = seeded_game(rules, len(players), seed=seed, history=history)
         return cls(game, players, rngs=rngs, ask_external=ask_external, witness=witness)
-
-    @classmethod
-    def for_bots(
-        cls,
-        rules: Rules,
-        bots: Sequence[Bot],
-        *,
-        seed: int | str | None = None,
-        history: bool = True,
-        witness: Listener | None = None,
-    ) -> Conductor:
-        """A new match between ``bots`` (one per seat, in seat order), seeded as :meth:`seeded`."""
-        return cls.seeded(rules, [BotPlayer(bot) for bot in bots], seed=seed, history=history, witness=witness)
 
     # ------------------------------------------------------------------ what a seat may know
 
@@ -603,12 +534,9 @@ class Conductor:
         decisions: list[int] = []
         thinking: list[float] = []
         for player in self.players:
-            if isinstance(player, BotPlayer):
-                decisions.append(player.stats.decisions)
-                thinking.append(player.stats.thinking)
-            else:
-                decisions.append(0)
-                thinking.append(0.0)
+            stats = None if player is None else player.stats
+            decisions.append(0 if stats is None else stats.decisions)
+            thinking.append(0.0 if stats is None else stats.thinking)
         return MatchSummary(
             winner=None if abandoned else game.winner,
             scores=list(game.scores),

@@ -236,6 +236,16 @@ for _kind in get_args(Event):
     copyreg.pickle(_kind, _reduced)
 
 
+def _kind_name(kind: type) -> str:
+    """A kind of event's name in JSON: its class's name in snake case (``PenaltyPending``:
+    ``penalty_pending``)."""
+    return "".join("_" + c.lower() if c.isupper() else c for c in kind.__name__).lstrip("_")
+
+
+EVENT_KINDS: tuple[str, ...] = tuple([_kind_name(kind) for kind in get_args(Event)])
+"""The ``event`` names :func:`to_json` writes, one per kind of event, in the order of :data:`Event`."""
+
+
 def redact(event: Event, seat: int | None) -> Event:
     """The event as ``seat`` may see it (``None``: a spectator, who sees no hidden card)."""
     if isinstance(event, Drew):
@@ -262,8 +272,7 @@ def to_json(event: Event) -> dict[str, Any]:
     >>> to_json(redact(Drew(0, 2, (parse_card("R7"), parse_card("W+4")), "penalty"), 1))
     {'event': 'drew', 'player': 0, 'amount': 2, 'cards': None, 'reason': 'penalty'}
     """
-    name = type(event).__name__
-    out: dict[str, Any] = {"event": "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")}
+    out: dict[str, Any] = {"event": _kind_name(type(event))}
     for item in fields(event):
         key = item.name
         value = getattr(event, key)

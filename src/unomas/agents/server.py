@@ -34,12 +34,11 @@ from pydantic import Field
 
 from unomas.actions import Action
 from unomas.agents.tables import LocalTable, RemoteTable, Table
-from unomas.client.words import listed_actions, view_words
 from unomas.errors import SettingsError, StaleAction, UnoError
-from unomas.i18n import LANGUAGES, translator
+from unomas.i18n import LANGUAGES, translator, wording
+from unomas.i18n.view_words import listed_actions, view_words
 from unomas.live.host import WINDOW
 from unomas.rules import Rules
-from unomas.tui import text
 
 __all__ = ["Tables", "build_server", "rules_text"]
 
@@ -282,7 +281,10 @@ def build_server(
     async def match_rules(table: TableId = None, lang: Lang = lang) -> dict[str, Any]:
         """The rules of your match: every setting, and each house rule on or off, explained."""
         _, seated = tables.get(table)
-        return {"rules": seated.rules.to_dict(), "words": "\n".join(text.rules_lines(seated.rules, translator(lang)))}
+        return {
+            "rules": seated.rules.to_dict(),
+            "words": "\n".join(wording.rules_lines(seated.rules, translator(lang))),
+        }
 
     @server.tool()
     async def get_record(table: TableId = None) -> dict[str, Any]:

@@ -246,8 +246,8 @@ def _param_name(param: Any) -> str:
 
 def _refused(error: SettingsError, option: str | None = None) -> Refused:
     """A bad setting of a command as one line in the reader's words (by its code, see
-    :func:`unomas.tui.text.error_line`), after the option it came from."""
-    from unomas.tui.text import error_line
+    :func:`unomas.i18n.wording.error_line`), after the option it came from."""
+    from unomas.i18n.wording import error_line
 
     t = _words()
     line = error_line(error, t)
@@ -906,7 +906,7 @@ seats.register(app, Command)  # unomas bot --join, unomas mcp
 def _where(error: RecordError, t: "Translations") -> str:
     """A record error in ``t``'s language, without the record number (already printed)."""
     from unomas.i18n import record_error_text
-    from unomas.tui.text import language
+    from unomas.i18n.wording import language
 
     return record_error_text(error.params, language(t), record=False)
 

@@ -14,10 +14,9 @@ from unomas.bots import make_bot
 from unomas.bots.levels import LEVELS
 from unomas.cli.lines import fail, translations
 from unomas.errors import RecordError, SettingsError, UnoError
-from unomas.i18n import Translations, record_error_text
+from unomas.i18n import Translations, record_error_text, wording
 from unomas.rules import Rules
 from unomas.tui import plain as line_mode
-from unomas.tui import text
 from unomas.tui.session import NAMES, Session, Setup, Watch, last_unfinished, resume
 
 
@@ -69,7 +68,7 @@ def play(
         setup = setup.fitted()
         rules = setup.rules().with_settings(settings or [])
     except SettingsError as error:
-        raise fail(text.error_line(error, t), code=2) from None
+        raise fail(wording.error_line(error, t), code=2) from None
 
     if window is not None:
         setup.window = window
@@ -89,14 +88,14 @@ def play(
         try:
             session = resume(path, pace=pace, window=setup.window)
         except UnoError as error:
-            raise fail(text.error_line(error, t)) from None
+            raise fail(wording.error_line(error, t)) from None
     elif flags or plain:
         try:
             session = start(setup, rules)
         except SettingsError as error:
-            raise fail(text.error_line(error, t), code=2) from None
+            raise fail(wording.error_line(error, t), code=2) from None
         except UnoError as error:  # the data folder cannot be written
-            raise fail(text.error_line(error, t)) from None
+            raise fail(wording.error_line(error, t)) from None
     if session is not None:
         session.sort_hand = setup.sort_hand
     if plain:
@@ -109,7 +108,7 @@ def play(
     app.run()
     played = app.session
     if isinstance(played, Session) and played.path is not None and not played.game.is_over:
-        typer.echo(text.saved_line(t))
+        typer.echo(wording.saved_line(t))
 
 
 def _check_bot(spec: str, t: Translations) -> None:
@@ -152,7 +151,7 @@ def watch_record(path: Path, lang: str | None) -> None:
         data: Any = record.read_file(path)[0]
         watched = Watch(data)
     except RecordError as error:
-        raise fail(f"{path}: {record_error_text(error.params, text.language(t))}") from None
+        raise fail(f"{path}: {record_error_text(error.params, wording.language(t))}") from None
     from unomas.tui.app import UnomasApp
 
     UnomasApp(t, watch=watched).run()

@@ -62,8 +62,8 @@ def bot_command(
     try:
         from unomas.bots import make_bot
         from unomas.bots.levels import LEVELS
+        from unomas.bots.room import join_with_bot
         from unomas.client import DEFAULT_SERVER, RoomLink
-        from unomas.client.seat import join_with_bot
     except ImportError as error:
         raise _missing(t.gettext("The client needs its extra: {install} ({error})."), "server", error) from None
     try:
@@ -164,7 +164,7 @@ def play_room(join: str, name: str | None, lang: str | None, *, plain: bool = Fa
     t = translations(language)
     try:
         from unomas.client import RoomLink, SimpleSeat
-        from unomas.client.terminal import play_room as play_lines
+        from unomas.tui.remote_plain import play_room as play_lines
     except ImportError as error:
         raise _missing(t.gettext("The client needs its extra: {install} ({error})."), "server", error) from None
     try:
@@ -217,8 +217,8 @@ async def _on_screen(ticket: "Ticket", t: Translations, language: str, *, start:
     the host starts it); then the match's scores, or that a bot plays the seat of the
     person who left (a refusal that ended the connection is raised)."""
     from unomas.client import RoomClient
-    from unomas.client.table import RemoteTable
     from unomas.tui.app import UnomasApp
+    from unomas.tui.remote import RemoteTable
 
     async with RoomClient.of(ticket, lang=language) as client:
         if start:
@@ -267,7 +267,7 @@ def host_command(
     rules = rules_from_options(players, preset, settings or [])
     try:
         from unomas.client import SimpleSeat, create_room
-        from unomas.client.terminal import play_room as play_lines
+        from unomas.tui.remote_plain import play_room as play_lines
     except ImportError as error:
         raise _missing(t.gettext("The client needs its extra: {install} ({error})."), "server", error) from None
     setup = {"rules": rules.to_dict(), "bots": bot_seats or [], "programs": program_seats or []}

@@ -1,11 +1,15 @@
-"""Clients of ``unomas serve``'s rooms: every kind of player at one table.
+"""The client library of ``unomas serve``'s rooms: the room protocol, below every player of a room.
 
 :mod:`~unomas.client.links` names a room (its link or code) and keeps a seat's token;
 :mod:`~unomas.client.remote` is the asyncio client of the room protocol (docs/protocol.md);
-:mod:`~unomas.client.simple` its blocking face for scripts; :mod:`~unomas.client.seat`
-seats a bot of any spec (``cmd:`` programs included) at a room. The server judges every
-action: a client only ever sends one of the legal actions its seat's view lists.
-Needs the ``server`` extra (websockets).
+:mod:`~unomas.client.simple` its blocking face for scripts; :mod:`~unomas.client.decode`
+reads a seat's view and events back into the engine's values; :mod:`~unomas.client.seat_client`
+is a simple player for tests and the load benchmark. The players of a room stand on it: a
+bot (:mod:`unomas.bots.room`), a person's terminal (:mod:`unomas.tui.remote`,
+:mod:`unomas.tui.remote_plain`), an agent (:mod:`unomas.agents.tables`); it imports only
+the engine, and words nothing for a screen. The server judges every action: a client only
+ever sends one of the legal actions its seat's view lists. Needs the ``server`` extra
+(websockets).
 """
 
 from __future__ import annotations

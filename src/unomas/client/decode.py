@@ -30,14 +30,10 @@ from unomas.position import Phase
 from unomas.rules import Rules
 from unomas.view import View
 
-__all__ = ["EVENT_KINDS", "event_from_json", "view_from_json"]
+__all__ = ["event_from_json", "view_from_json"]
 
-_KINDS: dict[str, type[Any]] = {
-    "".join("_" + c.lower() if c.isupper() else c for c in kind.__name__).lstrip("_"): kind
-    for kind in typing.get_args(events.Event)
-}
-EVENT_KINDS = tuple(_KINDS)
-"""The ``event`` names :func:`unomas.events.to_json` writes, one per kind of event."""
+_KINDS: dict[str, type[Any]] = dict(zip(events.EVENT_KINDS, typing.get_args(events.Event), strict=True))
+"""Each kind of event by the ``event`` name :func:`unomas.events.to_json` writes."""
 _CARD_LISTS = ("cards", "pile", "hand")
 
 

@@ -30,7 +30,8 @@ from typing import Any, NoReturn
 from unomas import fairness, record
 from unomas.actions import Action, Kind
 from unomas.bots.base import Bot
-from unomas.conductor import BotPlayer, Conductor, Player
+from unomas.bots.player import BotPlayer
+from unomas.conductor import Conductor, Player
 from unomas.errors import BotError, IllegalAction, StaleAction, UnoError
 from unomas.events import Event
 from unomas.game import Game, RoundLog

@@ -2,7 +2,7 @@
 
 The learner plays seat ``seat``; every other seat is a bot made from a spec of
 :func:`unomas.bots.make_bot` (``"heuristic"``, ``"random"``, ``"ismcts:iterations=200"``…),
-a :class:`~unomas.conductor.BotPlayer` of the episode's conductor, asked as every match asks
+a :class:`~unomas.bots.player.BotPlayer` of the episode's conductor, asked as every match asks
 its bots: ``act`` with its own view on its turn, ``react`` with its own view in an
 out-of-turn window, and ``observe`` with the events of every change redacted for its seat.
 A bot that crashes or answers an illegal action raises :class:`~unomas.errors.BotError`
@@ -38,7 +38,8 @@ import numpy as np
 import numpy.typing as npt
 
 from unomas.bots import make_bot
-from unomas.conductor import BotPlayer, Player
+from unomas.bots.player import BotPlayer
+from unomas.conductor import Player
 from unomas.errors import IllegalAction, SettingsError
 from unomas.game import Game
 from unomas.rl.env import (

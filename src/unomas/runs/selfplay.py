@@ -104,6 +104,5 @@ def selfplay(rules: Rules, policy: str, *, seed: int | str | None = None, histor
     seats = players(policy, rules.players)
     rng = _UNSEEDED if seed is None else None
     # Without a history nothing keeps or hears the first deal's events: it is dealt quiet.
-    game, rngs = seeded_game(rules, len(seats), seed=seed, history=history, rng=rng, reporting=history)
-    game.reporting = True  # what follows reports as usual (Conductor.play quiets it again)
+    game, rngs = seeded_game(rules, len(seats), seed=seed, history=history, rng=rng, quiet_deal=not history)
     return Conductor(game, seats, rngs=rngs)

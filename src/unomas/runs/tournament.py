@@ -186,7 +186,8 @@ def play_match(
     """
     # Imported here: the bots and the conductor are not needed to import this module.
     from unomas.bots import Bot, make_bot
-    from unomas.conductor import Conductor, bot_player
+    from unomas.bots.player import BotPlayer
+    from unomas.conductor import Conductor
     from unomas.errors import BotError
 
     order = seating(len(specs), number)
@@ -207,7 +208,7 @@ def play_match(
     try:
         for spec in seat_names:
             bots.append(make_bot(spec))
-        players = [bot_player(bot) for bot in bots]
+        players = [BotPlayer(bot) for bot in bots]
         defaults = [player.name for player in players]
         table = Conductor.seeded(
             rules,

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictInt
 from pydantic.json_schema import models_json_schema
 
-from unomas.client.decode import EVENT_KINDS
+from unomas.events import EVENT_KINDS
 from unomas.server import protocol
 from unomas.server.protocol import ERRORS, Move
 

@@ -29,11 +29,10 @@ from unomas.cards import COLOR_LETTERS, COLOR_OF
 from unomas.errors import SettingsError
 from unomas.events import Event, MatchEnded, RoundEnded
 from unomas.game import Phase
-from unomas.i18n import Translations, bot_label
+from unomas.i18n import Translations, bot_label, wording
 from unomas.i18n.narration import describe
 from unomas.i18n.switches import switch_groups
 from unomas.rules import PRESETS, SWITCHES, Rules
-from unomas.tui import text
 from unomas.tui.session import Session, Setup, Watch, choose_play
 from unomas.tui.table import Table
 from unomas.view import View
@@ -154,7 +153,7 @@ class GameScreen(Screen[None]):
         yield Static(id="keys")
 
     def on_mount(self) -> None:
-        self.query_one("#rules", Static).update(Text(text.rules_line(self.rules, self.t)))
+        self.query_one("#rules", Static).update(Text(wording.rules_line(self.rules, self.t)))
         if self.session is not None:
             for _action, events in self.session.history:
                 self._narrate(events)
@@ -191,14 +190,14 @@ class GameScreen(Screen[None]):
         ended = next((e for e in events if isinstance(e, RoundEnded)), None)
         if ended is None:
             return
-        summary = text.round_summary(ended, self.names, self.t)
+        summary = wording.round_summary(ended, self.names, self.t)
         final = next((e for e in events if isinstance(e, MatchEnded)), None)
         if final is None and self.session.local:
             footer = self.t.gettext("Enter: next round · q: quit (the match is saved)")
         elif final is None:
             footer = self.t.gettext("Enter: back to the table · q: leave (a bot plays your seat)")
         else:
-            summary += ["", *text.match_summary(final.scores, final.winner, self.names, self.t)]
+            summary += ["", *wording.match_summary(final.scores, final.winner, self.names, self.t)]
             footer = self.t.gettext("Enter: close")
         self.app.push_screen(SummaryScreen(summary, footer))
 
@@ -212,9 +211,9 @@ class GameScreen(Screen[None]):
     def refresh_all(self) -> None:
         view = self.view()
         t = self.t
-        self.query_one("#status", Static).update(Text(text.status_line(view, t)))
+        self.query_one("#status", Static).update(Text(wording.status_line(view, t)))
         person = self.watched is None or self.watched.person == view.seat
-        seats = [text.seat_line(view, s, self.names, t, person=person) for s in range(len(view.hand_sizes))]
+        seats = [wording.seat_line(view, s, self.names, t, person=person) for s in range(len(view.hand_sizes))]
         per_line = 2 if len(seats) <= 6 else 3
         rows = [" │ ".join(seats[i : i + per_line]) for i in range(0, len(seats), per_line)]
         self.query_one("#players", Static).update(Text("\n".join(rows)))
@@ -227,12 +226,12 @@ class GameScreen(Screen[None]):
             return self.message
         trouble = None if self.session is None else self.session.trouble()
         if trouble is not None:
-            return text.error_line(trouble, self.t)
+            return wording.error_line(trouble, self.t)
         if self.picking is not None and self.picking[0] == "color":
-            return text.color_prompt(self.t, view.hand)
+            return wording.color_prompt(self.t, view.hand)
         if self.picking is not None:
-            return text.target_prompt(view, self.names, self.t)
-        line = text.prompt(view, self.names, self.t, person=self.watched is None or self.watched.person == view.seat)
+            return wording.target_prompt(view, self.names, self.t)
+        line = wording.prompt(view, self.names, self.t, person=self.watched is None or self.watched.person == view.seat)
         if self.uno_armed:
             line += " " + self.t.gettext("(UNO with your play)")
         return line
@@ -242,13 +241,13 @@ class GameScreen(Screen[None]):
         chosen card, with the number of cards hidden on each side."""
         cards = self._cards(view)
         self.selected = max(0, min(self.selected, len(cards) - 1))
-        marked = text.playable(view)
-        new = text.new_marks(cards, self.session.new_cards()) if self.session is not None else [False] * len(cards)
+        marked = wording.playable(view)
+        new = wording.new_marks(cards, self.session.new_cards()) if self.session is not None else [False] * len(cards)
         pieces: list[Text] = []
         for index, card in enumerate(cards):
             piece = Text(f"{(index + 1) % 10}:" if index < 10 else "", style="dim")
             shown = card_text(
-                text.card_label(card),
+                wording.card_label(card),
                 COLOR_OF[card],
                 marked=card in marked,
                 selected=index == self.selected,
@@ -258,7 +257,7 @@ class GameScreen(Screen[None]):
             piece.append_text(shown)
             pieces.append(piece)
         room = self.query_one("#hand").size.width or sum(piece.cell_len + 1 for piece in pieces)
-        first, last = text.hand_window(
+        first, last = wording.hand_window(
             [piece.cell_len + 1 for piece in pieces], self.selected, self.first, room, self.MARK
         )
         self.first = first
@@ -272,12 +271,12 @@ class GameScreen(Screen[None]):
 
     def _cards(self, view: View) -> list[int]:
         """The hand in the order shown (sorted unless the person turned sorting off)."""
-        return text.hand_cards(view, sort=self.session is None or self.session.sort_hand)
+        return wording.hand_cards(view, sort=self.session is None or self.session.sort_hand)
 
     def _keys(self, view: View) -> Text:
         if self.watched is not None:
             return Text(self.t.gettext("→/space: next · ←: back · ?: help · q: quit"))
-        keys = [] if self.picking else text.offers(view, self.names, self.t)
+        keys = [] if self.picking else wording.offers(view, self.names, self.t)
         if self.session is not None and self.session.chance_open() and not self.picking:
             keys.append((self.t.gettext("space"), self.t.gettext("let it go")))
         if any(a.kind is Kind.PLAY for a in view.legal_actions) and not self.picking:
@@ -416,8 +415,8 @@ class GameScreen(Screen[None]):
     def action_help(self) -> None:
         """?: every key, and the rules in force."""
         t = self.t
-        rows: list[Row] = [t.gettext("Keys"), *text.key_help(t, plain=False), "", t.gettext("Rules")]
-        rows += [text.rules_line(self.rules, t), *text.switch_marks(self.rules, t)]
+        rows: list[Row] = [t.gettext("Keys"), *wording.key_help(t, plain=False), "", t.gettext("Rules")]
+        rows += [wording.rules_line(self.rules, t), *wording.switch_marks(self.rules, t)]
         self.app.push_screen(HelpScreen(rows, t.gettext("Esc, Enter or ?: back to the game")))
 
     def action_quit_game(self) -> None:
@@ -566,7 +565,7 @@ class SetupScreen(Screen[None]):
                     yield Select(levels, value=spec, allow_blank=False, id=f"bot-{seat}")
             with Horizontal(classes="row"):
                 for preset in PRESETS:
-                    yield Button(text.preset_label(preset, t), id=f"preset-{preset}")
+                    yield Button(wording.preset_label(preset, t), id=f"preset-{preset}")
             for group in switch_groups(t):
                 yield Label(group.title, classes="group")
                 for switch in group.switches:
@@ -633,7 +632,7 @@ class SetupScreen(Screen[None]):
         try:
             setup = self.chosen()
         except SettingsError as error:
-            self.query_one("#error", Label).update(escape(text.error_line(error, self.t)))
+            self.query_one("#error", Label).update(escape(wording.error_line(error, self.t)))
             return
         setup.save()
         self.start(setup)

@@ -22,9 +22,8 @@ from unomas.cards import COLOR_LETTERS, Card
 from unomas.errors import UnoError
 from unomas.events import Event, MatchEnded, RoundEnded
 from unomas.game import Phase
-from unomas.i18n import Translations
+from unomas.i18n import Translations, wording
 from unomas.i18n.narration import describe
-from unomas.tui import text
 from unomas.tui.session import Session, Setup, choose_play
 
 
@@ -68,13 +67,13 @@ async def _run(
             write(line)
         for event in events:
             if isinstance(event, RoundEnded):
-                for summary in text.round_summary(event, session.names, t):
+                for summary in wording.round_summary(event, session.names, t):
                     write("  " + summary)
             if isinstance(event, MatchEnded):
-                for summary in text.match_summary(event.scores, event.winner, session.names, t):
+                for summary in wording.match_summary(event.scores, event.winner, session.names, t):
                     write(summary)
 
-    write(text.rules_line(session.rules, t))
+    write(wording.rules_line(session.rules, t))
     for _action, events in session.history:
         heard(None, events)
     session.listen(heard)
@@ -90,36 +89,36 @@ async def _run(
     except EOFError:
         pass
     except UnoError as error:  # a bot failed: the match stops here
-        write(text.error_line(error, t))
+        write(wording.error_line(error, t))
     finally:
         await session.close()
     if session.path is not None and not session.game.is_over:
-        write(text.saved_line(t))
+        write(wording.saved_line(t))
 
 
 def state_lines(session: Session, t: Translations) -> list[str]:
     """The table as the person sees it, then their hand numbered."""
     view = session.view()
-    lines = [text.status_line(view, t)]
-    lines += [text.seat_line(view, seat, session.names, t) for seat in range(len(view.hand_sizes))]
-    marked = text.playable(view)
-    cards = text.hand_cards(view, sort=session.sort_hand)
-    new = text.new_marks(cards, session.new_cards())
+    lines = [wording.status_line(view, t)]
+    lines += [wording.seat_line(view, seat, session.names, t) for seat in range(len(view.hand_sizes))]
+    marked = wording.playable(view)
+    cards = wording.hand_cards(view, sort=session.sort_hand)
+    new = wording.new_marks(cards, session.new_cards())
     fresh = t.gettext("(new)")
     hand = " ".join(
-        f"{n + 1}:{'*' if c in marked else ''}{text.card_label(c)}{fresh if new[n] else ''}"
+        f"{n + 1}:{'*' if c in marked else ''}{wording.card_label(c)}{fresh if new[n] else ''}"
         for n, c in enumerate(cards)
     )
     lines.append(t.gettext("Your hand (*: playable; (new): since your last turn): {hand}").format(hand=hand or "—"))
-    lines.append(text.prompt(view, session.names, t))
+    lines.append(wording.prompt(view, session.names, t))
     return lines
 
 
 def help_lines(session: Session, t: Translations) -> list[str]:
     """The answers the line mode takes, and the rules in force."""
     lines = [t.gettext("Keys")]
-    lines += [f"  {key} = {label}" for key, label in text.key_help(t, plain=True)]
-    return [*lines, t.gettext("Rules"), *(f"  {line}" for line in text.rules_lines(session.rules, t))]
+    lines += [f"  {key} = {label}" for key, label in wording.key_help(t, plain=True)]
+    return [*lines, t.gettext("Rules"), *(f"  {line}" for line in wording.rules_lines(session.rules, t))]
 
 
 async def _ask(
@@ -129,7 +128,7 @@ async def _ask(
     view = session.view()
     for line in state_lines(session, t):
         write(line)
-    keys = [f"{key} = {label}" for key, label in text.offers(view, session.names, t)]
+    keys = [f"{key} = {label}" for key, label in wording.offers(view, session.names, t)]
     choices = [t.gettext("N = play card N (add r/y/g/b for a wild, @SEAT for a 7, u for UNO)"), *keys]
     if session.chance_open():
         choices.append(t.gettext("Enter = let it go"))
@@ -163,7 +162,7 @@ async def _ask(
     try:
         await session.submit(choice)
     except UnoError as error:
-        write(text.error_line(error, t))
+        write(wording.error_line(error, t))
     return True
 
 
@@ -221,7 +220,7 @@ def parse_answer(answer: str, session: Session, t: Translations) -> Action | Pen
             if action.kind is Kind.COLOR and action.color == starting:
                 return action
     pieces = _pieces(answer, t) if answer else []
-    cards = text.hand_cards(view, sort=session.sort_hand)
+    cards = wording.hand_cards(view, sort=session.sort_hand)
     if pieces and pieces[0] == "j":
         jump = next((a for a in view.legal_actions if a.kind is Kind.PLAY), None)
         if jump is not None and jump.card is not None:
@@ -253,9 +252,9 @@ def _play(
     view = session.view()
     choice = choose_play(view.legal_actions, card, color=color, target=target, uno=uno)
     if choice == "color":
-        return Pending(card, color, target, uno, text.color_prompt(t, view.hand))
+        return Pending(card, color, target, uno, wording.color_prompt(t, view.hand))
     if choice == "target":
-        return Pending(card, color, target, uno, text.target_prompt(view, session.names, t))
+        return Pending(card, color, target, uno, wording.target_prompt(view, session.names, t))
     if not isinstance(choice, Action):
         raise ValueError(t.gettext("That card cannot be played now."))
     return choice

@@ -5,7 +5,7 @@ offers exactly the legal actions the view lists and hands the chosen one to :met
 Both kinds are live tables on a :class:`~unomas.live.host.Host`, whose changes arrive while
 :meth:`Table.follow` runs: a :class:`~unomas.tui.session.Session` is one played here (its
 host on the screen's event loop, the record file its store), a
-:class:`~unomas.client.table.RemoteTable` a room's seat (the server's host judges, paces
+:class:`~unomas.tui.remote.RemoteTable` a room's seat (the server's host judges, paces
 the bots and deals). Nothing here knows a rule: the view's ``legal_actions`` are the only
 actions there are.
 """

@@ -3,7 +3,7 @@ person in a terminal (``unomas play --join``).
 
 The actions are the engine's (``view.legal_actions``): each is given an id (its index in
 that list, valid for that view's ply) and a description; nothing here decides what is
-legal. The words are the terminal game's (:mod:`unomas.tui.text`) and the catalogs'.
+legal. The words are the terminal game's (:mod:`unomas.i18n.wording`) and the catalogs'.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from unomas.actions import Action, Kind
-from unomas.i18n import Translations, card_name, color_name
-from unomas.tui import text
+from unomas.i18n import Translations, card_name, color_name, wording
 from unomas.view import View
 
 __all__ = ["describe", "listed_actions", "table_lines", "view_words"]
@@ -66,16 +65,16 @@ def listed_actions(view: View, names: Sequence[str], t: Translations) -> list[di
 
 def table_lines(view: View, names: Sequence[str], t: Translations) -> list[str]:
     """The table as the seat sees it, its hand and what the game waits for."""
-    lines = [text.status_line(view, t), text.rules_line(view.rules, t)]
-    lines += [text.seat_line(view, seat, names, t) for seat in range(len(view.hand_sizes))]
+    lines = [wording.status_line(view, t), wording.rules_line(view.rules, t)]
+    lines += [wording.seat_line(view, seat, names, t) for seat in range(len(view.hand_sizes))]
     if view.seat is not None:
-        hand = ", ".join(card_name(card, t) for card in text.hand_cards(view))
+        hand = ", ".join(card_name(card, t) for card in wording.hand_cards(view))
         lines.append(t.gettext("Your hand: {cards}").format(cards=hand or "—"))
     if view.shown_hand is not None:
         shown_seat, shown = view.shown_hand
         cards = ", ".join(card_name(card, t) for card in shown)
         lines.append(t.gettext("{player} showed you: {cards}").format(player=names[shown_seat], cards=cards))
-    lines.append(text.prompt(view, names, t))
+    lines.append(wording.prompt(view, names, t))
     return lines
 
 

@@ -17,10 +17,9 @@ from typing import Any
 from unomas.client.decode import view_from_json
 from unomas.client.remote import ConnectionLost, Refused, seat_names
 from unomas.client.simple import SimpleSeat
-from unomas.client.words import listed_actions, table_lines
-from unomas.i18n import Translations, error_text
+from unomas.i18n import Translations, error_text, wording
+from unomas.i18n.view_words import listed_actions, table_lines
 from unomas.rules import Rules
-from unomas.tui import text
 
 __all__ = ["play_room"]
 
@@ -42,8 +41,8 @@ def play_room(
     room = seat.room
     assert room is not None
     rules = Rules.from_dict(room["rules"])
-    lang = text.language(t)
-    write(text.rules_line(rules, t))
+    lang = wording.language(t)
+    write(wording.rules_line(rules, t))
     told = 0
     while True:
         changes = seat.changes
@@ -54,7 +53,7 @@ def play_room(
         sent = seat.view
         if seat.over is not None:
             if sent is not None and sent["winner"] is not None:
-                for line in text.match_summary(sent["scores"], sent["winner"], _names(seat), t):
+                for line in wording.match_summary(sent["scores"], sent["winner"], _names(seat), t):
                     write(line)
             return seat.over
         if sent is None or not sent["legal_actions"]:
