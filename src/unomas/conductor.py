@@ -39,7 +39,7 @@ from mypy_extensions import mypyc_attr
 
 from unomas.actions import Action, Kind
 from unomas.cards import Card
-from unomas.errors import BotError, IllegalAction, SettingsError, StaleAction
+from unomas.errors import BotError, IllegalAction, SettingsError, StaleAction, cause_params
 from unomas.events import Event, RoundEnded, redact
 from unomas.game import Deal, Game, Phase
 from unomas.rules import Rules
@@ -118,7 +118,7 @@ class BotPlayer(Player):
 
     def start(self, seat: int, rules: Rules, rng: random.Random) -> None:
         self.seat = seat
-        self._guarded("failed to start", self.bot.start, seat, rules, rng)
+        self._guarded("start", self.bot.start, seat, rules, rng)
         self.name = self.bot.name  # a program bot may name itself as it starts
 
     def decide(self, table: Conductor, seat: int, out_of_turn: bool) -> Action | None:
@@ -132,7 +132,7 @@ class BotPlayer(Player):
         except BotError:
             raise
         except Exception as error:
-            failure = BotError(seat, bot.name, f"crashed: {type(error).__name__}: {error}")
+            failure = BotError(seat, bot.name, "bot.crashed", error=f"{type(error).__name__}: {error}")
             failure.__cause__ = error  # set by hand: a compiled build drops "from" inside try/finally
             raise failure from error
         finally:
@@ -140,25 +140,26 @@ class BotPlayer(Player):
             self.stats.thinking += time.perf_counter() - started
         if answer is None:
             if not out_of_turn:
-                raise BotError(seat, bot.name, "gave no action on its turn")
+                raise BotError(seat, bot.name, "bot.no_action")
             return None
         if not isinstance(answer, Action) or answer.player != seat:
-            raise BotError(seat, bot.name, f"answered {answer!r}, not an action of its own seat")
+            raise BotError(seat, bot.name, "bot.not_own_action", answer=repr(answer))
         return answer
 
     def observe(self, events: list[Event]) -> None:
-        self._guarded("failed to observe events", self.bot.observe, events)
+        self._guarded("observe", self.bot.observe, events)
 
     def close(self) -> None:
         self.bot.close()
 
-    def _guarded(self, what: str, call: Callable[..., object], *args: object) -> None:
+    def _guarded(self, step: str, call: Callable[..., object], *args: object) -> None:
         try:
             call(*args)
         except BotError:
             raise
         except Exception as error:
-            raise BotError(self.seat, self.bot.name, f"{what}: {type(error).__name__}: {error}") from error
+            failure = f"{type(error).__name__}: {error}"
+            raise BotError(self.seat, self.bot.name, "bot.hook_failed", step=step, error=failure) from error
 
 
 def seeded_game(
@@ -269,7 +270,7 @@ class Conductor:
         witness: Listener | None = None,
     ) -> None:
         if len(players) != game.players:
-            raise SettingsError(f"{len(players)} players for {game.players} seats")
+            raise SettingsError("setup.player_count", given=len(players), players=game.players)
         self.game = game
         self.rules = game.rules
         self.players: list[Player | None] = list(players)
@@ -355,7 +356,7 @@ class Conductor:
         action with its events, redacted. Needs a game that keeps its history."""
         log = self.game.log
         if log is None:
-            raise IllegalAction("this match keeps no history", code="history.none")
+            raise IllegalAction("history.none")
         story: list[tuple[Action | None, list[Event]]] = []
         for number, played in enumerate(log):
             start = self.starts[number] if number < len(self.starts) else []
@@ -405,7 +406,7 @@ class Conductor:
         """``seat``, offered an out-of-turn chance, lets it go: the window moves on."""
         window = self._current_window()
         if not window or window[0] != seat:
-            raise IllegalAction(f"seat {seat} has no out-of-turn chance to let go now", code="move.not_offered")
+            raise IllegalAction("move.not_offered", seat=seat)
         del window[0]
 
     def propose(self) -> Action | None:
@@ -435,11 +436,11 @@ class Conductor:
         included (an RL environment's step); the decision must be a player's."""
         decision = self.decision()
         if decision is None:
-            raise IllegalAction("no round is in play: nobody decides", code="round.over")
+            raise IllegalAction("round.over")
         seat, out_of_turn = decision
         player = self.players[seat]
         if player is None or not self.playing[seat]:
-            raise IllegalAction(f"seat {seat} has no player to decide", code="seat.no_player")
+            raise IllegalAction("seat.no_player", seat=seat)
         return self._answer(player, seat, out_of_turn)
 
     def _answer(self, player: Player, seat: int, out_of_turn: bool) -> Action | None:
@@ -450,10 +451,12 @@ class Conductor:
             return None
         if not player.trusted:
             if not isinstance(action, Action) or action.player != seat:
-                raise BotError(seat, player.name, f"answered {action!r}, not an action of its own seat")
-            problem = self.game.problem(action)
-            if problem is not None:
-                raise BotError(seat, player.name, f"illegal action: {action}: {problem}")
+                raise BotError(seat, player.name, "bot.not_own_action", answer=repr(action))
+            refusal = self.game.refusal(action)
+            if refusal is not None:
+                code, params = refusal
+                cause = IllegalAction(code, **{"action": str(action), **params})
+                raise BotError(seat, player.name, "bot.illegal_action", action=str(action), **cause_params(cause))
         return action
 
     def step(self) -> Action | None:
@@ -499,7 +502,7 @@ class Conductor:
         """Deal the next round (the last one is over), as ``deal`` dictates if given."""
         game = self.game
         if not game.round_over or game.is_over:
-            raise IllegalAction("no round is waiting to be dealt", code="round.not_over")
+            raise IllegalAction("round.not_over")
         caused = game.start_round(deal)
         self._at = -1  # a new position at the same ply
         self._round_actions = 0
@@ -535,7 +538,7 @@ class Conductor:
     def stand_in(self, seat: int, playing: bool) -> None:
         """Let the seat's player decide for it (``playing``) or stand by, listening."""
         if self.players[seat] is None:
-            raise IllegalAction(f"seat {seat} has no player to stand in", code="seat.no_player")
+            raise IllegalAction("seat.no_player", seat=seat)
         self.playing[seat] = playing
 
     def _after(self, action: Action, caused: list[Event]) -> list[Event]:
@@ -587,7 +590,7 @@ class Conductor:
                         break
                     self.push(action)
                 elif not game.round_over:
-                    raise IllegalAction(f"seat {self.waiting_for()} has no player to decide", code="seat.no_player")
+                    raise IllegalAction("seat.no_player", seat=self.waiting_for())
                 elif game.is_over:
                     break
                 else:

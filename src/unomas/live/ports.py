@@ -25,8 +25,6 @@ STORE_UNAVAILABLE = "store.unavailable"
 class StoreUnavailable(UnoError):
     """The store could not keep a change just now: it was not made, and nobody heard of it."""
 
-    code = STORE_UNAVAILABLE
-
 
 class MatchStore(Protocol):
     """Where a live match is kept as it goes: each move's record entries, each later
@@ -57,7 +55,7 @@ class MemoryStore:
 
     def _check(self) -> None:
         if self.failing:
-            raise StoreUnavailable("the match could not be kept just now")
+            raise StoreUnavailable(STORE_UNAVAILABLE)
 
     async def append(self, round: int, entries: list[dict[str, Any]], result: dict[str, Any] | None) -> None:
         self._check()

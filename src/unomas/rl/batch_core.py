@@ -44,7 +44,7 @@ class Batch:
         history: bool = False,
     ) -> None:
         if games < 1:
-            raise SettingsError(f"games must be at least 1, not {games}")
+            raise SettingsError("setup.at_least_one", name="games", value=games)
         self.games = games
         self.players = rules.players
         self.drivers = [

@@ -97,17 +97,17 @@ class Driver:
         history: bool = False,
     ) -> None:
         if episode not in ("round", "match"):
-            raise SettingsError(f"episode must be 'round' or 'match', not {episode!r}")
+            raise SettingsError("setup.one_of", name="episode", known="'round', 'match'", value=repr(episode))
         if reward not in ("win", "points"):
-            raise SettingsError(f"reward must be 'win' or 'points', not {reward!r}")
+            raise SettingsError("setup.one_of", name="reward", known="'win', 'points'", value=repr(reward))
         if max_steps < 1:
-            raise SettingsError(f"max_steps must be at least 1, not {max_steps}")
+            raise SettingsError("setup.at_least_one", name="max_steps", value=max_steps)
         self.rules = rules
         self.players = rules.players
         try:
             self.table: ActionTable = action_table(rules.players, max_players)
-        except ValueError as error:
-            raise SettingsError(str(error)) from None
+        except ValueError:
+            raise SettingsError("setup.max_players", players=rules.players, limit=10, value=max_players) from None
         self.max_players = max_players
         self.keeps_history = history
         self.history = [0] * rules.players

@@ -229,7 +229,7 @@ class UnoEnv(AECEnv[str, Observation, int | None]):
 def check_illegal(illegal: str) -> None:
     """Refuse an ``illegal`` option other than ``raise`` and ``lose``."""
     if illegal not in ("lose", "raise"):
-        raise SettingsError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
+        raise SettingsError("setup.one_of", name="illegal", known="'lose', 'raise'", value=repr(illegal))
 
 
 class TextRenderer:
@@ -239,7 +239,7 @@ class TextRenderer:
 
     def __init__(self, mode: str | None) -> None:
         if mode is not None and mode not in ("human", "ansi"):
-            raise SettingsError(f"render_mode must be 'human', 'ansi' or None, not {mode!r}")
+            raise SettingsError("setup.one_of", name="render_mode", known="'human', 'ansi', None", value=repr(mode))
         self.mode = mode
         self._shown: float | None = None
         """When the last ``human`` frame was printed (``time.monotonic``)."""

@@ -87,10 +87,10 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
     ) -> None:
         n = rules.players
         if not 0 <= seat < n:
-            raise SettingsError(f"seat must be 0 to {n - 1}, not {seat}")
+            raise SettingsError("setup.seat_range", name="seat", last=n - 1, value=seat)
         specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != n - 1:
-            raise SettingsError(f"{len(specs)} opponents for {n - 1} seats")
+            raise SettingsError("setup.player_count", given=len(specs), players=n - 1)
         check_illegal(illegal)
         self._renderer = TextRenderer(render_mode)
         for spec in specs:

@@ -642,9 +642,7 @@ class SetupScreen(Screen[None]):
         try:
             target = int(target_text)
         except ValueError:
-            raise SettingsError(
-                f"target_score must be a whole number, not {target_text!r}", code="setup.target_score"
-            ) from None
+            raise SettingsError("setup.not_integer", name="target_score", value=repr(target_text)) from None
         settings: dict[str, int | bool] = {"target_score": target}
         for name in SWITCHES:
             settings[name] = self.query_one(f"#rule-{name}", Checkbox).value

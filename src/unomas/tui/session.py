@@ -44,7 +44,7 @@ from unomas.bots import make_bot
 from unomas.bots.base import Bot
 from unomas.cards import Card, Color
 from unomas.conductor import BotPlayer, Conductor, Listener, Player
-from unomas.errors import SettingsError, UnoError
+from unomas.errors import Refusal, SettingsError, UnoError
 from unomas.events import Event, Reshuffled
 from unomas.game import Game, RoundLog
 from unomas.rules import Rules
@@ -149,16 +149,16 @@ class Session:
         game: Game | None = None,
     ) -> None:
         if len(bots) != rules.players - 1:
-            raise SettingsError(f"{rules.players} players need {rules.players - 1} bots, not {len(bots)}")
+            raise SettingsError("setup.bot_count", players=rules.players, bots=rules.players - 1, given=len(bots))
         if not 0 <= person < rules.players:
-            raise SettingsError(f"the person's seat must be 0 to {rules.players - 1}, not {person}")
+            raise SettingsError("setup.person_seat", last=rules.players - 1, value=person)
         self.person = person
         self.specs: list[str | None] = [bot if isinstance(bot, str) else bot.name for bot in bots]
         self.specs.insert(person, None)
         """Each seat's bot spec (None: the person), as the record keeps them."""
         self.names = list(names) if names is not None else [NAMES[s % len(NAMES)] for s in range(rules.players)]
         if len(self.names) != rules.players:
-            raise SettingsError(f"{len(self.names)} names for {rules.players} seats")
+            raise SettingsError("setup.name_count", names=len(self.names), players=rules.players)
         players: list[Player | None] = [BotPlayer(make_bot(bot) if isinstance(bot, str) else bot) for bot in bots]
         players.insert(person, None)
         self.pace = pace
@@ -234,7 +234,7 @@ class Session:
     def act(self, action: Action) -> list[Event]:
         """The person's action; an illegal one raises IllegalAction and changes nothing."""
         if action.player != self.person:
-            raise SettingsError(f"seat {self.person} cannot act for seat {action.player}")
+            raise Refusal("seat.not_yours", seat=self.person, asked=action.player)
         before = Counter(self.view().hand)
         events = self.conductor.act(action)
         self._before = before
@@ -308,10 +308,8 @@ class ResumeError(UnoError):
     """A saved record whose match cannot be continued: ``resume.finished`` (its match is
     over) or ``resume.no_person`` (it is not a match of a person against bots)."""
 
-    code = "resume.invalid"
-
-    def __init__(self, path: Path, code: str, message: str) -> None:
-        super().__init__(f"{path.name}: {message}", code=code, file=path.name)
+    def __init__(self, path: Path, code: str) -> None:
+        super().__init__(code, file=path.name)
 
 
 def resume(path: Path, *, pace: float = 0.8, window: float = 2.5) -> Session:
@@ -320,7 +318,7 @@ def resume(path: Path, *, pace: float = 0.8, window: float = 2.5) -> Session:
     data = json.loads(path.read_text(encoding="utf-8"))
     game = record.replay(data)
     if game.is_over:
-        raise ResumeError(path, "resume.finished", "the match is over")
+        raise ResumeError(path, "resume.finished")
     specs = data.get("bots")
     person = data.get("person")
     if (
@@ -329,7 +327,7 @@ def resume(path: Path, *, pace: float = 0.8, window: float = 2.5) -> Session:
         or specs.count(None) != 1
         or specs[person] is not None
     ):
-        raise ResumeError(path, "resume.no_person", "not a record of a match against bots (no 'bots' and 'person')")
+        raise ResumeError(path, "resume.no_person")
     game.rng = random.SystemRandom()
     bots = [spec for spec in specs if spec is not None]
     return Session(
