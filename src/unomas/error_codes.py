@@ -154,6 +154,16 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "history.none": N_("this match keeps no history"),
             "round.over": N_("no round is in play: nobody decides"),
             "round.not_over": N_("no round is waiting to be dealt"),
+            # An action an RL environment refuses.
+            "rl.not_reset": N_("reset() the batch before stepping it"),
+            "rl.bad_actions": N_("actions must be one integer id per game, not {type} shaped {shape}"),
+            "rl.action_count": N_("{actions} actions for {games} games"),
+            "rl.in_game": N_("game {game}: {cause}"),
+            "rl.episode_over": N_("the episode is over: reset the environment"),
+            "rl.not_dealt": N_("the next round is not dealt yet"),
+            "rl.not_legal": N_("seat {seat} may not take action {id} now ({action})"),
+            "rl.no_such_id": N_("seat {seat} may not take action {id}: there is no such action"),
+            "rl.must_act": N_("{agent} must act: None is only for agents whose episode is over"),
         },
         extra=("action",),
     ),
@@ -242,6 +252,7 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "deal.hand_count": N_("the deal has {hands} hands for {players} players"),
             "deal.hand_size": N_("hand {seat} has {cards} cards, not {size}"),
             "deal.not_full_deck": N_("the hands and the pile are not exactly the 108 cards"),
+            "deal.return_not_w4": N_("return {index}: the pile's top card is {card}, not W+4"),
             "deal.return_order": N_("return {index}: the new pile order is not the same cards as the pile"),
             "deal.return_missing": N_("the starting card is W+4: the pile's new order after returning it is missing"),
         },
@@ -400,10 +411,9 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "name.symbols": (422, N_("That name cannot be used: control characters and < > are not allowed.")),
             "name.taken": (409, N_("Someone in this room is already called {name}.")),
             "rematch.early": (409, N_("The match is not over yet: a rematch comes after it.")),
+            "store.unavailable": (503, N_("The game could not be saved just now; try again in a moment.")),
         },
     ),
-    # A store's failure, which a live table and a server both raise: the change was not made.
-    "store.unavailable": ErrorCode("UnoError", 503, N_("The game could not be saved just now; try again in a moment.")),
     # A client's troubles with a room, and the agents' tables.
     "link.invalid": ErrorCode(
         "LinkError", 422, N_("{text} is not a room's link, a room's code nor a server's address.")

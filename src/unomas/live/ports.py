@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from unomas.actions import Action
-from unomas.errors import UnoError
+from unomas.errors import Refusal
 from unomas.events import Event
 from unomas.view import View
 
@@ -22,7 +22,7 @@ STORE_UNAVAILABLE = "store.unavailable"
 """The code of a store's failure: the change was not made."""
 
 
-class StoreUnavailable(UnoError):
+class StoreUnavailable(Refusal):
     """The store could not keep a change just now: it was not made, and nobody heard of it."""
 
 

@@ -178,7 +178,7 @@ class Driver:
     def deal(self, deal: Deal) -> None:
         """Deal the next round of the match as ``deal`` dictates (once ``deal_pending``)."""
         if not self.deal_pending:
-            raise IllegalAction("no round is waiting to be dealt", code="round.not_over")
+            raise IllegalAction("round.not_over")
         self.deal_pending = False
         self.events = self.conductor.deal(deal)
         self._recount()
@@ -342,13 +342,14 @@ class Driver:
 
     def check(self, action_id: int) -> None:
         """Raise :class:`~unomas.errors.IllegalAction`, saying why, unless the actor may take ``action_id`` now."""
-        if self.done or self.deal_pending:
-            raise IllegalAction("the episode is over" if self.done else "the next round is not dealt yet")
+        if self.done:
+            raise IllegalAction("rl.episode_over")
+        if self.deal_pending:
+            raise IllegalAction("rl.not_dealt")
+        if not 0 <= action_id < self.table.size:
+            raise IllegalAction("rl.no_such_id", seat=self.actor, id=action_id)
         if action_id not in self.legal_ids():
-            raise IllegalAction(
-                f"seat {self.actor} may not take action {action_id} now"
-                + (f" ({self.table.describe(action_id)})" if 0 <= action_id < self.table.size else "")
-            )
+            raise IllegalAction("rl.not_legal", seat=self.actor, id=action_id, action=self.table.describe(action_id))
 
     def step(self, action_id: int, reshuffle: Sequence[Card] | None = None) -> list[float] | None:
         """The actor takes ``action_id``; returns the rewards it caused, if any, by seat.

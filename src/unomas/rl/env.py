@@ -199,7 +199,7 @@ class UnoEnv(AECEnv[str, Observation, int | None]):
             self._was_dead_step(action)
             return
         if action is None:
-            raise IllegalAction(f"{self.agent_selection} must act: None is only for agents whose episode is over")
+            raise IllegalAction("rl.must_act", agent=self.agent_selection)
         action_id = int(action)
         if self.illegal == "lose" and action_id not in self.driver.legal_ids():
             self._lose(self.agent_selection)

@@ -135,7 +135,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
     def step(self, action: np.int64 | int) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         driver = self.driver
         if driver.done:
-            raise IllegalAction("the episode is over: reset the environment")
+            raise IllegalAction("rl.episode_over")
         action_id = int(action)
         if action_id not in driver.legal_ids():
             if self.illegal == "raise":
