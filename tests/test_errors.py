@@ -161,9 +161,9 @@ def _default(tree: ast.Module, function: str, name: str) -> ast.expr | None:
     """The default of parameter ``name`` of ``function`` in ``tree``, if it has one."""
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef) and node.name == function:
-            args = node.args.posonlyargs + node.args.args
-            defaults = dict(zip([a.arg for a in args][len(args) - len(node.args.defaults) :], node.args.defaults))
-            return defaults.get(name)
+            names = [a.arg for a in node.args.posonlyargs + node.args.args]
+            defaulted = names[len(names) - len(node.args.defaults) :]
+            return dict(zip(defaulted, node.args.defaults, strict=True)).get(name)
     return None
 
 

@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from codes import raises_code
 from tui_fixtures import Scripted, stacked_game
 from unomas import record
 from unomas.actions import Action, Kind
 from unomas.bots import HeuristicBot, make_bot
 from unomas.cards import parse_card
 from unomas.conductor import BotPlayer, Conductor
-from unomas.errors import IllegalAction, SettingsError
+from unomas.errors import IllegalAction, Refusal, SettingsError
 from unomas.events import Caught, Dealt, Drew, Event
 from unomas.game import Phase
 from unomas.rules import Rules
@@ -122,13 +123,13 @@ def test_a_seeded_session_plays_the_same_game_as_a_seeded_conductor() -> None:
 
 def test_bad_input_is_refused_and_changes_nothing() -> None:
     session = stacked_session(save=False)
-    with pytest.raises(SettingsError, match="2 players need 1 bots, not 2"):
+    with raises_code(SettingsError, "setup.bot_count"):
         Session(Rules(players=2), ["random", "random"], save=False)
-    with pytest.raises(SettingsError, match="seat must be 0 to 1"):
+    with raises_code(SettingsError, "setup.person_seat"):
         Session(Rules(players=2), ["random"], person=2, save=False)
-    with pytest.raises(SettingsError, match="3 names for 2 seats"):
+    with raises_code(SettingsError, "setup.name_count"):
         Session(Rules(players=2), ["random"], names=["a", "b", "c"], save=False)
-    with pytest.raises(SettingsError, match="cannot act for seat 1"):
+    with raises_code(Refusal, "seat.not_yours"):
         session.act(Action.draw(1))
     session.step()
     with pytest.raises(IllegalAction):
@@ -160,7 +161,7 @@ def test_every_action_is_saved_and_a_killed_match_resumes(data_folder: Path) -> 
     assert saved["bots"] == [None, "scripted"] and saved["person"] == 0 and saved["winner"] is None
     assert len(saved["rounds"][0]["events"]) == 2
     assert last_unfinished() == session.path
-    with pytest.raises(SettingsError, match="unknown bot 'scripted'"):
+    with raises_code(SettingsError, "setup.unknown_bot"):
         resume(session.path)  # a bot only this test knows
     saved["bots"] = [None, "playfirst"]
     session.path.write_text(json.dumps(saved), encoding="utf-8")
@@ -174,7 +175,7 @@ def test_every_action_is_saved_and_a_killed_match_resumes(data_folder: Path) -> 
             again.step()
     assert record.replay(json.loads(session.path.read_text(encoding="utf-8"))).is_over
     assert last_unfinished() is None
-    with pytest.raises(ResumeError, match="the match is over") as over:
+    with raises_code(ResumeError, "resume.finished") as over:
         resume(session.path)
     assert over.value.code == "resume.finished" and over.value.params == {"file": session.path.name}
 
@@ -186,7 +187,7 @@ def test_resume_refuses_a_record_without_a_person(data_folder: Path) -> None:
     path.write_text(record.dumps(record.to_json(stacked_game())), encoding="utf-8")
     (folder / "broken.json").write_text("{", encoding="utf-8")
     assert last_unfinished() == path
-    with pytest.raises(ResumeError, match="not a record of a match against bots") as unfit:
+    with raises_code(ResumeError, "resume.no_person") as unfit:
         resume(path)
     assert unfit.value.code == "resume.no_person"
 

@@ -174,17 +174,19 @@ ERRORS: Final[dict[str, ErrorCode]] = {
     **_kind(
         "SettingsError",
         {
-            "setup.not_boolean": N_("{name} must be true or false, not {value}"),
-            "setup.not_integer": N_("{name} must be a whole number, not {value}"),
-            "setup.players_range": N_("players must be 2 to 10, not {value}"),
-            "setup.hand_size_range": N_("hand_size must be at least 1, not {value}"),
-            "setup.too_many_cards": N_("players × hand_size must be at most 99, not {players} × {hand_size} = {total}"),
-            "setup.target_score_range": N_("target_score must be 0 or more, not {value}"),
-            "setup.unknown_preset": N_("unknown preset {name} (presets are {known})"),
+            "setup.not_boolean": N_("{name} must be true or false, not {value}."),
+            "setup.not_integer": N_("{name} must be a whole number, not {value}."),
+            "setup.players_range": N_("A match has 2 to 10 players, not {value}."),
+            "setup.hand_size_range": N_("The hand size must be 1 or more, not {value}."),
+            "setup.too_many_cards": N_(
+                "{players} players with {hand_size} cards each need {total} cards; there are at most 99 to deal."
+            ),
+            "setup.target_score_range": N_("The target score must be 0 or more, not {value}."),
+            "setup.unknown_preset": N_("There is no preset {name} (the presets are {known})."),
             "setup.not_an_object": N_("settings must be an object, not {type}"),
-            "setup.unknown_setting": N_("unknown setting {name} (settings are {known})"),
+            "setup.unknown_setting": N_("There is no setting {name} (the settings are {known})."),
             "setup.missing_setting": N_("setting {name} is missing"),
-            "setup.not_an_assignment": N_("expected NAME=VALUE, not {text}"),
+            "setup.not_an_assignment": N_("A setting is written NAME=VALUE, not {text}."),
             "setup.openspiel_preset": N_(
                 "python_unomas cannot take preset=all: OpenSpiel gives every switch left unset its default"
                 " (false), so a switch set false over the preset could not be told from one left unset;"

@@ -158,10 +158,10 @@ def _rules(params: dict[str, Any]) -> tuple[Rules, Episode, int]:
         raise SettingsError("setup.unknown_preset", name=repr(preset), known=", ".join(PRESETS))
     episode = params["episode"]
     if episode not in ("round", "match"):
-        raise ValueError(f"episode must be 'round' or 'match', not {episode!r}")
+        raise SettingsError("setup.one_of", name="episode", known="'round', 'match'", value=repr(episode))
     max_steps = params["max_steps"]
     if max_steps < 1:
-        raise ValueError(f"max_steps must be at least 1, not {max_steps}")
+        raise SettingsError("setup.at_least_one", name="max_steps", value=max_steps)
     return Rules.from_dict({name: params[name] for name in SETTING_HELP}), episode, max_steps
 
 
