@@ -124,7 +124,7 @@ def test_settings_on_the_command_line(tmp_path: Path) -> None:
         (("--set", "jump_in=maybe"), "jump_in"),
         (("--set", "players=11"), "players"),
         (("--set", "hand_size=x"), "hand_size"),
-        (("--set", "target_score=-5"), "The target score must be 0 or more."),
+        (("--set", "target_score=-5"), "The target score must be 0 or more, not -5."),
         (("--set", "stack_mixed"), "stack_mixed"),
         (("--players", "1"), "players"),
         (("--rules", "chaos"), "chaos"),

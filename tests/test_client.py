@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from codes import raises_code
+
 pytest.importorskip("websockets")
 
 from server_support import running
@@ -356,13 +358,16 @@ def test_a_person_in_the_terminal_plays_a_room_to_its_end_through_a_dropped_conn
 
 
 @pytest.mark.parametrize(
-    ("setup", "field"),
-    [({"programs": [0]}, "programs"), ({"programs": [1, 1]}, "programs"), ({"bots": [1], "programs": [1]}, "programs")],
+    ("setup", "code"),
+    [
+        ({"programs": [0]}, "setup.bot_seat"),
+        ({"programs": [1, 1]}, "setup.seat_twice"),
+        ({"bots": [1], "programs": [1]}, "setup.program_and_bot"),
+    ],
 )
-def test_a_seat_kept_for_a_program_is_one_of_the_guests_seats_and_no_bot_s(setup: dict[str, Any], field: str) -> None:
-    with pytest.raises(UnoError) as refused:
+def test_a_seat_kept_for_a_program_is_one_of_the_guests_seats_and_no_bot_s(setup: dict[str, Any], code: str) -> None:
+    with raises_code(UnoError, code):
         RoomSetup(name="Ana", rules={"players": 3}, **setup).check_seats()
-    assert refused.value.code == "setup.invalid" and refused.value.params["field"] == field
 
 
 def test_the_codes_of_the_clients_and_the_agents_have_words_in_both_languages() -> None:

@@ -11,6 +11,7 @@ import pytest
 
 import unomas.conductor
 from bot_fixtures import Recorder, spied_table
+from codes import raises_code
 from unomas.actions import Action, Kind
 from unomas.bots import HeuristicBot, PlayFirstBot, RandomBot, make_bot
 from unomas.bots.base import Bot, plays
@@ -119,23 +120,18 @@ def seated(rules: Rules, bad: Watched, seat: int, seed: int = 3) -> tuple[Conduc
     return table, bots
 
 
-def fails(table: Conductor, bad: Watched, seat: int, reason: str) -> BotError:
-    with pytest.raises(BotError) as caught:
+def fails(table: Conductor, bad: Watched, seat: int, code: str) -> BotError:
+    with raises_code(BotError, code, seat=seat, bot=bad.name) as caught:
         table.play()
-    error = caught.value
-    assert error.seat == seat
-    assert error.bot == bad.name
-    assert str(error).startswith(f"seat {seat} ({bad.name}): ")
-    assert reason in error.reason
-    return error
+    return caught.value
 
 
 @pytest.mark.parametrize("seat", [0, 1, 2])
 def test_an_illegal_action_is_refused_and_changes_nothing(seat: int) -> None:
     bad = Passer()
     table, bots = seated(Rules(players=3, target_score=0), bad, seat)
-    error = fails(table, bad, seat, "illegal action: ")
-    assert "passing is only allowed after drawing a playable card" in error.reason
+    error = fails(table, bad, seat, "bot.illegal_action")
+    assert error.params["cause_code"] == "move.pass_not_allowed"
     assert snapshot(table.game) == bad.before
     assert table.game.view(seat) == bad.view_before
     assert table.game.log is not None
@@ -144,22 +140,23 @@ def test_an_illegal_action_is_refused_and_changes_nothing(seat: int) -> None:
 
 
 @pytest.mark.parametrize(
-    ("bad", "reason"),
+    ("bad", "code"),
     [
-        (Impostor(), "answered Action('"),
-        (Confused(), "answered 'draw', not an action of its own seat"),
-        (Silent(), "gave no action on its turn"),
-        (Crasher(), "crashed: RuntimeError: boom"),
+        (Impostor(), "bot.not_own_action"),
+        (Confused(), "bot.not_own_action"),
+        (Silent(), "bot.no_action"),
+        (Crasher(), "bot.crashed"),
     ],
     ids=lambda x: x.name if isinstance(x, Bot) else "",
 )
-def test_a_failing_bot_is_named(bad: Watched, reason: str) -> None:
+def test_a_failing_bot_is_named(bad: Watched, code: str) -> None:
     table, bots = seated(Rules(players=2, target_score=0), bad, 1)
-    error = fails(table, bad, 1, reason)
+    error = fails(table, bad, 1, code)
     assert snapshot(table.game) == bad.before
     if isinstance(bad, Impostor):
-        assert "not an action of its own seat" in error.reason
+        assert error.params["answer"].startswith("Action('")
     if isinstance(bad, Crasher):
+        assert error.params["error"] == "RuntimeError: boom"
         assert isinstance(error.__cause__, RuntimeError)
     assert all(bot.closed == 1 for bot in bots)
 
@@ -167,7 +164,7 @@ def test_a_failing_bot_is_named(bad: Watched, reason: str) -> None:
 def test_a_bot_crashing_with_a_unomas_error_is_named() -> None:
     bad = Misreader()
     table, _ = seated(Rules(players=2, target_score=0), bad, 1)
-    fails(table, bad, 1, "crashed: NotationError")
+    assert fails(table, bad, 1, "bot.crashed").params["error"].startswith("NotationError: ")
 
 
 class FailingStart(RandomBot):
@@ -195,25 +192,26 @@ def test_a_bot_failing_to_start_is_named() -> None:
         bot_match(Rules(players=3), [RandomBot(), RandomBot(), FailingStart()], seed=1)
     assert caught.value.seat == 2
     assert caught.value.bot == "badstart"
-    assert "failed to start: KeyError" in caught.value.reason
-    assert "no model file" in str(caught.value)
+    assert (caught.value.code, caught.value.params["step"]) == ("bot.hook_failed", "start")
+    assert caught.value.params["error"] == "KeyError: 'no model file'"
 
 
 def test_a_bot_failing_to_observe_the_deal_is_named() -> None:
     with pytest.raises(BotError) as caught:
         bot_match(Rules(players=3), [RandomBot(), FailingObserve(), RandomBot()], seed=1)
     assert (caught.value.seat, caught.value.bot) == (1, "badeyes")
-    assert caught.value.reason == "failed to observe events: ValueError: cannot read events"
+    assert (caught.value.code, caught.value.params["step"]) == ("bot.hook_failed", "observe")
+    assert caught.value.params["error"] == "ValueError: cannot read events"
 
 
 def test_a_bot_failing_to_observe_during_play_is_named() -> None:
     table = bot_match(Rules(players=2, target_score=0), [RandomBot(), FailingObserve(after=5)], seed=1)
-    with pytest.raises(BotError, match=r"^seat 1 \(badeyes\): failed to observe events: ValueError"):
+    with raises_code(BotError, "bot.hook_failed"):
         table.play()
 
 
 def test_a_table_needs_one_bot_per_seat() -> None:
-    with pytest.raises(ValueError, match="2 players for 3 seats"):
+    with raises_code(ValueError, "setup.player_count"):
         bot_match(Rules(players=3), [RandomBot(), RandomBot()])
 
 
@@ -422,7 +420,7 @@ def test_a_round_within_the_limit_is_not_abandoned(monkeypatch: pytest.MonkeyPat
 def test_a_finished_game_refuses_more_actions() -> None:
     _, recorder = play(["playfirst", "playfirst"], 2, target_score=0)
     assert recorder.game is not None
-    with pytest.raises(IllegalAction, match="the match is over"):
+    with raises_code(IllegalAction, "move.match_over"):
         recorder.game.apply(Action.draw(0))
 
 

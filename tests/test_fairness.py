@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from codes import raises_code
 from unomas import fairness, record
 from unomas.cli import app
 from unomas.errors import RecordError
@@ -72,7 +73,7 @@ def test_a_finished_record_with_its_seed_verifies(finished: dict[str, Any]) -> N
 def test_a_seed_that_does_not_match_the_commitment_is_refused(finished: dict[str, Any]) -> None:
     tampered = copy.deepcopy(finished)
     tampered["shuffle"]["seed"] = bytes(32).hex()
-    with pytest.raises(RecordError, match="does not match the commitment"):
+    with raises_code(RecordError, "record.seed_mismatch"):
         fairness.verify(tampered)
 
 
@@ -81,7 +82,7 @@ def test_a_deal_other_than_the_seeds_is_refused_even_with_a_consistent_commitmen
     data = record.to_json(game, shuffle=fairness.reveal(SEED))
     other = bytes(31) + b"\x01"
     data["shuffle"] = fairness.reveal(other)  # a valid record, an honest-looking commitment, another seed
-    with pytest.raises(RecordError, match="round 0: the seed does not deal this round's hands and pile"):
+    with raises_code(RecordError, "record.seed_deal"):
         fairness.verify(data)
 
 
@@ -93,10 +94,10 @@ def test_a_reshuffle_the_seed_did_not_make_is_found(finished: dict[str, Any]) ->
     with pytest.raises(RecordError) as caught:
         fairness.replay_seeded(tampered, SEED)
     assert (caught.value.round, caught.value.event) == (index, number)
-    assert "does not produce this reshuffle" in caught.value.reason
+    assert caught.value.code == "record.seed_reshuffle"
     missing = copy.deepcopy(finished)
     del missing["rounds"][index]["events"][number]
-    with pytest.raises(RecordError, match="does not produce this reshuffle"):
+    with raises_code(RecordError, "record.seed_reshuffle"):
         fairness.replay_seeded(missing, SEED)
 
 
@@ -109,25 +110,25 @@ def test_a_starting_return_the_seed_did_not_make_is_found() -> None:
     pile[0], pile[1] = pile[1], pile[0]
     if pile[0] == pile[1]:  # pragma: no cover - identical cards: swap others
         pile[0], pile[2] = pile[2], pile[0]
-    with pytest.raises(RecordError, match="round 0, event 0: the seed does not return"):
+    with raises_code(RecordError, "record.seed_return"):
         fairness.replay_seeded(data, seed)
 
 
 @pytest.mark.parametrize(
-    ("shuffle", "message"),
+    ("shuffle", "code"),
     [
-        (None, "has no 'shuffle' object"),
-        ({"commitment": "ab"}, "must hold a 'commitment' and a 'seed'"),
-        ({"commitment": "ab", "seed": "xyz"}, "is not hex"),
+        (None, "record.no_shuffle"),
+        ({"commitment": "ab"}, "record.bad_shuffle"),
+        ({"commitment": "ab", "seed": "xyz"}, "record.seed_not_hex"),
     ],
 )
-def test_a_missing_or_malformed_shuffle_field_is_named(finished: dict[str, Any], shuffle: Any, message: str) -> None:
+def test_a_missing_or_malformed_shuffle_field_is_named(finished: dict[str, Any], shuffle: Any, code: str) -> None:
     tampered = copy.deepcopy(finished)
     if shuffle is None:
         del tampered["shuffle"]
     else:
         tampered["shuffle"] = shuffle
-    with pytest.raises(RecordError, match=message):
+    with raises_code(RecordError, code):
         fairness.verify(tampered)
 
 
@@ -139,11 +140,11 @@ def test_replaying_from_the_seed_resumes_the_same_game_and_random_source() -> No
     assert told.count(None) == len(partial["rounds"])  # each deal was told
     assert resumed.view(0) == original.view(0) and resumed.hands == original.hands
     assert resumed.rng.random() == original.rng.random()  # the next shuffle will be the same
-    with pytest.raises(RecordError, match="malformed record"):
+    with raises_code(RecordError, "record.malformed"):
         fairness.replay_seeded({"rules": Rules().to_dict()}, SEED)
     broken = copy.deepcopy(partial)
     broken["rounds"][0]["events"].insert(0, {"p": 9, "a": "draw"})
-    with pytest.raises(RecordError, match="does not replay"):
+    with raises_code(RecordError, "record.does_not_replay"):
         fairness.replay_seeded(broken, SEED)
 
 

@@ -88,7 +88,7 @@ def test_an_agent_plays_a_local_match_to_its_end(where: str) -> None:
             assert "Di UNO" in spanish_prompt.messages[0].content.text  # type: ignore[union-attr]
             assert (await refusal(client, "get_view"))["code"] == "table.unknown"
             bad = await refusal(client, "start_match", players=2, rules={"no_such_rule": True})
-            assert bad["code"] == "setup.invalid"
+            assert (bad["code"], bad["params"]["name"]) == ("setup.unknown_setting", "'no_such_rule'")
             state = await call(
                 client, "start_match", players=3, bots=["playfirst", "heuristic"], rules={"target_score": 0}, seed="7"
             )
@@ -101,7 +101,7 @@ def test_an_agent_plays_a_local_match_to_its_end(where: str) -> None:
             stale = await refusal(client, "act", action_id=0, ply=state["ply"] + 1)
             assert stale["code"] == "move.stale" and stale["params"] == {"ply": state["ply"] + 1, "now": state["ply"]}
             wrong = await refusal(client, "act", action_id=len(state["actions"]), ply=state["ply"])
-            assert wrong["code"] == "move.illegal"
+            assert (wrong["code"], wrong["params"]["action"]) == ("table.no_action", len(state["actions"]))
             final = await play_out(client)
             assert final["over"] and final["view"]["winner"] is not None
             return await call(client, "get_record")

@@ -103,7 +103,7 @@ def test_a_failing_bot_ends_the_line_mode_with_one_line(data_folder: Path) -> No
     out: list[str] = []
     plain.run(session, translator("es"), lambda _prompt: "", out.append)
     assert out[-2:] == [
-        "Ha fallado el bot del asiento 1 (crashing): la partida está guardada.",
+        "El bot del asiento 1 (crashing) se ha colgado: RuntimeError: out of order",
         "La partida está guardada: unomas play --resume la continúa.",
     ]
     assert session.path is not None and session.path.is_file()
@@ -118,37 +118,39 @@ def test_a_failing_bot_ends_the_line_mode_with_one_line(data_folder: Path) -> No
             "Demasiado tarde: la partida siguió antes de que llegara tu jugada.",
         ),
         (
-            SettingsError(
-                "players must be 2 to 10, not 0", code="setup.invalid", reason_code="setup.players_range", value=0
-            ),
+            SettingsError("setup.players_range", value=0),
             "A match has 2 to 10 players, not 0.",
             "Una partida tiene de 2 a 10 jugadores, no 0.",
         ),
-        (SettingsError("3 players need 2 bots, not 1"), "3 players need 2 bots, not 1", "3 players need 2 bots, not 1"),
         (
-            IllegalAction("p0 draw: not now", reason="not now"),
-            "That is not allowed now.",
-            "Eso no se puede hacer ahora.",
+            SettingsError("setup.bot_count", players=3, bots=2, given=1),
+            "3 players need 2 bots, not 1",
+            "3 jugadores necesitan 2 bots, no 1",
         ),
         (
-            ResumeError(Path("a.json"), "resume.finished", "over"),
+            IllegalAction("move.not_your_turn", action="0 draw", current=1),
+            "it is player 1's turn",
+            "es el turno del jugador 1",
+        ),
+        (
+            ResumeError(Path("a.json"), "resume.finished"),
             "a.json: that match is over.",
             "a.json: esa partida ya ha terminado.",
         ),
         (
-            ResumeError(Path("b.json"), "resume.no_person", "no person"),
+            ResumeError(Path("b.json"), "resume.no_person"),
             "b.json: not a match of a person against bots.",
             "b.json: no es una partida de una persona contra bots.",
         ),
         (
-            SettingsError("x", code="setup.target_score"),
-            "The target score must be a whole number.",
-            "Los puntos para ganar deben ser un número entero.",
+            SettingsError("setup.not_integer", name="target_score", value="'x'"),
+            "target_score must be a whole number, not 'x'.",
+            "target_score debe ser un número entero, no 'x'.",
         ),
         (
-            RecordError("rounds must be a non-empty list"),
+            RecordError("record.no_rounds"),
             "rounds must be a non-empty list",
-            "rounds must be a non-empty list",
+            "rounds debe ser una lista no vacía",
         ),
     ],
 )
@@ -216,8 +218,8 @@ def test_play_command_in_plain_mode_saves_the_record(data_folder: Path) -> None:
         ),
         (
             ["--set", "target_score=-5"],
-            "The target score must be 0 or more.",
-            "Los puntos para ganar deben ser 0 o más.",
+            "The target score must be 0 or more, not -5.",
+            "Los puntos para ganar deben ser 0 o más, no -5.",
         ),
         (
             ["--set", "nope"],
@@ -302,8 +304,8 @@ def test_bad_play_flags_are_one_line_in_the_user_s_language_and_exit_2(
         ),
         (
             ["tournament", "--bots", "random,random", "--set", "target_score=-5"],
-            "The target score must be 0 or more.",
-            "Los puntos para ganar deben ser 0 o más.",
+            "The target score must be 0 or more, not -5.",
+            "Los puntos para ganar deben ser 0 o más, no -5.",
         ),
         (
             ["serve", "--port", "0"],

@@ -22,6 +22,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
+from codes import raises_code
+
 ray = pytest.importorskip("ray")
 
 from unomas.cli import app  # noqa: E402
@@ -287,8 +289,9 @@ def test_an_interrupt_cancels_the_tasks_and_keeps_the_matches_before_it(cluster:
 
 
 def test_an_address_where_no_cluster_answers_is_refused_at_once() -> None:
-    with pytest.raises(BackendUnavailable, match=f"no Ray cluster answers at 127.0.0.1:{(port := free_port())}"):
-        run_tournament(ONE_ROUND, ["playfirst", "random"], 2, backend="ray", address=f"127.0.0.1:{port}")
+    address = f"127.0.0.1:{free_port()}"
+    with raises_code(BackendUnavailable, "setup.no_ray_cluster", address=address):
+        run_tournament(ONE_ROUND, ["playfirst", "random"], 2, backend="ray", address=address)
     result = run("tournament", "--bots", "playfirst,random", "--backend", "ray", "--address", "nowhere")
     assert result.exit_code == 2
     assert "bad Ray address 'nowhere'" in " ".join(result.output.split())

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from codes import raises_code
+
 pytest.importorskip("pettingzoo")
 
 import numpy as np
@@ -103,7 +105,7 @@ def snapshot(game: Game) -> tuple[object, ...]:
 
 def test_bad_actions_change_nothing() -> None:
     batch = rl.batch(4, players=2)
-    with pytest.raises(IllegalAction, match="reset"):
+    with raises_code(IllegalAction, "rl.not_reset"):
         batch.step([0, 0, 0, 0])
     batch.reset(seed=1)
     before: list[np.ndarray[Any, Any]] = [batch.observations.copy(), batch.action_masks.copy(), batch.actors.copy()]
@@ -112,22 +114,22 @@ def test_bad_actions_change_nothing() -> None:
     good = random_actions(batch.action_masks, np.random.default_rng(1))
     illegal = good.copy()
     illegal[2] = int(np.flatnonzero(batch.action_masks[2] == 0)[0])
-    with pytest.raises(IllegalAction, match="game 2"):
+    with raises_code(IllegalAction, "rl.in_game"):
         batch.step(illegal)
-    with pytest.raises(IllegalAction, match="3 actions for 4 games"):
+    with raises_code(IllegalAction, "rl.action_count"):
         batch.step(good[:3])
-    with pytest.raises(IllegalAction, match="integer"):
+    with raises_code(IllegalAction, "rl.bad_actions"):
         batch.step(good.astype(float))
-    with pytest.raises(IllegalAction, match="integer"):
+    with raises_code(IllegalAction, "rl.bad_actions"):
         batch.step(good.reshape(2, 2))
-    with pytest.raises(IllegalAction, match="game 0"):
+    with raises_code(IllegalAction, "rl.in_game"):
         batch.step([-1, *good[1:]])
     after: list[np.ndarray[Any, Any]] = [batch.observations, batch.action_masks, batch.actors]
     assert all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))
     assert [snapshot(driver.game) for driver in batch.core.drivers] == games
     assert [driver.steps for driver in batch.core.drivers] == steps
     batch.step(good)  # and the batch goes on
-    with pytest.raises(SettingsError, match="games"):
+    with raises_code(SettingsError, "setup.at_least_one"):
         rl.batch(0)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from codes import raises_code
 from unomas import Action, DealError, Game, IllegalAction, Phase
 from unomas.cards import COLOR_OF, parse_card, parse_color
 from unomas.events import (
@@ -76,7 +77,7 @@ def test_wild_may_choose_the_current_colour() -> None:
 def test_unplayable_card_is_refused_and_changes_nothing() -> None:
     game = make_game([["G2", "G3"], ["B1", "Y5"], ["G5", "G6"]], ["R7"])
     before = snapshot(game)
-    with pytest.raises(IllegalAction, match="does not match"):
+    with raises_code(IllegalAction, "move.does_not_match"):
         play(game, 1, "B1")
     assert snapshot(game) == before
 
@@ -123,7 +124,7 @@ def test_after_drawing_only_the_drawn_card_may_be_played() -> None:
     game = make_game([["G2", "G3"], ["R1", "Y5"], ["G5", "G6"]], ["R7", "R3"])
     draw(game, 1)
     before = snapshot(game)
-    with pytest.raises(IllegalAction, match="only the drawn card"):
+    with raises_code(IllegalAction, "move.only_drawn_card"):
         play(game, 1, "R1")
     with pytest.raises(IllegalAction):
         draw(game, 1)
@@ -140,7 +141,7 @@ def test_drawn_wild_may_be_played() -> None:
 
 def test_pass_only_after_a_playable_draw() -> None:
     game = make_game([["G2", "G3"], ["B1", "Y5"], ["G5", "G6"]], ["R7", "B2"])
-    with pytest.raises(IllegalAction, match="passing"):
+    with raises_code(IllegalAction, "move.pass_not_allowed"):
         game.apply(Action.pass_(1))
     draw(game, 1)  # B2 is not playable: the turn is over
     with pytest.raises(IllegalAction):
@@ -152,7 +153,7 @@ def test_force_play_drawn_on_forbids_passing() -> None:
     draw(game, 1)
     assert game.legal_actions(1) == [Action.play(1, C("R3"))]
     before = snapshot(game)
-    with pytest.raises(IllegalAction, match="force_play_drawn"):
+    with raises_code(IllegalAction, "move.must_play_drawn"):
         game.apply(Action.pass_(1))
     assert snapshot(game) == before
     play(game, 1, "R3")
@@ -356,7 +357,7 @@ def test_facing_a_penalty_nothing_else_can_be_played() -> None:
     play(game, 1, "R+2")
     assert set(game.legal_actions(2)) == {Action.draw(2)}
     for token, color in (("R5", None), ("W", "R")):
-        with pytest.raises(IllegalAction, match="facing"):
+        with raises_code(IllegalAction, "move.penalty_pending"):
             play(game, 2, token, color)
 
 
@@ -373,7 +374,7 @@ def test_facing_a_penalty_there_is_no_pass() -> None:
 def test_stack_draw_two_off() -> None:
     game = make_game([["G1", "G2"], ["R+2", "G4"], ["B+2", "G6"]], ["R9"])
     play(game, 1, "R+2")
-    with pytest.raises(IllegalAction, match="stack_draw_two"):
+    with raises_code(IllegalAction, "move.stack_not_allowed"):
         play(game, 2, "B+2")
 
 
@@ -394,14 +395,14 @@ def test_stack_draw_two_on_any_colour_adds_up() -> None:
 def test_stack_draw_two_does_not_allow_w4() -> None:
     game = make_game([["G1", "G2"], ["R+2", "G4"], ["W+4", "G6"]], ["R9"], stack_draw_two=True)
     play(game, 1, "R+2")
-    with pytest.raises(IllegalAction, match="stack_mixed"):
+    with raises_code(IllegalAction, "move.stack_not_allowed"):
         play(game, 2, "W+4", "R")
 
 
 def test_stack_draw_four_off() -> None:
     game = make_game([["G1", "G2"], ["W+4", "G4"], ["W+4", "G6"]], ["R9"])
     play(game, 1, "W+4", "B")
-    with pytest.raises(IllegalAction, match="stack_draw_four"):
+    with raises_code(IllegalAction, "move.stack_not_allowed"):
         play(game, 2, "W+4", "B")
 
 
@@ -419,21 +420,21 @@ def test_stack_draw_four_on() -> None:
 def test_stack_draw_four_does_not_allow_plus_two() -> None:
     game = make_game([["G1", "G2"], ["W+4", "G4"], ["B+2", "G6"]], ["R9"], stack_draw_four=True)
     play(game, 1, "W+4", "B")
-    with pytest.raises(IllegalAction, match="stack_mixed"):
+    with raises_code(IllegalAction, "move.stack_not_allowed"):
         play(game, 2, "B+2")
 
 
 def test_stack_mixed_off() -> None:
     game = make_game([["G1", "G2"], ["R+2", "G4"], ["W+4", "B+2"]], ["R9"], stack_draw_two=True, stack_draw_four=True)
     play(game, 1, "R+2")
-    with pytest.raises(IllegalAction, match="stack_mixed"):
+    with raises_code(IllegalAction, "move.stack_not_allowed"):
         play(game, 2, "W+4", "B")
 
 
 def test_stack_mixed_off_no_plus_two_on_w4() -> None:
     game = make_game([["G1", "G2"], ["W+4", "G4"], ["B+2", "G6"]], ["R9"], stack_draw_two=True)
     play(game, 1, "W+4", "B")
-    with pytest.raises(IllegalAction, match="stack_mixed"):
+    with raises_code(IllegalAction, "move.stack_not_allowed"):
         play(game, 2, "B+2")
 
 
@@ -456,7 +457,7 @@ def test_stack_mixed_plus_two_of_another_colour_on_w4_refused() -> None:
     game = make_game([["G1", "G2"], ["W+4", "G4"], ["R+2", "G6"]], ["R9"], stack_mixed=True, stack_draw_two=True)
     play(game, 1, "W+4", "B")
     before = snapshot(game)
-    with pytest.raises(IllegalAction, match="chosen colour"):
+    with raises_code(IllegalAction, "move.stack_wrong_color"):
         play(game, 2, "R+2")
     assert snapshot(game) == before
 
@@ -464,14 +465,14 @@ def test_stack_mixed_plus_two_of_another_colour_on_w4_refused() -> None:
 def test_stack_mixed_does_not_allow_w4_on_w4() -> None:
     game = make_game([["G1", "G2"], ["W+4", "G4"], ["W+4", "G6"]], ["R9"], stack_mixed=True)
     play(game, 1, "W+4", "B")
-    with pytest.raises(IllegalAction, match="stack_draw_four"):
+    with raises_code(IllegalAction, "move.stack_not_allowed"):
         play(game, 2, "W+4", "B")
 
 
 def test_stack_mixed_does_not_allow_plus_two_on_plus_two() -> None:
     game = make_game([["G1", "G2"], ["R+2", "G4"], ["R+2", "G6"]], ["R9"], stack_mixed=True)
     play(game, 1, "R+2")
-    with pytest.raises(IllegalAction, match="stack_draw_two"):
+    with raises_code(IllegalAction, "move.stack_not_allowed"):
         play(game, 2, "R+2")
 
 

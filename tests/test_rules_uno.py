@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from codes import raises_code
 from unomas import Action, Game, IllegalAction, Phase
 from unomas.cards import parse_card
 from unomas.events import (
@@ -34,7 +35,7 @@ def test_uno_called_with_the_play() -> None:
     assert Played(1, C("R3"), None, None, True, False) in events
     assert UnoCalled(1) in events
     assert game.uno_pending is None
-    with pytest.raises(IllegalAction, match="cannot be caught"):
+    with raises_code(IllegalAction, "move.not_catchable"):
         game.apply(Action.catch(2, 1))
 
 
@@ -81,7 +82,7 @@ def test_late_uno_call() -> None:
     assert events == [UnoCalled(1)]
     assert game.uno_pending is None
     assert game.current == 2
-    with pytest.raises(IllegalAction, match="cannot be caught"):
+    with raises_code(IllegalAction, "move.not_catchable"):
         game.apply(Action.catch(0, 1))
 
 
@@ -94,9 +95,9 @@ def test_obligation_ends_at_the_next_turn_action(turn_action: str) -> None:
     else:
         draw(game, 2)
     assert game.uno_pending == (2 if turn_action == "play" else None)  # a play may oblige its own player
-    with pytest.raises(IllegalAction, match="cannot be caught"):
+    with raises_code(IllegalAction, "move.not_catchable"):
         game.apply(Action.catch(0, 1))
-    with pytest.raises(IllegalAction, match="no UNO"):
+    with raises_code(IllegalAction, "move.no_uno"):
         game.apply(Action.call_uno(1))
 
 
@@ -106,7 +107,7 @@ def test_obligation_ends_at_a_challenge() -> None:
     assert game.uno_pending == 1
     game.apply(Action.challenge(2))
     assert game.uno_pending is None
-    with pytest.raises(IllegalAction, match="cannot be caught"):
+    with raises_code(IllegalAction, "move.not_catchable"):
         game.apply(Action.catch(0, 1))
 
 
@@ -122,23 +123,23 @@ def test_obligation_survives_other_out_of_turn_actions() -> None:
 def test_uno_with_a_play_that_leaves_more_cards_is_illegal() -> None:
     game = make_game([["R1", "G2", "G3"], ["R3", "G5", "G7"], ["R4", "G6", "G8"]], ["R9"])
     before = snapshot(game)
-    with pytest.raises(IllegalAction, match="exactly one card"):
+    with raises_code(IllegalAction, "move.uno_not_allowed"):
         play(game, 1, "R3", uno=True)
     assert snapshot(game) == before
 
 
 def test_uno_with_the_last_card_is_illegal() -> None:
     game = make_game([["R1"], ["R3"], ["R4"]], ["R9"])
-    with pytest.raises(IllegalAction, match="exactly one card"):
+    with raises_code(IllegalAction, "move.uno_not_allowed"):
         play(game, 1, "R3", uno=True)
 
 
 def test_uno_call_without_obligation_is_illegal() -> None:
     game = _two_cards()
     before = snapshot(game)
-    with pytest.raises(IllegalAction, match="no UNO"):
+    with raises_code(IllegalAction, "move.no_uno"):
         game.apply(Action.call_uno(1))
-    with pytest.raises(IllegalAction, match="cannot be caught"):
+    with raises_code(IllegalAction, "move.not_catchable"):
         game.apply(Action.catch(0, 1))
     assert snapshot(game) == before
 
@@ -147,7 +148,7 @@ def test_catch_after_a_called_uno_is_illegal_and_no_self_catch() -> None:
     game = _two_cards()
     play(game, 1, "R3")
     before = snapshot(game)
-    with pytest.raises(IllegalAction, match="themselves"):
+    with raises_code(IllegalAction, "move.catch_self"):
         game.apply(Action.catch(1, 1))
     with pytest.raises(IllegalAction):
         game.apply(Action.catch(0, 2))
@@ -166,7 +167,7 @@ def test_obligation_after_playing_twice_in_a_row() -> None:
 
 def test_seven_zero_off_seven_and_zero_are_plain() -> None:
     game = make_game([["R1", "G2", "G3"], ["R7", "G5", "G7"], ["R0", "G6", "G8"]], ["R9"])
-    with pytest.raises(IllegalAction, match="takes no target"):
+    with raises_code(IllegalAction, "move.card_takes_no_target"):
         play(game, 1, "R7", target=2)
     play(game, 1, "R7")
     play(game, 2, "R0")
@@ -188,8 +189,13 @@ def test_seven_swaps_hands() -> None:
 def test_seven_needs_a_target() -> None:
     game = make_game([["R1", "G2", "G3"], ["R7", "G5", "G7"], ["R0", "Y6", "G8"]], ["R9"], seven_zero=True)
     before = snapshot(game)
-    for target in (None, 1, 3, -1):
-        with pytest.raises(IllegalAction, match="target"):
+    for target, code in (
+        (None, "move.needs_target"),
+        (1, "move.needs_target"),
+        (3, "move.bad_target"),
+        (-1, "move.bad_target"),
+    ):
+        with raises_code(IllegalAction, code):
             play(game, 1, "R7", target=target)
     assert snapshot(game) == before
     targets = {a.target for a in game.legal_actions(1) if a.card == C("R7")}
@@ -234,7 +240,7 @@ def test_uno_counts_the_hand_after_a_seven_swap() -> None:
     draw(game, 2)  # B6
     play(game, 0, "R3", uno=True)  # seat 0 holds B4
     assert Action.play(1, C("R7"), target=0, uno=True) in game.legal_actions(1)
-    with pytest.raises(IllegalAction, match="exactly one card"):
+    with raises_code(IllegalAction, "move.uno_not_allowed"):
         play(game, 1, "R7", target=2, uno=True)
     play(game, 1, "R7", target=0)
     assert hand(game, 1) == ["B4"]
@@ -256,7 +262,7 @@ def test_uno_called_with_a_seven_swap() -> None:
 
 def test_no_uno_when_a_swap_leaves_more_cards() -> None:
     game = make_game([["R3", "B4"], ["R7", "G1"], ["Y1", "Y2"]], ["R9"], seven_zero=True)
-    with pytest.raises(IllegalAction, match="exactly one card"):
+    with raises_code(IllegalAction, "move.uno_not_allowed"):
         play(game, 1, "R7", target=2, uno=True)
     play(game, 1, "R7", target=2)
     assert hand(game, 1) == sorted(["Y1", "Y2"])
@@ -279,7 +285,7 @@ def test_uno_counts_the_hand_after_a_zero_pass() -> None:
 
 def test_no_uno_when_a_zero_pass_leaves_more_cards() -> None:
     game = make_game([["R3", "B4"], ["R0", "G1"], ["Y1", "Y2"]], ["R9"], seven_zero=True)
-    with pytest.raises(IllegalAction, match="exactly one card"):
+    with raises_code(IllegalAction, "move.uno_not_allowed"):
         play(game, 1, "R0", uno=True)
     play(game, 1, "R0")
     assert hand(game, 1) == sorted(["R3", "B4"])
@@ -288,7 +294,7 @@ def test_no_uno_when_a_zero_pass_leaves_more_cards() -> None:
 
 def test_last_seven_names_its_target_but_has_no_effect() -> None:
     game = make_game([["R3"], ["R7"], ["Y1"]], ["R9"], seven_zero=True, target_score=0)
-    with pytest.raises(IllegalAction, match="target"):
+    with raises_code(IllegalAction, "move.needs_target"):
         play(game, 1, "R7")
     events = play(game, 1, "R7", target=2)
     assert not any(isinstance(e, HandsSwapped) for e in events)
@@ -310,7 +316,7 @@ def test_jump_in_off() -> None:
     game = make_game([["R9", "G2"], ["R3", "G5"], ["R4", "G6"]], ["R9"])
     assert all(a.kind.value != "play" for a in game.legal_actions(0))
     before = snapshot(game)
-    with pytest.raises(IllegalAction, match="turn"):
+    with raises_code(IllegalAction, "move.not_your_turn"):
         play(game, 0, "R9")
     assert snapshot(game) == before
 
@@ -339,7 +345,7 @@ def test_jump_in_needs_an_identical_card() -> None:
     game = make_game([["R1", "G9"], ["R3", "G5"], ["R8", "B6"]], ["R9"], jump_in=True)
     before = snapshot(game)
     for seat, token in ((0, "G9"), (0, "R1"), (2, "R8")):
-        with pytest.raises(IllegalAction, match="identical"):
+        with raises_code(IllegalAction, "move.jump_in_not_identical"):
             play(game, seat, token)
     assert snapshot(game) == before
     assert game.legal_actions(0) == []
@@ -368,7 +374,7 @@ def test_jump_in_on_a_pending_plus_two_without_stacking() -> None:
     play(game, 1, "R+2")
     assert game.legal_actions(0) == []
     before = snapshot(game)
-    with pytest.raises(IllegalAction, match="stack_draw_two"):
+    with raises_code(IllegalAction, "move.stack_not_allowed"):
         play(game, 0, "R+2")
     assert snapshot(game) == before
 
@@ -432,7 +438,7 @@ def test_jump_in_ends_an_uno_obligation() -> None:
 def test_jump_in_respects_no_action_finish() -> None:
     game = make_game([["G1"], ["G5"], ["Y6"], ["RS"]], ["RS"], jump_in=True, no_action_finish=True)
     assert game.current == 2  # the starting Skip skipped seat 1
-    with pytest.raises(IllegalAction, match="no_action_finish"):
+    with raises_code(IllegalAction, "move.no_action_finish"):
         play(game, 3, "RS")
     assert game.legal_actions(3) == []
 
@@ -446,7 +452,7 @@ def test_jump_in_with_a_seven() -> None:
     )
     play(game, 1, "R7", target=2)
     assert game.current == 2
-    with pytest.raises(IllegalAction, match="target"):
+    with raises_code(IllegalAction, "move.needs_target"):
         play(game, 3, "R7")
     events = play(game, 3, "R7", target=0)
     assert HandsSwapped(3, 0) in events

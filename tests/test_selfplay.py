@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from codes import raises_code
 from unomas import record
 from unomas.actions import Action, Kind
 from unomas.bots import PlayFirstBot, RandomBot
@@ -130,7 +131,7 @@ def test_players_of_each_policy_are_trusted() -> None:
     assert [type(p) for p in players("playfirst", 2)] == [PlayFirstPlayer, PlayFirstPlayer]
     assert [type(p) for p in players("random", 3)] == [RandomPlayer] * 3
     assert all(p is not None and p.trusted for p in players("random", 2) + players("playfirst", 2))
-    with pytest.raises(SettingsError, match="unknown policy 'uniform' \\(policies are playfirst, random\\)"):
+    with raises_code(SettingsError, "setup.unknown_policy"):
         players("uniform", 2)
 
 

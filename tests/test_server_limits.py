@@ -197,7 +197,8 @@ def test_a_match_ends_at_the_move_limit_recorded_and_explained_and_targets_are_b
     settings = Settings(grace=0.01, bot_delay=0, window=0, round_pause=0, max_match_actions=6)
     with running(SQLiteStore(":memory:"), settings) as address:
         status, answer = post(address, "/api/rooms", {"name": "Ana", "rules": {"target_score": 10_001}})
-        assert status == 422 and "at most 10000" in answer["error"]["params"]["reason"]
+        assert status == 422 and answer["error"]["code"] == "setup.target_score_max"
+        assert answer["error"]["params"] == {"limit": 10_000}
         room = create(address, rules={"players": 2, "target_score": 500}, bots=[1])
         url = f"ws://{address}/ws/{room['code']}"
 

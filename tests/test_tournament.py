@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
+from codes import raises_code
 from unomas import record
 from unomas.actions import Action
 from unomas.bots import BUILTIN_BOTS, HeuristicBot, PlayFirstBot
@@ -113,9 +114,9 @@ def test_specs_repeat_to_fill_the_seats_and_repeats_are_numbered() -> None:
     assert seat_specs(["a", "b"], 5) == ["a", "b", "a", "b", "a"]
     assert entrant_names(["a", "b", "a", "b", "a"]) == ["a#1", "b#1", "a#2", "b#2", "a#3"]
     assert entrant_names(["x", "y"]) == ["x", "y"]
-    with pytest.raises(SettingsError, match="3 bots for 2 seats"):
+    with raises_code(SettingsError, "setup.too_few_seats"):
         seat_specs(["a", "b", "c"], 2)
-    with pytest.raises(SettingsError, match="no bots"):
+    with raises_code(SettingsError, "setup.no_bots"):
         seat_specs([], 2)
 
 
@@ -218,13 +219,13 @@ def test_progress_is_called_after_every_match_in_order() -> None:
 
 def test_bad_arguments_are_refused_before_any_match() -> None:
     rules = Rules(players=2)
-    with pytest.raises(SettingsError, match="unknown bot 'nobody'"):
+    with raises_code(SettingsError, "setup.unknown_bot"):
         run_tournament(rules, ["heuristic", "nobody"], 3)
-    with pytest.raises(SettingsError, match="no option"):
+    with raises_code(SettingsError, "setup.unknown_bot_option"):
         run_tournament(rules, ["heuristic", "ismcts:depth=3"], 3)
-    with pytest.raises(SettingsError, match="games"):
+    with raises_code(SettingsError, "setup.at_least_one"):
         run_tournament(rules, ["heuristic", "random"], 0)
-    with pytest.raises(SettingsError, match="jobs"):
+    with raises_code(SettingsError, "setup.at_least_one"):
         run_tournament(rules, ["heuristic", "random"], 1, jobs=0)
 
 

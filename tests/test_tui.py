@@ -173,7 +173,7 @@ async def a_bot_fails() -> tuple[str, bool]:
 
 def test_a_failing_bot_stops_the_match_with_a_line_not_a_traceback() -> None:
     shown, running = asyncio.run(a_bot_fails())
-    assert running and "The bot at seat 1 (crashing) failed: the match is saved." in shown
+    assert running and "The bot at seat 1 (crashing) crashed: RuntimeError: out of order" in shown
 
 
 SIZES = [(60, 20), (80, 24), (120, 40)]
@@ -421,8 +421,8 @@ def test_the_setup_screen_tabs_to_a_field_marks_switches_and_leaves_on_esc() -> 
     assert "Esc: quit" in shown
     official = Rules.preset("official")
     assert [mark[1] for mark in marks] == ["✓" if getattr(official, name) else "✗" for name in SWITCHES]
-    assert refused == "The target score must be 0 or more."
-    assert not_number == "The target score must be a whole number."
+    assert refused == "The target score must be 0 or more, not -5."
+    assert not_number == "target_score must be a whole number, not 'x'."
     assert not running
 
 

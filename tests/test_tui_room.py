@@ -141,7 +141,7 @@ def test_the_server_s_refusal_is_worded_on_the_screen_in_the_person_s_language()
     with running(SQLiteStore(":memory:")) as address:
         prompts = asyncio.run(asyncio.wait_for(scenario(address), 60))
     assert prompts[0] == "Solo puedes jugar por tu propio asiento."  # seat.not_yours
-    assert prompts[1:] in ([], ["Eso no se puede hacer ahora."])  # move.illegal, by its reason's code
+    assert prompts[1:] in ([], ["solo se puede pasar después de robar una carta que sirva"])  # move.pass_not_allowed
 
 
 def test_a_dropped_connection_is_restored_and_the_seat_kept() -> None:

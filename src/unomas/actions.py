@@ -34,7 +34,7 @@ from unomas.cards import (
     parse_color,
 )
 from unomas.errors import NotationError
-from unomas.refusals import json_type, refused
+from unomas.refusals import json_type
 
 
 class Kind(StrEnum):
@@ -138,7 +138,7 @@ class Action(NamedTuple):
         """
         words = text.split() if isinstance(text, str) else []
         if len(words) < 2 or not _SEAT.fullmatch(words[0]) or words[1] not in _KINDS:
-            raise refused(NotationError, "notation.action_text", text=repr(text))
+            raise NotationError("notation.action_text", text=repr(text))
         kind = Kind(words[1])
         rest = words[2:]
         card: Card | None = None
@@ -155,7 +155,7 @@ class Action(NamedTuple):
         if uno:
             rest.pop(0)
         if rest:
-            raise refused(NotationError, "notation.action_text", text=repr(text))
+            raise NotationError("notation.action_text", text=repr(text))
         present = [name for name, value in (("card", card), ("color", color), ("target", target)) if value is not None]
         _check_fields(kind, [*present, *(["uno"] if uno else [])])
         _require(kind, Kind.PLAY, "card", card)
@@ -185,13 +185,13 @@ class Action(NamedTuple):
         A draw's ``cards`` field is accepted and ignored here (the replay checks it).
         """
         if not isinstance(move, dict):
-            raise refused(NotationError, "notation.move_not_object", type=json_type(move))
+            raise NotationError("notation.move_not_object", type=json_type(move))
         player = move.get("p")
         if not isinstance(player, int) or isinstance(player, bool):
-            raise refused(NotationError, "notation.not_a_seat", field="p", value=repr(player))
+            raise NotationError("notation.not_a_seat", field="p", value=repr(player))
         name = move.get("a")
         if name not in _KINDS:
-            raise refused(NotationError, "notation.unknown_move", move=repr(name), known=", ".join(_KINDS))
+            raise NotationError("notation.unknown_move", move=repr(name), known=", ".join(_KINDS))
         kind = Kind(name)
         _check_fields(kind, [field for field in move if field != "p" and field != "a"])
         card = parse_card(move["card"]) if "card" in move else None
@@ -200,11 +200,11 @@ class Action(NamedTuple):
         _require(kind, Kind.COLOR, "color", color)
         target = move.get("target")
         if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
-            raise refused(NotationError, "notation.not_a_seat", field="target", value=repr(target))
+            raise NotationError("notation.not_a_seat", field="target", value=repr(target))
         _require(kind, Kind.CATCH, "target", target)
         uno = move.get("uno", False)
         if not isinstance(uno, bool):
-            raise refused(NotationError, "notation.not_a_flag", field="uno", value=repr(uno))
+            raise NotationError("notation.not_a_flag", field="uno", value=repr(uno))
         return cls(player, kind, card, color, target, uno)
 
 
@@ -216,11 +216,11 @@ def _check_fields(kind: Kind, names: Iterable[str]) -> None:
     allowed = _FIELDS[kind]
     for name in sorted(names):
         if name in _DEFINED and name not in allowed:
-            raise refused(NotationError, "notation.misplaced_field", field=repr(name), kind=kind.value)
+            raise NotationError("notation.misplaced_field", field=repr(name), kind=kind.value)
 
 
 def _require(kind: Kind, needing: Kind, name: str, value: int | None) -> None:
     """Refuse a move of ``kind`` without its field ``name`` if ``needing`` kinds need it:
     a play its card, a colour choice its colour, a catch its target."""
     if kind is needing and value is None:
-        raise refused(NotationError, "notation.missing_field", kind=kind.value, field=name)
+        raise NotationError("notation.missing_field", kind=kind.value, field=name)

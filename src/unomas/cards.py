@@ -21,7 +21,6 @@ from collections.abc import Iterable
 from typing import Final
 
 from unomas.errors import NotationError
-from unomas.refusals import refused
 
 Card = int
 """A card kind, 0–53."""
@@ -84,7 +83,7 @@ def parse_card(token: str) -> Card:
     try:
         return _BY_TOKEN[token]
     except (KeyError, TypeError):
-        raise refused(NotationError, "notation.not_a_card", token=repr(token)) from None
+        raise NotationError("notation.not_a_card", token=repr(token)) from None
 
 
 def color_letter(color: Color) -> str:
@@ -96,7 +95,7 @@ def parse_color(letter: str) -> Color:
     """The colour of a letter ``R``/``Y``/``G``/``B``; raises :class:`NotationError`."""
     if isinstance(letter, str) and len(letter) == 1 and letter in COLOR_LETTERS:
         return COLOR_LETTERS.index(letter)
-    raise refused(NotationError, "notation.not_a_color", letter=repr(letter))
+    raise NotationError("notation.not_a_color", letter=repr(letter))
 
 
 def points(kind: Card) -> int:

@@ -39,7 +39,7 @@ from mypy_extensions import mypyc_attr
 
 from unomas.actions import Action, Kind
 from unomas.cards import Card
-from unomas.errors import BotError, IllegalAction, SettingsError, StaleAction
+from unomas.errors import BotError, IllegalAction, SettingsError, StaleAction, cause_params
 from unomas.events import Event, RoundEnded, redact
 from unomas.game import Deal, Game, Phase
 from unomas.rules import Rules
@@ -213,7 +213,7 @@ class Conductor:
         witness: Listener | None = None,
     ) -> None:
         if len(players) != game.players:
-            raise SettingsError(f"{len(players)} players for {game.players} seats")
+            raise SettingsError("setup.player_count", given=len(players), players=game.players)
         self.game = game
         self.rules = game.rules
         self.players: list[Player | None] = list(players)
@@ -286,7 +286,7 @@ class Conductor:
         action with its events, redacted. Needs a game that keeps its history."""
         log = self.game.log
         if log is None:
-            raise IllegalAction("this match keeps no history", code="history.none")
+            raise IllegalAction("history.none")
         story: list[tuple[Action | None, list[Event]]] = []
         for number, played in enumerate(log):
             start = self.starts[number] if number < len(self.starts) else []
@@ -336,7 +336,7 @@ class Conductor:
         """``seat``, offered an out-of-turn chance, lets it go: the window moves on."""
         window = self._current_window()
         if not window or window[0] != seat:
-            raise IllegalAction(f"seat {seat} has no out-of-turn chance to let go now", code="move.not_offered")
+            raise IllegalAction("move.not_offered", seat=seat)
         del window[0]
 
     def propose(self) -> Action | None:
@@ -366,11 +366,11 @@ class Conductor:
         included (an RL environment's step); the decision must be a player's."""
         decision = self.decision()
         if decision is None:
-            raise IllegalAction("no round is in play: nobody decides", code="round.over")
+            raise IllegalAction("round.over")
         seat, out_of_turn = decision
         player = self.players[seat]
         if player is None or not self.playing[seat]:
-            raise IllegalAction(f"seat {seat} has no player to decide", code="seat.no_player")
+            raise IllegalAction("seat.no_player", seat=seat)
         return self._answer(player, seat, out_of_turn)
 
     def _answer(self, player: Player, seat: int, out_of_turn: bool) -> Action | None:
@@ -381,10 +381,12 @@ class Conductor:
             return None
         if not player.trusted:
             if not isinstance(action, Action) or action.player != seat:
-                raise BotError(seat, player.name, f"answered {action!r}, not an action of its own seat")
-            problem = self.game.problem(action)
-            if problem is not None:
-                raise BotError(seat, player.name, f"illegal action: {action}: {problem}")
+                raise BotError(seat, player.name, "bot.not_own_action", answer=repr(action))
+            refusal = self.game.refusal(action)
+            if refusal is not None:
+                code, params = refusal
+                cause = IllegalAction(code, **{"action": str(action), **params})
+                raise BotError(seat, player.name, "bot.illegal_action", action=str(action), **cause_params(cause))
         return action
 
     def step(self) -> Action | None:
@@ -430,7 +432,7 @@ class Conductor:
         """Deal the next round (the last one is over), as ``deal`` dictates if given."""
         game = self.game
         if not game.round_over or game.is_over:
-            raise IllegalAction("no round is waiting to be dealt", code="round.not_over")
+            raise IllegalAction("round.not_over")
         caused = game.start_round(deal)
         self._at = -1  # a new position at the same ply
         self._round_actions = 0
@@ -466,7 +468,7 @@ class Conductor:
     def stand_in(self, seat: int, playing: bool) -> None:
         """Let the seat's player decide for it (``playing``) or stand by, listening."""
         if self.players[seat] is None:
-            raise IllegalAction(f"seat {seat} has no player to stand in", code="seat.no_player")
+            raise IllegalAction("seat.no_player", seat=seat)
         self.playing[seat] = playing
 
     def _after(self, action: Action, caused: list[Event]) -> list[Event]:
@@ -518,7 +520,7 @@ class Conductor:
                         break
                     self.push(action)
                 elif not game.round_over:
-                    raise IllegalAction(f"seat {self.waiting_for()} has no player to decide", code="seat.no_player")
+                    raise IllegalAction("seat.no_player", seat=self.waiting_for())
                 elif game.is_over:
                     break
                 else:

@@ -35,7 +35,6 @@ from unomas.errors import DealError, IllegalAction, NotationError, RecordError
 from unomas.events import Event
 from unomas.game import Game
 from unomas.record import move_entries, replay, round_json
-from unomas.refusals import caused, refused
 from unomas.rules import Rules
 
 FIELD = "shuffle"
@@ -76,16 +75,16 @@ def verify(record: Any) -> Game:
     replay(record)
     field = record.get(FIELD)
     if not isinstance(field, dict):
-        raise refused(RecordError, "record.no_shuffle", field=repr(FIELD))
+        raise RecordError("record.no_shuffle", field=repr(FIELD))
     commitment, seed_hex = field.get("commitment"), field.get("seed")
     if not isinstance(commitment, str) or not isinstance(seed_hex, str):
-        raise refused(RecordError, "record.bad_shuffle", field=repr(FIELD))
+        raise RecordError("record.bad_shuffle", field=repr(FIELD))
     try:
         seed = bytes.fromhex(seed_hex)
     except ValueError:
-        raise refused(RecordError, "record.seed_not_hex", seed=repr(seed_hex)) from None
+        raise RecordError("record.seed_not_hex", seed=repr(seed_hex)) from None
     if commitment_of(seed) != commitment.lower():
-        raise refused(RecordError, "record.seed_mismatch")
+        raise RecordError("record.seed_mismatch")
     return replay_seeded(record, seed)
 
 
@@ -136,9 +135,9 @@ def _as_record_error() -> Iterator[None]:
     except RecordError:
         raise
     except (KeyError, TypeError, AttributeError, IndexError) as error:
-        raise refused(RecordError, "record.malformed", kind=type(error).__name__, detail=str(error)) from None
+        raise RecordError("record.malformed", kind=type(error).__name__, detail=str(error)) from None
     except (DealError, IllegalAction, NotationError) as error:
-        raise caused(RecordError, "record.does_not_replay", error) from None
+        raise RecordError.caused_by("record.does_not_replay", error) from None
 
 
 def _replay_rounds(
@@ -162,10 +161,10 @@ def _replay_round(
     assert game.log is not None
     dealt = round_json(game.log[-1])
     if dealt["hands"] != entry["hands"] or dealt["pile"] != entry["pile"]:
-        raise refused(RecordError, "record.seed_deal", round=index)
+        raise RecordError("record.seed_deal", round=index)
     for number, (chance, pile) in enumerate(_chances(dealt["events"])):
         if _chance_at(entry["events"], number) != (chance, pile):
-            raise refused(RecordError, "record.seed_return", round=index, event=number)
+            raise RecordError("record.seed_return", round=index, event=number)
     for number, event in enumerate(entry["events"]):
         if "chance" in event:
             continue
@@ -178,7 +177,7 @@ def _replay_round(
         expected = [recorded[1]] if recorded is not None and recorded[0] == "reshuffle" else []
         if shuffled != expected:
             where = number - 1 if expected else number
-            raise refused(RecordError, "record.seed_reshuffle", round=index, event=where)
+            raise RecordError("record.seed_reshuffle", round=index, event=where)
 
 
 def _chances(events: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:

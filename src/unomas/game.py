@@ -60,6 +60,7 @@ from unomas.cards import (
     parse_card,
 )
 from unomas.cards import DRAW_TWO as DRAW_TWO_RANK
+from unomas.error_codes import ERRORS
 from unomas.errors import DealError, IllegalAction, PositionError
 from unomas.events import (
     Caught,
@@ -83,7 +84,6 @@ from unomas.events import (
 )
 from unomas.events import Passed as PassedEvent
 from unomas.position import Phase, Position
-from unomas.refusals import refused, text
 from unomas.rules import Rules
 from unomas.view import View, make_view
 
@@ -303,7 +303,7 @@ class Deal:
         left.subtract(top)
         if any(count < 0 for count in left.values()):
             extra = next(card_token(k) for k, count in left.items() if count < 0)
-            raise refused(DealError, "deal.too_many_copies", card=extra, copies=COPIES[parse_card(extra)])
+            raise DealError("deal.too_many_copies", card=extra, copies=COPIES[parse_card(extra)])
         rest = [k for k in sorted(left) for _ in range(left[k])]
         return cls(hand_cards, tuple(top + rest), tuple(tuple(parse_card(t) for t in r) for r in returns))
 
@@ -622,7 +622,7 @@ class Game:
         """Why ``action`` is illegal now, in English, or None if it is legal (one of
         :meth:`legal_actions`): the template of its :meth:`refusal` filled in."""
         refusal = self.refusal(action)
-        return None if refusal is None else text(*refusal)
+        return None if refusal is None else ERRORS[refusal[0]].english(refusal[1])
 
     def refusal(self, action: Action) -> tuple[str, dict[str, Any]] | None:
         """Why ``action`` is illegal now, as a reason code of :mod:`unomas.refusals` and its
@@ -679,8 +679,7 @@ class Game:
         refusal = self.refusal(action)
         if refusal is not None:
             code, params = refusal
-            reason = text(code, params)
-            raise IllegalAction(f"{action}: {reason}", action=str(action), reason=reason, reason_code=code, **params)
+            raise IllegalAction(code, **{"action": str(action), **params})
         if reshuffle is None:
             return self.push(action)
         saved = self.copy(rng=self.rng)  # only read back, never drawn from
@@ -688,7 +687,7 @@ class Game:
         try:
             events = self._push(action)
             if self._reshuffle_unused():
-                raise refused(DealError, "deal.reshuffle_unused")
+                raise DealError("deal.reshuffle_unused")
         except DealError:
             self._restore(saved)
             raise
@@ -766,9 +765,9 @@ class Game:
         Called by the constructor for the first round; afterwards, once a round is over.
         """
         if self._phase == _MATCH_OVER:
-            raise refused(IllegalAction, "round.match_over")
+            raise IllegalAction("round.match_over")
         if self._phase != _ROUND_OVER:
-            raise refused(IllegalAction, "round.in_play")
+            raise IllegalAction("round.in_play")
         n, size = self.players, self.rules.hand_size
         if deal is None:
             deck = list(DECK)
@@ -1142,9 +1141,7 @@ class Game:
                 pile.extend(cards)
             else:
                 if Counter(forced) != Counter(cards):
-                    raise refused(
-                        DealError, "deal.reshuffle_mismatch", cards=" ".join(card_token(c) for c in sorted(cards))
-                    )
+                    raise DealError("deal.reshuffle_mismatch", cards=" ".join(card_token(c) for c in sorted(cards)))
                 pile.extend(reversed(forced))
                 self._forced_pile = None
             if self.reporting:
@@ -1170,23 +1167,21 @@ class Game:
     def _check_deal(self, deal: Deal) -> None:
         n, size = self.players, self.rules.hand_size
         if len(deal.hands) != n:
-            raise refused(DealError, "deal.hand_count", hands=len(deal.hands), players=n)
+            raise DealError("deal.hand_count", hands=len(deal.hands), players=n)
         for seat, hand in enumerate(deal.hands):
             if len(hand) != size:
-                raise refused(DealError, "deal.hand_size", seat=seat, cards=len(hand), size=size)
+                raise DealError("deal.hand_size", seat=seat, cards=len(hand), size=size)
         if not is_full_deck([c for hand in deal.hands for c in hand] + list(deal.pile)):
-            raise refused(DealError, "deal.not_full_deck")
+            raise DealError("deal.not_full_deck")
         pile = deal.pile
         for index, order in enumerate(deal.returns):
             if pile[0] != WILD_DRAW_FOUR:
-                raise refused(
-                    DealError, "deal.return_not_w4", index=index, card=card_token(pile[0]), returns_index=index
-                )
+                raise DealError("deal.return_not_w4", index=index, card=card_token(pile[0]), returns_index=index)
             if Counter(order) != Counter(pile):
-                raise refused(DealError, "deal.return_order", index=index, returns_index=index)
+                raise DealError("deal.return_order", index=index, returns_index=index)
             pile = order
         if pile[0] == WILD_DRAW_FOUR:
-            raise refused(DealError, "deal.return_missing")
+            raise DealError("deal.return_missing")
 
     # ------------------------------------------------------------------ positions
 
@@ -1369,12 +1364,12 @@ def _check_position(rules: Rules, position: Position) -> None:
     """Raise :class:`PositionError` unless ``position`` holds together under ``rules``."""
     players = rules.players
     if len(position.hands) != players:
-        raise refused(PositionError, "position.hand_count", hands=len(position.hands), players=players)
+        raise PositionError("position.hand_count", hands=len(position.hands), players=players)
     if len(position.scores) != players:
-        raise refused(PositionError, "position.score_count", scores=len(position.scores), players=players)
+        raise PositionError("position.score_count", scores=len(position.scores), players=players)
     cards = [c for hand in position.hands for c in hand] + list(position.pile) + list(position.discard)
     if not position.discard or not is_full_deck(cards):
-        raise refused(PositionError, "position.not_full_deck")
+        raise PositionError("position.not_full_deck")
     shown = position.shown
     seats: list[tuple[str, int | None]] = [
         ("current", position.current),
@@ -1387,17 +1382,17 @@ def _check_position(rules: Rules, position: Position) -> None:
         seats += [("shown challenger", shown[0]), ("shown challenged", shown[1])]
     for name, seat in seats:
         if seat is not None and not 0 <= seat < players:
-            raise refused(PositionError, "position.no_such_seat", field=name, last=players - 1, value=seat)
+            raise PositionError("position.no_such_seat", field=name, last=players - 1, value=seat)
     if position.direction not in (1, -1):
-        raise refused(PositionError, "position.bad_direction", value=position.direction)
+        raise PositionError("position.bad_direction", value=position.direction)
     phase = position.phase
     if (position.color is None) != (phase is Phase.COLOR):
         color = None if position.color is None else color_letter(position.color)
-        raise refused(PositionError, "position.color_phase", color=color, phase=phase.name.lower())
+        raise PositionError("position.color_phase", color=color, phase=phase.name.lower())
     drawn = position.drawn
     if (drawn is None) != (phase is not Phase.DRAWN) or (
         drawn is not None and drawn not in position.hands[position.current]
     ):
-        raise refused(PositionError, "position.drawn_phase")
+        raise PositionError("position.drawn_phase")
     if position.challengeable and position.accused is None:
-        raise refused(PositionError, "position.accused_missing")
+        raise PositionError("position.accused_missing")

@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 from unomas.cards import COLOR_LETTERS, Card, Color, card_token, parse_card, parse_color
 from unomas.errors import NotationError
-from unomas.refusals import json_type, refused
+from unomas.refusals import json_type
 
 __all__ = ["Phase", "Position"]
 
@@ -131,14 +131,14 @@ class Position:
         cards, seats that exist) is checked by :meth:`Game.from_position
         <unomas.game.Game.from_position>`, under its rules."""
         if not isinstance(data, dict):
-            raise _error("notation.position_not_object", type=json_type(data))
+            raise NotationError("notation.position_not_object", type=json_type(data))
         known = {field.name for field in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise _error("notation.position_unknown_field", field=repr(unknown[0]))
+            raise NotationError("notation.position_unknown_field", field=repr(unknown[0]))
         missing = sorted(known - set(data))
         if missing:
-            raise _error("notation.position_missing_field", field=repr(missing[0]))
+            raise NotationError("notation.position_missing_field", field=repr(missing[0]))
         shown = _field(data, "shown", _shown, none=True)
         return cls(
             round=_field(data, "round", _integer),
@@ -167,10 +167,6 @@ def _tokens(cards: Sequence[Card]) -> list[str]:
     return [card_token(c) for c in cards]
 
 
-def _error(code: str, **params: Any) -> NotationError:
-    return refused(NotationError, code, **params)
-
-
 class _Bad(Exception):
     """A value of the wrong form, caught by :func:`_field` to name the field."""
 
@@ -183,7 +179,7 @@ def _field(data: dict[str, Any], name: str, read: Callable[[Any], _T], *, none: 
     try:
         return read(value)
     except (_Bad, NotationError):
-        raise _error("notation.position_bad_field", field=repr(name), value=repr(value)) from None
+        raise NotationError("notation.position_bad_field", field=repr(name), value=repr(value)) from None
 
 
 def _integer(value: Any) -> int:

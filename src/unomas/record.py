@@ -26,7 +26,7 @@ from unomas.cards import Card, card_token, parse_card
 from unomas.errors import DealError, IllegalAction, NotationError, RecordError, SettingsError
 from unomas.events import Drew, Event, Reshuffled
 from unomas.game import Deal, Game, RoundLog
-from unomas.refusals import caused, json_type, refused
+from unomas.refusals import json_type
 from unomas.rules import Rules
 
 FORMAT = "unomas-record/1"
@@ -111,7 +111,7 @@ def iter_file(path: str | Path) -> Iterator[Any]:
         try:
             yield json.loads(line)
         except json.JSONDecodeError as error:
-            yield refused(RecordError, "record.not_json", line=number, detail=error.msg, record=number - 1)
+            yield RecordError("record.not_json", line=number, detail=error.msg, record=number - 1)
 
 
 def read_file(path: str | Path) -> list[Any]:
@@ -132,22 +132,22 @@ def replay(record: Any) -> Game:
     does not fit, a draw's listed cards, a result or score that the replay contradicts.
     """
     if not isinstance(record, dict):
-        raise refused(RecordError, "record.not_an_object", type=json_type(record))
+        raise RecordError("record.not_an_object", type=json_type(record))
     _placed(record, _RECORD_FIELDS, "a record")
     if record.get("format") != FORMAT:
-        raise refused(RecordError, "record.bad_format", expected=repr(FORMAT), value=repr(record.get("format")))
+        raise RecordError("record.bad_format", expected=repr(FORMAT), value=repr(record.get("format")))
     try:
         rules = Rules.from_dict(record.get("rules"), complete=True)  # type: ignore[arg-type]
     except SettingsError as error:
-        raise caused(RecordError, "record.rules", error) from None
+        raise RecordError.caused_by("record.rules", error) from None
     names = record.get("names")
     if "names" in record and (
         not isinstance(names, list) or len(names) != rules.players or not all(isinstance(n, str) for n in names)
     ):
-        raise refused(RecordError, "record.bad_names", players=rules.players, value=repr(names))
+        raise RecordError("record.bad_names", players=rules.players, value=repr(names))
     rounds = record.get("rounds")
     if not isinstance(rounds, list) or not rounds:
-        raise refused(RecordError, "record.no_rounds")
+        raise RecordError("record.no_rounds")
     game: Game | None = None
     for index, entry in enumerate(rounds):
         try:
@@ -157,27 +157,27 @@ def replay(record: Any) -> Game:
     assert game is not None
     scores = record.get("scores")
     if not isinstance(scores, list) or not all(_integer(score) for score in scores):
-        raise refused(RecordError, "record.bad_scores", value=repr(scores))
+        raise RecordError("record.bad_scores", value=repr(scores))
     if scores != game.scores:
-        raise refused(RecordError, "record.scores_differ", value=repr(scores), replayed=repr(game.scores))
+        raise RecordError("record.scores_differ", value=repr(scores), replayed=repr(game.scores))
     winner = game.winner
     given = record.get("winner")
     if "winner" not in record or not (given is None or _integer(given)) or given != winner:
-        raise refused(RecordError, "record.winner_differs", value=repr(given), replayed=repr(winner))
+        raise RecordError("record.winner_differs", value=repr(given), replayed=repr(winner))
     return game
 
 
 def _replay_round(rules: Rules, game: Game | None, index: int, entry: Any, *, last: bool) -> Game:
     if not isinstance(entry, dict):
-        raise refused(RecordError, "record.round_not_object")
+        raise RecordError("record.round_not_object")
     _placed(entry, _ROUND_FIELDS, "a round")
     if game is not None and game.is_over:
-        raise refused(RecordError, "record.match_over")
+        raise RecordError("record.match_over")
     if not _integer(entry.get("dealer")) or entry["dealer"] != index % rules.players:
-        raise refused(RecordError, "record.bad_dealer", expected=index % rules.players, value=repr(entry.get("dealer")))
+        raise RecordError("record.bad_dealer", expected=index % rules.players, value=repr(entry.get("dealer")))
     events = entry.get("events")
     if not isinstance(events, list):
-        raise refused(RecordError, "record.events_not_list")
+        raise RecordError("record.events_not_list")
     returns = []
     for number, event in enumerate(events):
         if isinstance(event, dict) and event.get("chance") == "return":
@@ -195,7 +195,7 @@ def _replay_round(rules: Rules, game: Game | None, index: int, entry: Any, *, la
         else:
             game.start_round(deal)
     except DealError as error:
-        raise caused(RecordError, "record.deal", error, event=error.returns_index) from None
+        raise RecordError.caused_by("record.deal", error, event=error.returns_index) from None
     reshuffle: tuple[Card, ...] | None = None
     reshuffle_at = -1
     for number in range(len(returns), len(events)):
@@ -209,65 +209,63 @@ def _replay_round(rules: Rules, game: Game | None, index: int, entry: Any, *, la
         except RecordError as error:
             raise error.located(event=number) from None
     if reshuffle is not None:
-        raise refused(RecordError, "record.reshuffle_last", event=reshuffle_at)
+        raise RecordError("record.reshuffle_last", event=reshuffle_at)
     result = entry.get("result")
     if game.round_over:
         ended = game.log[-1].result if game.log else None
         assert ended is not None
         expected = {"winner": ended.winner, "points": ended.points}
         if not isinstance(result, dict):
-            raise refused(RecordError, "record.result_differs", value=repr(result), replayed=repr(expected))
+            raise RecordError("record.result_differs", value=repr(result), replayed=repr(expected))
         _placed(result, _RESULT_FIELDS, "a round's result")
         if not all(_integer(result.get(key)) for key in expected):
-            raise refused(RecordError, "record.bad_result", value=repr(result))
+            raise RecordError("record.bad_result", value=repr(result))
         if {key: result[key] for key in expected} != expected:
-            raise refused(RecordError, "record.result_differs", value=repr(result), replayed=repr(expected))
+            raise RecordError("record.result_differs", value=repr(result), replayed=repr(expected))
     else:
         if result is not None or "result" in entry:
-            raise refused(RecordError, "record.result_unended", value=repr(result))
+            raise RecordError("record.result_unended", value=repr(result))
         if not last:
-            raise refused(RecordError, "record.round_unended")
+            raise RecordError("record.round_unended")
     return game
 
 
 def _replay_event(game: Game, event: Any, reshuffle: tuple[Card, ...] | None) -> tuple[Card, ...] | None:
     """Replay one event; return the reshuffle order waiting for the next move, if any."""
     if not isinstance(event, dict):
-        raise refused(RecordError, "record.event_not_object")
+        raise RecordError("record.event_not_object")
     if "chance" in event:
         chance = event["chance"]
         if chance == "return":
-            raise refused(RecordError, "record.late_return")
+            raise RecordError("record.late_return")
         if chance != "reshuffle":
-            raise refused(RecordError, "record.unknown_chance", chance=repr(chance))
+            raise RecordError("record.unknown_chance", chance=repr(chance))
         if reshuffle is not None:
-            raise refused(RecordError, "record.two_reshuffles")
+            raise RecordError("record.two_reshuffles")
         _placed(event, _CHANCE_FIELDS, "a reshuffle event")
         return _pile(event, "a reshuffle event")
     if game.round_over:
-        raise refused(RecordError, "record.round_over")
+        raise RecordError("record.round_over")
     _placed(event, _MOVE_FIELDS, "a move")
     empty = sorted(key for key in _MOVE_FIELDS if key in event and event[key] is None)
     if empty:
-        raise refused(RecordError, "record.null_field", field=repr(empty[0]))
+        raise RecordError("record.null_field", field=repr(empty[0]))
     try:
         action = Action.from_json(event)
     except NotationError as error:
-        raise caused(RecordError, "record.bad_move", error) from None
+        raise RecordError.caused_by("record.bad_move", error) from None
     try:
         happened = game.apply(action, reshuffle=reshuffle)
     except IllegalAction as error:
-        raise caused(RecordError, "record.illegal_move", error) from None
+        raise RecordError.caused_by("record.illegal_move", error) from None
     except DealError as error:  # only a reshuffle given for this move is refused so
-        raise caused(_UnfitReshuffle, "record.unfit_reshuffle", error) from None
+        raise _UnfitReshuffle.caused_by("record.unfit_reshuffle", error) from None
     if action.kind is Kind.DRAW and "cards" in event:
         drew = next(e for e in happened if isinstance(e, Drew) and e.player == action.player)
-        listed = _cards(event["cards"], "draw")
+        listed = _cards(event["cards"], "record.draw_not_cards", "record.draw_bad_card")
         if listed != drew.cards:
             assert drew.cards is not None
-            raise refused(
-                RecordError, "record.draw_differs", listed=repr(_tokens(listed)), drawn=repr(_tokens(drew.cards))
-            )
+            raise RecordError("record.draw_differs", listed=repr(_tokens(listed)), drawn=repr(_tokens(drew.cards)))
     return None
 
 
@@ -288,7 +286,7 @@ a field it does not define is ignored wherever it stands (but inside ``rules``).
 def _placed(entry: dict[str, Any], allowed: frozenset[str], what: str) -> None:
     misplaced = sorted((set(entry) & _DEFINED) - allowed)
     if misplaced:
-        raise refused(RecordError, "record.misplaced_field", field=repr(misplaced[0]), what=what)
+        raise RecordError("record.misplaced_field", field=repr(misplaced[0]), what=what)
 
 
 def _integer(value: Any) -> bool:
@@ -296,29 +294,31 @@ def _integer(value: Any) -> bool:
     return type(value) is int
 
 
-def _cards(value: Any, kind: str, **params: Any) -> tuple[Card, ...]:
-    """The cards of a list of tokens; refused as ``record.<kind>_not_cards`` or
-    ``record.<kind>_bad_card`` with ``params`` (which name the list)."""
+def _cards(value: Any, not_cards: str, bad_card: str, **params: Any) -> tuple[Card, ...]:
+    """The cards of a list of tokens; refused with code ``not_cards`` (not a list) or
+    ``bad_card`` (a token that is not a card), with ``params`` (which name the list)."""
     if not isinstance(value, list):
-        raise refused(RecordError, f"record.{kind}_not_cards", **params)
+        raise RecordError(not_cards, **params)
     try:
         return tuple(parse_card(token) for token in value)
     except NotationError as error:
-        raise caused(RecordError, f"record.{kind}_bad_card", error, **params) from None
+        raise RecordError.caused_by(bad_card, error, **params) from None
 
 
 def _pile(entry: dict[str, Any], what: str) -> tuple[Card, ...]:
-    return _cards(entry.get("pile"), "pile", what=what)
+    return _cards(entry.get("pile"), "record.pile_not_cards", "record.pile_bad_card", what=what)
 
 
 def _hands(value: Any, rules: Rules) -> tuple[tuple[Card, ...], ...]:
     if not isinstance(value, list) or len(value) != rules.players:
-        raise refused(RecordError, "record.bad_hands", players=rules.players)
-    return tuple(_cards(hand, "hand", seat=seat) for seat, hand in enumerate(value))
+        raise RecordError("record.bad_hands", players=rules.players)
+    return tuple(
+        _cards(hand, "record.hand_not_cards", "record.hand_bad_card", seat=seat) for seat, hand in enumerate(value)
+    )
 
 
 class _NoShuffle:
     """The random source of a replay: every chance outcome must come from the record."""
 
     def random(self) -> float:
-        raise refused(RecordError, "record.unrecorded_reshuffle")
+        raise RecordError("record.unrecorded_reshuffle")

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from unomas.cards import DECK_SIZE
 from unomas.errors import SettingsError
-from unomas.refusals import json_type, refused
+from unomas.refusals import json_type
 
 SETTING_HELP: dict[str, str] = {
     "players": "2 to 10 seats, numbered 0…n-1 clockwise",
@@ -68,23 +68,22 @@ class Rules:
             value = getattr(self, field.name)
             if isinstance(field.default, bool):
                 if not isinstance(value, bool):
-                    raise refused(SettingsError, "setup.not_boolean", name=field.name, value=repr(value))
+                    raise SettingsError("setup.not_boolean", name=field.name, value=repr(value))
             elif not isinstance(value, int) or isinstance(value, bool):
-                raise refused(SettingsError, "setup.not_integer", name=field.name, value=repr(value))
+                raise SettingsError("setup.not_integer", name=field.name, value=repr(value))
         if not 2 <= self.players <= 10:
-            raise refused(SettingsError, "setup.players_range", value=self.players)
+            raise SettingsError("setup.players_range", value=self.players)
         if self.hand_size < 1:
-            raise refused(SettingsError, "setup.hand_size_range", value=self.hand_size)
+            raise SettingsError("setup.hand_size_range", value=self.hand_size)
         if self.players * self.hand_size > DECK_SIZE - 9:
-            raise refused(
-                SettingsError,
+            raise SettingsError(
                 "setup.too_many_cards",
                 players=self.players,
                 hand_size=self.hand_size,
                 total=self.players * self.hand_size,
             )
         if self.target_score < 0:
-            raise refused(SettingsError, "setup.target_score_range", value=self.target_score)
+            raise SettingsError("setup.target_score_range", value=self.target_score)
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
@@ -94,20 +93,20 @@ class Rules:
         if name == "all":
             switches = dict.fromkeys(SWITCHES, True)
             return cls(**(switches | overrides))
-        raise refused(SettingsError, "setup.unknown_preset", name=repr(name), known=", ".join(PRESETS))
+        raise SettingsError("setup.unknown_preset", name=repr(name), known=", ".join(PRESETS))
 
     @classmethod
     def from_dict(cls, settings: Mapping[str, Any], *, complete: bool = False) -> Rules:
         """Rules from a mapping of setting names; ``complete`` requires every setting."""
         if not isinstance(settings, Mapping):
-            raise refused(SettingsError, "setup.not_an_object", type=json_type(settings))
+            raise SettingsError("setup.not_an_object", type=json_type(settings))
         unknown = sorted(set(settings) - set(SETTING_HELP))
         if unknown:
             raise _unknown_setting(unknown[0])
         if complete:
             missing = [name for name in SETTING_HELP if name not in settings]
             if missing:
-                raise refused(SettingsError, "setup.missing_setting", name=repr(missing[0]))
+                raise SettingsError("setup.missing_setting", name=repr(missing[0]))
         return cls(**settings)
 
     def to_dict(self) -> dict[str, Any]:
@@ -125,7 +124,7 @@ class Rules:
             name, sep, text = assignment.partition("=")
             name, text = name.strip(), text.strip()
             if not sep or not name:
-                raise refused(SettingsError, "setup.not_an_assignment", text=repr(assignment))
+                raise SettingsError("setup.not_an_assignment", text=repr(assignment))
             if name not in SETTING_HELP:
                 raise _unknown_setting(name)
             changes[name] = _parse_value(name, text, bool_setting=isinstance(getattr(self, name), bool))
@@ -133,7 +132,7 @@ class Rules:
 
 
 def _unknown_setting(name: str) -> SettingsError:
-    return refused(SettingsError, "setup.unknown_setting", name=repr(name), known=", ".join(SETTING_HELP))
+    return SettingsError("setup.unknown_setting", name=repr(name), known=", ".join(SETTING_HELP))
 
 
 def _parse_value(name: str, text: str, *, bool_setting: bool) -> bool | int:
@@ -143,8 +142,8 @@ def _parse_value(name: str, text: str, *, bool_setting: bool) -> bool | int:
             return True
         if lowered in ("false", "no", "off", "0"):
             return False
-        raise refused(SettingsError, "setup.not_boolean", name=name, value=repr(text))
+        raise SettingsError("setup.not_boolean", name=name, value=repr(text))
     try:
         return int(text)
     except ValueError:
-        raise refused(SettingsError, "setup.not_integer", name=name, value=repr(text)) from None
+        raise SettingsError("setup.not_integer", name=name, value=repr(text)) from None

@@ -34,7 +34,7 @@ from pydantic import Field
 
 from unomas.actions import Action
 from unomas.agents.tables import LocalTable, RemoteTable, Table
-from unomas.errors import SettingsError, StaleAction, UnoError
+from unomas.errors import IllegalAction, Refusal, SettingsError, StaleAction, UnoError
 from unomas.i18n import LANGUAGES, translator, wording
 from unomas.i18n.view_words import listed_actions, view_words
 from unomas.live.host import WINDOW
@@ -56,12 +56,7 @@ def rules_text(lang: str = "en") -> str:
 
 def _refusal(error: UnoError) -> ToolError:
     """A refusal as a tool error: its code, params and message, as JSON."""
-    return ToolError(json.dumps({"code": error.code, "params": error.params, "message": str(error)}))
-
-
-def _no_table(table: str | None) -> ToolError:
-    message = "no table: start_match or join_room first" if table is None else f"no table {table!r}"
-    return ToolError(json.dumps({"code": "table.unknown", "params": {"table": table}, "message": message}))
+    return ToolError(json.dumps(error.to_json()))
 
 
 HOW_TO_PLAY_ES = """Juegas al UNO con unomas. El servidor juzga cada acción: nunca decides qué es legal,
@@ -123,7 +118,7 @@ class Tables:
         key = key or self.last
         table = None if key is None else self.tables.get(key)
         if key is None or table is None:
-            raise _no_table(key)
+            raise _refusal(UnoError("table.unknown", table=key))
         return key, table
 
 
@@ -245,12 +240,12 @@ def build_server(
         key, seated = tables.get(table)
         view = seated.view()
         if view is None:
-            raise _refusal(UnoError("the game is not being played", code="room.not_playing"))
+            raise _refusal(Refusal("room.not_playing"))
         if view.ply != ply:
             raise _refusal(StaleAction(ply, view.ply))
         if not 0 <= action_id < len(view.legal_actions):
-            message = f"no action {action_id} at ply {ply} ({len(view.legal_actions)} listed)"
-            raise _refusal(UnoError(message, code="move.illegal", action=action_id, reason=message))
+            listed = len(view.legal_actions)
+            raise _refusal(IllegalAction("table.no_action", action=action_id, ply=ply, listed=listed))
         chosen: Action = view.legal_actions[action_id]
         try:
             await seated.act(chosen, ply)
@@ -310,7 +305,7 @@ def build_server(
     @server.resource("unomas://rules/{language}", mime_type="text/markdown", description="The rules, in es or en.")
     def rules_in(language: str) -> str:
         if language not in LANGUAGES:
-            raise SettingsError(f"no rules in {language!r} (languages are {', '.join(LANGUAGES)})")
+            raise SettingsError("setup.unknown_language", lang=repr(language), known=", ".join(LANGUAGES))
         return rules_text(language)
 
     @server.prompt()

@@ -194,9 +194,7 @@ class LocalTable(Table):
 
     async def record(self) -> dict[str, Any]:
         if not self.over:
-            raise UnoError(
-                "the match is not over: its record (and seed) are revealed at the end", code="match.not_over"
-            )
+            raise UnoError("match.not_over")
         return self.host.record()
 
     async def close(self) -> None:
@@ -255,9 +253,7 @@ class RemoteTable(Table):
 
     async def record(self) -> dict[str, Any]:
         if self.client.over is None:
-            raise UnoError(
-                "the match is not over: its record (and seed) are revealed at the end", code="match.not_over"
-            )
+            raise UnoError("match.not_over")
         return await asyncio.to_thread(fetch_record, self.client.link)
 
     async def close(self) -> None:

@@ -53,7 +53,7 @@ def make_bot(spec: str) -> Bot:
     name, *options = spec.split(":")
     cls = BUILTIN_BOTS.get(name) or _registered(name)
     if cls is None:
-        raise SettingsError(f"unknown bot {name!r} (bots are {', '.join([*bot_names(), 'cmd:COMMAND'])})")
+        raise SettingsError("setup.unknown_bot", name=repr(name), known=", ".join([*bot_names(), "cmd:COMMAND"]))
     return cls(**_options(cls, name, options))
 
 
@@ -63,7 +63,7 @@ def _registered(name: str) -> type[Bot] | None:
     for entry in entry_points(group=ENTRY_POINT_GROUP, name=name):
         loaded = entry.load()
         if not (isinstance(loaded, type) and issubclass(loaded, Bot)):
-            raise SettingsError(f"the bot registered as {name!r} is not a unomas Bot class")
+            raise SettingsError("setup.not_a_bot", name=repr(name))
         return loaded
     return None
 
@@ -77,7 +77,7 @@ def _options(cls: type[Bot], name: str, options: list[str]) -> dict[str, object]
         key, sep, text = option.partition("=")
         if not sep or key not in parameters or key == "self":
             known = ", ".join(p for p in parameters if p != "self") or "none"
-            raise SettingsError(f"bot {name!r} has no option {option!r} (options: {known})")
+            raise SettingsError("setup.unknown_bot_option", name=repr(name), option=repr(option), known=known)
         kind = hints.get(key, str)
         try:
             if kind is bool or kind == bool | None:
@@ -91,7 +91,8 @@ def _options(cls: type[Bot], name: str, options: list[str]) -> dict[str, object]
             else:
                 values[key] = text
         except ValueError:
+            type_name = str(getattr(kind, "__name__", kind))
             raise SettingsError(
-                f"bot {name!r}: option {key} takes a {getattr(kind, '__name__', kind)}, not {text!r}"
+                "setup.bad_bot_option", name=repr(name), option=key, type=type_name, value=repr(text)
             ) from None
     return values

@@ -52,7 +52,7 @@ class IsmctsBot(Bot):
         if iterations is None and seconds is None:
             iterations = 1000
         if (iterations is not None and iterations < 1) or (seconds is not None and seconds <= 0):
-            raise SettingsError("ismcts needs iterations ≥ 1 or seconds > 0")
+            raise SettingsError("setup.bad_search")
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration

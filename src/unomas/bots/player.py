@@ -43,7 +43,7 @@ class BotPlayer(Player):
 
     def start(self, seat: int, rules: Rules, rng: random.Random) -> None:
         self.seat = seat
-        self._guarded("failed to start", self.bot.start, seat, rules, rng)
+        self._guarded("start", self.bot.start, seat, rules, rng)
         self.name = self.bot.name  # a program bot may name itself as it starts
 
     def decide(self, table: Conductor, seat: int, out_of_turn: bool) -> Action | None:
@@ -59,7 +59,7 @@ class BotPlayer(Player):
         except BotError:
             raise
         except Exception as error:
-            failure = BotError(seat, bot.name, f"crashed: {type(error).__name__}: {error}")
+            failure = BotError(seat, bot.name, "bot.crashed", error=f"{type(error).__name__}: {error}")
             failure.__cause__ = error  # set by hand: a compiled build drops "from" inside try/finally
             raise failure from error
         finally:
@@ -67,25 +67,26 @@ class BotPlayer(Player):
             stats.thinking += time.perf_counter() - started
         if answer is None:
             if not out_of_turn:
-                raise BotError(seat, bot.name, "gave no action on its turn")
+                raise BotError(seat, bot.name, "bot.no_action")
             return None
         if not isinstance(answer, Action) or answer.player != seat:
-            raise BotError(seat, bot.name, f"answered {answer!r}, not an action of its own seat")
+            raise BotError(seat, bot.name, "bot.not_own_action", answer=repr(answer))
         return answer
 
     def observe(self, events: list[Event]) -> None:
-        self._guarded("failed to observe events", self.bot.observe, events)
+        self._guarded("observe", self.bot.observe, events)
 
     def close(self) -> None:
         self.bot.close()
 
-    def _guarded(self, what: str, call: Callable[..., object], *args: object) -> None:
+    def _guarded(self, step: str, call: Callable[..., object], *args: object) -> None:
         try:
             call(*args)
         except BotError:
             raise
         except Exception as error:
-            raise BotError(self.seat, self.bot.name, f"{what}: {type(error).__name__}: {error}") from error
+            failure = f"{type(error).__name__}: {error}"
+            raise BotError(self.seat, self.bot.name, "bot.hook_failed", step=step, error=failure) from error
 
 
 def bot_match(

@@ -112,13 +112,9 @@ def _seconds(value: float | str | None, variable: str, default: float, what: str
     try:
         seconds = float(value)
     except ValueError:
-        raise SettingsError(
-            f"{what} must be a number of seconds, not {value!r}", code="setup.bad_seconds", name=what, value=value
-        ) from None
+        raise SettingsError("setup.bad_seconds", name=what, value=repr(value)) from None
     if not seconds > 0:
-        raise SettingsError(
-            f"a bot's {what} must be more than 0 seconds, not {seconds:g}", code="setup.bad_seconds", name=what
-        )
+        raise SettingsError("setup.bad_seconds", name=what, value=f"{seconds:g}")
     return seconds
 
 
@@ -338,9 +334,9 @@ class ProcessBot(Bot):
         try:
             self.argv = shlex.split(command)
         except ValueError as error:
-            raise SettingsError(f"bad bot command {command!r}: {error}", code="setup.bad_command") from None
+            raise SettingsError("setup.bad_command", command=repr(command), detail=str(error)) from None
         if not self.argv:
-            raise SettingsError("a cmd: bot needs a command", code="setup.bad_command")
+            raise SettingsError("setup.no_command")
         self.timeout = _seconds(timeout, TIMEOUT_VARIABLE, DEFAULT_TIMEOUT, "timeout")
         self.startup = _seconds(startup, STARTUP_VARIABLE, max(DEFAULT_STARTUP, self.timeout), "startup")
         self.command = command
@@ -387,7 +383,7 @@ class ProcessBot(Bot):
         try:
             self.connection = _Connection(self.argv)
         except OSError as error:
-            raise BotError(seat, self.name, f"could not start: {error.strerror or error}") from None
+            raise BotError(seat, self.name, "bot.not_started", detail=str(error.strerror or error)) from None
         hello = {
             "type": "hello",
             "protocol": PROTOCOL,
@@ -437,7 +433,7 @@ class ProcessBot(Bot):
             return
         connection = self.connection
         if connection is None:
-            raise BotError(self.seat, self.name, "is not running (it failed or was closed)")
+            raise BotError(self.seat, self.name, "bot.not_running")
         if connection.hears:
             connection.hold([to_json(event) for event in events])
 
@@ -460,17 +456,18 @@ class ProcessBot(Bot):
 
     # ------------------------------------------------------------------ the exchange
 
-    def _fail(self, reason: str) -> typing.NoReturn:
-        """Kill the program and raise the BotError for ``reason``."""
+    def _fail(self, detail: str) -> typing.NoReturn:
+        """Kill the program and raise the BotError of its breaking the protocol, as ``detail``
+        tells it (for the program's author: what it sent, or how it failed to)."""
         connection, self.connection = self.connection, None
         if connection is not None:
             connection.close(0)
-        raise BotError(self.seat, self.name, reason)
+        raise BotError(self.seat, self.name, "bot.broke_protocol", detail=detail)
 
     def _send(self, message: dict[str, Any]) -> None:
         connection = self.connection
         if connection is None:
-            raise BotError(self.seat, self.name, "is not running (it failed or was closed)")
+            raise BotError(self.seat, self.name, "bot.not_running")
         problem = connection.send(message, time.monotonic() + self.timeout)
         if problem is not None:
             self._fail(problem)

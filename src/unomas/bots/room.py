@@ -19,7 +19,7 @@ from unomas.bots import Bot
 from unomas.client.decode import event_from_json, view_from_json
 from unomas.client.links import RoomLink, Ticket
 from unomas.client.remote import ConnectionLost, Refused, RoomClient, join_room
-from unomas.errors import BotError
+from unomas.errors import BotError, cause_params
 from unomas.rules import Rules
 
 __all__ = ["join_with_bot", "play_seat"]
@@ -58,7 +58,9 @@ async def play_seat(client: RoomClient, bot: Bot, rng: random.Random | None = No
                 await client.act(action.to_json(), ply=view.ply)
             except Refused as refusal:
                 if refusal.code != "move.stale":
-                    raise BotError(seat, bot.name, f"the server refused {action}: {refusal}") from refusal
+                    raise BotError(
+                        seat, bot.name, "bot.refused", action=str(action), **cause_params(refusal)
+                    ) from refusal
             except ConnectionLost:
                 pass  # connected again, the seat's view says what now
         return client.over

@@ -908,7 +908,7 @@ def _where(error: RecordError, t: "Translations") -> str:
     from unomas.i18n import record_error_text
     from unomas.i18n.wording import language
 
-    return record_error_text(error.params, language(t), record=False)
+    return record_error_text(error.code, error.params, language(t), record=False)
 
 
 def _version(asked: bool) -> None:

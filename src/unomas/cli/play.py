@@ -151,7 +151,7 @@ def watch_record(path: Path, lang: str | None) -> None:
         data: Any = record.read_file(path)[0]
         watched = Watch(data)
     except RecordError as error:
-        raise fail(f"{path}: {record_error_text(error.params, wording.language(t))}") from None
+        raise fail(f"{path}: {record_error_text(error.code, error.params, wording.language(t))}") from None
     from unomas.tui.app import UnomasApp
 
     UnomasApp(t, watch=watched).run()

@@ -36,14 +36,12 @@ _PATH = re.compile(r"^/(?:r|ws|api/rooms)/([A-Za-z0-9]{4,32})/?$")
 class LinkError(UnoError):
     """Not a room's link nor its code."""
 
-    code = "link.invalid"
-
 
 def origin(server: str) -> str:
     """A server's HTTP origin from its address (``host:port`` is taken as ``http://host:port``)."""
     parts = urlsplit(server if "://" in server else f"http://{server}")
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise LinkError(f"not a server's address: {server!r}", text=server)
+        raise LinkError("link.invalid", text=server)
     return f"{parts.scheme}://{parts.netloc}"
 
 
@@ -64,7 +62,7 @@ class RoomLink:
         parts = urlsplit(text)
         match = _PATH.fullmatch(parts.path)
         if parts.scheme not in ("http", "https", "ws", "wss") or not parts.netloc or match is None:
-            raise LinkError(f"not a room's link nor its code: {text!r}", text=text)
+            raise LinkError("link.invalid", text=text)
         scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
         return cls(f"{scheme}://{parts.netloc}", match.group(1).upper())
 

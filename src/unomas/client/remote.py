@@ -30,6 +30,7 @@ import websockets
 from websockets.exceptions import ConnectionClosed
 
 from unomas.client.links import RoomLink, Ticket, origin
+from unomas.error_codes import ERRORS
 from unomas.errors import UnoError
 
 __all__ = [
@@ -56,22 +57,23 @@ MAX_MESSAGE = 2**22
 
 
 class Refused(UnoError):
-    """The server refused a request: its ``code`` and ``params`` are the server's."""
+    """The server refused a request: its ``code`` and ``params`` are the server's (a code this
+    client does not know is ``client.unknown_refusal``, with the server's ``code`` and ``message``)."""
 
-    def __init__(self, code: str, message: str, params: dict[str, Any] | None = None) -> None:
-        super().__init__(message, code=code, **(params or {}))
+    relayed = True
 
     @classmethod
     def from_json(cls, error: dict[str, Any]) -> Refused:
         """From an ``error`` message, or an HTTP answer's ``error`` object."""
-        return cls(str(error.get("code", "error")), str(error.get("message", "")), dict(error.get("params") or {}))
+        code = str(error.get("code"))
+        if code not in ERRORS:
+            return cls("client.unknown_refusal", code=code, message=str(error.get("message", "")))
+        return cls(code, **dict(error.get("params") or {}))
 
 
 class ConnectionLost(UnoError):
     """The connection closed before the server answered an action: look at the view again
     once connected (the action may or may not have been made)."""
-
-    code = "client.connection_lost"
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +227,7 @@ class RoomClient:
             self._reader.result()
         if not done:
             await self.close()
-            raise ConnectionLost(f"no answer from {self.link.websocket} in {timeout:g} s")
+            raise ConnectionLost("client.no_answer", seconds=f"{timeout:g}")
 
     async def close(self) -> None:
         """Close the connection (the seat stays ours: the server gives it the grace period)."""
@@ -237,7 +239,7 @@ class RoomClient:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._reader
-        self._fail_pending(ConnectionLost("the client was closed"))
+        self._fail_pending(ConnectionLost("client.closed"))
         await self._notify()
 
     async def drop(self) -> None:
@@ -265,14 +267,14 @@ class RoomClient:
             finally:
                 self._socket = None
                 self._connected.clear()
-            self._fail_pending(ConnectionLost("the connection closed before the server answered"))
+            self._fail_pending(ConnectionLost("client.connection_lost"))
             await self._notify()  # whoever shows the connection says it is being restored
             if not self.reconnect or self.done:
                 break
             await asyncio.sleep(pause)
             pause = min(2 * pause, RECONNECT_MAX)
         if not self.done:
-            self.failed = Refused("client.connection_lost", f"the connection to {self.link.websocket} is closed")
+            self.failed = Refused("client.connection_lost")
         await self._notify()
 
     async def _receive(self, message: dict[str, Any]) -> None:
@@ -377,7 +379,7 @@ class RoomClient:
         default the ply of the latest view: the ply guard) and wait for the update it
         caused; a refusal raises :class:`Refused` (``move.stale``, ``move.illegal``…)."""
         if self.view is None:
-            raise Refused("room.not_playing", "the game is not being played")
+            raise Refused("room.not_playing")
         ref = self._next_ref
         self._next_ref += 1
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
@@ -403,11 +405,11 @@ class RoomClient:
     async def _send(self, message: dict[str, Any]) -> None:
         socket = self._socket
         if socket is None:
-            raise ConnectionLost("not connected just now: try again")
+            raise ConnectionLost("client.not_connected")
         try:
             await socket.send(json.dumps(message))
         except ConnectionClosed:
-            raise ConnectionLost("the connection closed while sending") from None
+            raise ConnectionLost("client.connection_lost") from None
 
     async def _send_and_wait(self, message: dict[str, Any], done: Callable[[], bool], timeout: float = 15.0) -> None:
         errors = len(self.errors)
@@ -415,7 +417,7 @@ class RoomClient:
         if not await self.wait_for(lambda: done() or len(self.errors) > errors, timeout):
             if len(self.errors) > errors:
                 raise Refused.from_json(self.errors[-1])
-            raise ConnectionLost(f"no answer in {timeout:g} s")
+            raise ConnectionLost("client.no_answer", seconds=f"{timeout:g}")
 
     async def wait_over(self, timeout: float | None = None) -> dict[str, Any] | None:
         """The ``over`` message once the match is over (None if ``timeout`` passed first)."""

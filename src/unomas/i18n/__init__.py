@@ -51,8 +51,8 @@ from unomas.cards import (
     Color,
     card_token,
 )
-from unomas.errors import RecordError, SettingsError
-from unomas.refusals import TEMPLATES
+from unomas.error_codes import ERRORS
+from unomas.errors import SettingsError
 
 if TYPE_CHECKING:
     from unomas.i18n.narration import describe, narrate
@@ -87,7 +87,7 @@ Translations = gettext.NullTranslations
 def translator(lang: str) -> Translations:
     """The gettext translations of ``lang`` (``es`` or ``en``); other names raise SettingsError."""
     if lang not in LANGUAGES:
-        raise SettingsError(f"unknown language {lang!r} (languages are {', '.join(LANGUAGES)})")
+        raise SettingsError("setup.unknown_language", lang=repr(lang), known=", ".join(LANGUAGES))
     return gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[lang])
 
 
@@ -198,67 +198,15 @@ def _messages(lang: str) -> dict[str | tuple[str, int], str]:
 
 @cache
 def error_messages(lang: str) -> dict[str, str]:
-    """The words of each error code in ``lang``: ``{code: template}``, the template with the
-    error's params as ``{name}`` placeholders (the codes :mod:`unomas.server.protocol` lists,
-    and every reason code of :data:`unomas.refusals.TEMPLATES`, so that an error's
-    ``reason_code`` reads in ``lang`` too; a browser gets these with the catalog).
+    """The words of every error code in ``lang``: ``{code: template}``, the template with the
+    error's params as ``{name}`` placeholders (the registry's English template looked up in
+    the catalog; a browser gets these with the catalog).
 
     >>> error_messages("es")["move.not_your_turn"]
     'es el turno del jugador {current}'
-    >>> error_text(
-    ...     "move.illegal", {"reason": "...", "reason_code": "move.not_your_turn", "current": 2}, "es"
-    ... )
-    'Esa jugada no está permitida: es el turno del jugador 2'
     """
     t = translator(lang)
-    return {
-        **{code: t.gettext(template) for code, template in TEMPLATES.items()},
-        "room.not_found": t.gettext("There is no room {room}."),
-        "room.full": t.gettext("The room is full."),
-        "room.started": t.gettext("The game has already started."),
-        "room.not_host": t.gettext("Only the host can start the game."),
-        "room.not_playing": t.gettext("The game has not started yet."),
-        "room.over": t.gettext("The game is over."),
-        "room.not_over": t.gettext("The game is not over: its record is revealed at the end."),
-        "room.capacity": t.gettext("The server is full; try again later."),
-        "seat.spectator": t.gettext("Spectators cannot act."),
-        "seat.not_yours": t.gettext("You can only act for your own seat."),
-        "auth.bad_token": t.gettext("This browser holds no seat in this room."),
-        "hello.twice": t.gettext("This connection has already said hello."),
-        "hello.first": t.gettext("Say hello first (with your seat's token, or none to watch)."),
-        "rate.limited": t.gettext("Too many messages: slow down."),
-        "message.invalid": t.gettext("This request is not valid ({field}): {reason}"),
-        "message.too_long": t.gettext("The message is too long ({length} characters; at most {limit})."),
-        "body.too_large": t.gettext("The request is too large (at most {limit} bytes)."),
-        "setup.invalid": t.gettext("The room's settings are not valid ({field}): {reason}"),
-        "lang.unknown": t.gettext("Unknown language: {lang}."),
-        "move.illegal": t.gettext("That move is not allowed: {reason}"),
-        "move.stale": t.gettext("Too late: the game moved on before your move arrived."),
-        # server hardening
-        "store.unavailable": t.gettext("The game could not be saved just now; try again in a moment."),
-        "seat.taken_over": t.gettext("This seat is now being played in another window."),
-        "origin.forbidden": t.gettext("Requests from another site are not accepted."),
-        "body.not_json": t.gettext("The request must be JSON (Content-Type: application/json)."),
-        "room.watchers_full": t.gettext("This room has as many spectators as it can take."),
-        "client.limited": t.gettext(
-            "Too many requests or connections from your address; try again in {retry_after} s."
-        ),
-        "hello.late": t.gettext("The connection said nothing for too long."),
-        "server.restarting": t.gettext("The server is restarting; reconnecting…"),
-        # names
-        "name.invalid": t.gettext("That name cannot be used: {reason}"),
-        "name.taken": t.gettext("Someone in this room is already called {name}."),
-        "name.invisible": t.gettext("it has no visible letter."),
-        "name.bidi": t.gettext("it holds characters that turn the text's direction."),
-        "name.marks": t.gettext("it stacks too many accents on one letter."),
-        "name.symbols": t.gettext("control characters and < > are not allowed."),
-        "rematch.early": t.gettext("The match is not over yet: a rematch comes after it."),
-        # clients of a room, and the agents' tables
-        "link.invalid": t.gettext("{text} is not a room's link, a room's code nor a server's address."),
-        "client.connection_lost": t.gettext("The connection to the room is closed."),
-        "client.reconnecting": t.gettext("The connection was lost; reconnecting…"),
-        "table.unknown": t.gettext("There is no table {table}: start a match or join a room first."),
-    }
+    return {code: t.gettext(entry.template) for code, entry in ERRORS.items()}
 
 
 class _Kept(dict[str, Any]):
@@ -270,72 +218,59 @@ class _Kept(dict[str, Any]):
 
 def error_text(code: str, params: Mapping[str, Any], lang: str, fallback: str | None = None) -> str:
     """An error's words in ``lang``, from its code and params (an :class:`~unomas.errors.UnoError`'s
-    ``code`` and ``params``, or those of a server's error message).
-
-    A refused move's ``reason`` is the engine's English text; when the params also name a
-    ``reason_code`` this catalog knows, its words in ``lang`` take the place of that text. An
-    unknown code gives ``fallback`` (the error's English message), or else the code itself.
+    ``code`` and ``params``, or those of a server's error message): the code's words filled
+    with the params, the error it wraps (``cause_code``) in ``lang`` too, and a record
+    error's location before them. An unknown code (a newer server's) gives ``fallback`` (the
+    error's English message), or else the code itself.
 
     >>> error_text("room.not_found", {"room": "ABC123"}, "es")
     'No hay ninguna sala ABC123.'
-    >>> error_text("move.illegal", {"reason": "seat 1 is not on turn"}, "es")
-    'Esa jugada no está permitida: seat 1 is not on turn'
-    >>> error_text("move.illegal", {"reason": "...", "reason_code": "move.stale"}, "es")
-    'Esa jugada no está permitida: Demasiado tarde: la partida siguió antes de que llegara tu jugada.'
+    >>> error_text("move.not_your_turn", {"action": "1 draw", "current": 2}, "es")
+    'es el turno del jugador 2'
     >>> error_text("bot.dreamt", {}, "es", "the bot dreamt")
     'the bot dreamt'
     """
-    if code == RecordError.code:
-        return record_error_text(params, lang)
-    templates = error_messages(lang)
-    template = templates.get(code)
-    if template is None:
+    entry = ERRORS.get(code)
+    if entry is None:
         return code if fallback is None else fallback
+    t = translator(lang)
     values = _Kept(params)
-    reason = params.get("reason_code")
-    if isinstance(reason, str) and reason != code and reason in templates:
-        values["reason"] = error_text(reason, params, lang)
-    if isinstance(params.get("cause_code"), str):
-        values["cause"] = _cause_text(params, lang)
+    cause = params.get("cause_code")
+    if isinstance(cause, str):
+        values["cause"] = error_text(cause, params.get("cause_params") or {}, lang, str(params.get("cause", "")))
     what = params.get("what")
-    if isinstance(what, str):  # a part of a record (unomas.refusals.PARTS), an English msgid
-        values["what"] = translator(lang).gettext(what)
-    return template.format_map(values)
+    if isinstance(what, str):  # a part of a record (unomas.error_codes.PARTS), an English msgid
+        values["what"] = t.gettext(what)
+    words = t.gettext(entry.template).format_map(values)
+    return _located(words, params, t) if entry.kind == "RecordError" else words
 
 
-def _cause_text(params: Mapping[str, Any], lang: str) -> str:
-    """The words in ``lang`` of the error a refusal wraps (its ``cause_code`` and
-    ``cause_params``): those of its precise reason, or its English message without one."""
-    cause: Mapping[str, Any] = params.get("cause_params") or {}
-    english = str(params.get("cause", ""))
-    reason = cause.get("reason_code")
-    return error_text(reason, cause, lang, english) if isinstance(reason, str) else english
+def record_error_text(code: str, params: Mapping[str, Any], lang: str, *, record: bool = True) -> str:
+    """A :class:`~unomas.errors.RecordError`'s words in ``lang`` from its code and params:
+    where (the record, unless ``record`` is false because it is said already, the round and
+    the event, counted from 0) and why.
 
-
-def record_error_text(params: Mapping[str, Any], lang: str, *, record: bool = True) -> str:
-    """A :class:`~unomas.errors.RecordError`'s words in ``lang`` from its params: where
-    (the record, unless ``record`` is false because it is said already, the round and the
-    event, counted from 0) and why.
-
+    >>> from unomas.errors import RecordError
     >>> from unomas.record import replay
     >>> try:
     ...     replay({"format": "unomas-record/1", "rules": None})
     ... except RecordError as error:
-    ...     print(record_error_text(error.located(record=0).params, "es"))
+    ...     print(record_error_text(error.code, error.located(record=0).params, "es"))
     registro 0: reglas (rules): los ajustes deben ser un objeto, no null
     """
-    t = translator(lang)
-    code = params.get("reason_code")
-    english = str(params.get("reason", ""))
-    reason = error_text(code, params, lang, english) if isinstance(code, str) else english
+    return error_text(code, params if record else {**params, "record": None}, lang)
+
+
+def _located(words: str, params: Mapping[str, Any], t: Translations) -> str:
+    """A record error's ``words`` after its location (record, round, event), if it has one."""
     where = []
-    if record and params.get("record") is not None:
+    if params.get("record") is not None:
         where.append(t.gettext("record {record}").format(record=params["record"]))
     if params.get("round") is not None:
         where.append(t.gettext("round {round}").format(round=params["round"]))
     if params.get("event") is not None:
         where.append(t.gettext("event {event}").format(event=params["event"]))
-    return t.gettext("{where}: {reason}").format(where=", ".join(where), reason=reason) if where else reason
+    return t.gettext("{where}: {reason}").format(where=", ".join(where), reason=words) if where else words
 
 
 if not TYPE_CHECKING:  # type checkers see the import above

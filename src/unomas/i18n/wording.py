@@ -191,53 +191,14 @@ def preset_label(preset: str, t: Translations) -> str:
 
 
 def error_line(error: UnoError, t: Translations) -> str:
-    """An error as the terminal shows it, in one line in the reader's language: the words
-    of its precise reason (``reason_code``) or of its code, with its params; the words of
-    :func:`unomas.i18n.error_text` for the codes the terminal does not word itself; the
-    English message for an error with no words in either."""
-    params = error.params
-    reason = params.get("reason_code")
-    words = _terminal_words(t)
-    template = (words.get(reason) if isinstance(reason, str) else None) or words.get(error.code)
-    if template is not None:
-        try:
-            return template.format(**params)
-        except (KeyError, IndexError):
-            return error.message
-    if error.code.startswith("setup."):  # the shared words of a bad setting speak of a room
-        return error.message
-    return error_text(error.code, params, language(t), error.message)
+    """An error as the terminal shows it, in one line in the reader's language: its code's
+    words with its params (:func:`unomas.i18n.error_text`)."""
+    return error_text(error.code, error.params, language(t), error.message)
 
 
 def language(t: Translations) -> str:
     """The language of ``t`` (``en`` when it does not say)."""
     return str(t.info().get("language", "en"))
-
-
-def _terminal_words(t: Translations) -> dict[str, str]:
-    """The words of the errors a terminal player meets that :func:`unomas.i18n.error_text`
-    does not word (or words for a room of the browser game), by code or reason code. A
-    refused move has the terminal's own words: the shared ones carry the engine's English
-    reason, which a person who only picks offered actions never needs."""
-    return {
-        "move.illegal": t.gettext("That is not allowed now."),
-        "move.not_offered": t.gettext("That is not allowed now."),
-        "bot.failed": t.gettext("The bot at seat {seat} ({bot}) failed: the match is saved."),
-        "resume.finished": t.gettext("{file}: that match is over."),
-        "resume.no_person": t.gettext("{file}: not a match of a person against bots."),
-        "setup.target_score": t.gettext("The target score must be a whole number."),
-        "setup.target_score_range": t.gettext("The target score must be 0 or more."),
-        "setup.players_range": t.gettext("A match has 2 to 10 players, not {value}."),
-        "setup.hand_size_range": t.gettext("The hand size must be 1 or more, not {value}."),
-        "setup.too_many_cards": t.gettext(
-            "{players} players with {hand_size} cards each need {total} cards; there are at most 99 to deal."
-        ),
-        "setup.not_boolean": t.gettext("{name} must be true or false, not {value}."),
-        "setup.not_integer": t.gettext("{name} must be a whole number, not {value}."),
-        "setup.unknown_setting": t.gettext("There is no setting {name} (the settings are {known})."),
-        "setup.not_an_assignment": t.gettext("A setting is written NAME=VALUE, not {text}."),
-        "setup.unknown_preset": t.gettext("There is no preset {name} (the presets are {known})."),
-    }
 
 
 def rules_line(rules: Rules, t: Translations) -> str:

@@ -32,7 +32,7 @@ from unomas.actions import Action, Kind
 from unomas.bots.base import Bot
 from unomas.bots.player import BotPlayer
 from unomas.conductor import Conductor, Player
-from unomas.errors import BotError, IllegalAction, StaleAction, UnoError
+from unomas.errors import BotError, IllegalAction, Refusal, StaleAction, UnoError
 from unomas.events import Event
 from unomas.game import Game, RoundLog
 from unomas.live.ports import STORE_UNAVAILABLE, Heard, MatchStore, Outbox, Told
@@ -263,7 +263,7 @@ class Host:
         stored, then told (``ref`` goes back to ``seat``). An action that cannot be stored
         is not made (``store.unavailable``)."""
         if action.player != seat:
-            raise IllegalAction(f"seat {seat} cannot act for seat {action.player}", code="seat.not_yours")
+            raise Refusal("seat.not_yours", seat=seat, asked=action.player)
         await self._change(lambda conductor: conductor.act(action, ply=ply), ref, seat, ply=ply)
 
     def next_round(self) -> None:
@@ -298,7 +298,7 @@ class Host:
         conductor = self.conductor
         if ply is not None and conductor is not None and ply != conductor.game.ply:
             raise StaleAction(ply, conductor.game.ply)
-        raise IllegalAction("the match is over", code="match.over")
+        raise IllegalAction("match.over")
 
     async def _store_moves(self) -> None:
         """Store the moves applied since the last stored one (with the round's result); if

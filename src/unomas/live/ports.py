@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from unomas import record as records
 from unomas.actions import Action
-from unomas.errors import UnoError
+from unomas.errors import Refusal
 from unomas.events import Event
 from unomas.view import View
 
@@ -34,10 +34,8 @@ STORE_UNAVAILABLE = "store.unavailable"
 """The code of a store's failure: the change was not made."""
 
 
-class StoreUnavailable(UnoError):
+class StoreUnavailable(Refusal):
     """The store could not keep a change just now: it was not made, and nobody heard of it."""
-
-    code = STORE_UNAVAILABLE
 
 
 class MatchStore(Protocol):
@@ -69,7 +67,7 @@ class MemoryStore:
 
     def _check(self) -> None:
         if self.failing:
-            raise StoreUnavailable("the match could not be kept just now")
+            raise StoreUnavailable(STORE_UNAVAILABLE)
 
     async def append(self, round: int, entries: list[dict[str, Any]], result: dict[str, Any] | None) -> None:
         self._check()
@@ -149,9 +147,7 @@ class RecordFile:
             partial.write_text(text + "\n", encoding="utf-8")
             partial.replace(self.path)
         except OSError as error:
-            raise StoreUnavailable(
-                f"the match could not be saved to {self.path.name}: {error.strerror}", file=self.path.name
-            ) from error
+            raise StoreUnavailable(STORE_UNAVAILABLE) from error
 
 
 @dataclass(frozen=True, slots=True)

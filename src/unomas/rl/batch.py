@@ -107,10 +107,10 @@ class BatchEnv:
         is not in its mask, and then nothing is taken in any game.
         """
         if not self._started:
-            raise IllegalAction("reset() the batch before stepping it")
+            raise IllegalAction("rl.not_reset")
         ids = np.asarray(actions)
         if ids.ndim != 1 or ids.dtype.kind not in "iu":
-            raise IllegalAction(f"actions must be one integer id per game, not {ids.dtype} shaped {ids.shape}")
+            raise IllegalAction("rl.bad_actions", type=str(ids.dtype), shape=str(ids.shape))
         self.core.step(ids.tolist())
 
 

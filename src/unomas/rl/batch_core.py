@@ -44,7 +44,7 @@ class Batch:
         history: bool = False,
     ) -> None:
         if games < 1:
-            raise SettingsError(f"games must be at least 1, not {games}")
+            raise SettingsError("setup.at_least_one", name="games", value=games)
         self.games = games
         self.players = rules.players
         self.drivers = [
@@ -85,12 +85,12 @@ class Batch:
         changes nothing.
         """
         if len(actions) != self.games:
-            raise IllegalAction(f"{len(actions)} actions for {self.games} games")
+            raise IllegalAction("rl.action_count", actions=len(actions), games=self.games)
         for i in range(self.games):
             try:
                 self.drivers[i].check(actions[i])
             except IllegalAction as error:
-                raise IllegalAction(f"game {i}: {error}") from None
+                raise IllegalAction.caused_by("rl.in_game", error, game=i) from None
         players = self.players
         rewards = self._rewards
         rewarded = self._rewarded

@@ -97,17 +97,17 @@ class Driver:
         history: bool = False,
     ) -> None:
         if episode not in ("round", "match"):
-            raise SettingsError(f"episode must be 'round' or 'match', not {episode!r}")
+            raise SettingsError("setup.one_of", name="episode", known="'round', 'match'", value=repr(episode))
         if reward not in ("win", "points"):
-            raise SettingsError(f"reward must be 'win' or 'points', not {reward!r}")
+            raise SettingsError("setup.one_of", name="reward", known="'win', 'points'", value=repr(reward))
         if max_steps < 1:
-            raise SettingsError(f"max_steps must be at least 1, not {max_steps}")
+            raise SettingsError("setup.at_least_one", name="max_steps", value=max_steps)
         self.rules = rules
         self.players = rules.players
         try:
             self.table: ActionTable = action_table(rules.players, max_players)
-        except ValueError as error:
-            raise SettingsError(str(error)) from None
+        except ValueError:
+            raise SettingsError("setup.max_players", players=rules.players, limit=10, value=max_players) from None
         self.max_players = max_players
         self.keeps_history = history
         self.history = [0] * rules.players
@@ -178,7 +178,7 @@ class Driver:
     def deal(self, deal: Deal) -> None:
         """Deal the next round of the match as ``deal`` dictates (once ``deal_pending``)."""
         if not self.deal_pending:
-            raise IllegalAction("no round is waiting to be dealt", code="round.not_over")
+            raise IllegalAction("round.not_over")
         self.deal_pending = False
         self.events = self.conductor.deal(deal)
         self._recount()
@@ -342,13 +342,14 @@ class Driver:
 
     def check(self, action_id: int) -> None:
         """Raise :class:`~unomas.errors.IllegalAction`, saying why, unless the actor may take ``action_id`` now."""
-        if self.done or self.deal_pending:
-            raise IllegalAction("the episode is over" if self.done else "the next round is not dealt yet")
+        if self.done:
+            raise IllegalAction("rl.episode_over")
+        if self.deal_pending:
+            raise IllegalAction("rl.not_dealt")
+        if not 0 <= action_id < self.table.size:
+            raise IllegalAction("rl.no_such_id", seat=self.actor, id=action_id)
         if action_id not in self.legal_ids():
-            raise IllegalAction(
-                f"seat {self.actor} may not take action {action_id} now"
-                + (f" ({self.table.describe(action_id)})" if 0 <= action_id < self.table.size else "")
-            )
+            raise IllegalAction("rl.not_legal", seat=self.actor, id=action_id, action=self.table.describe(action_id))
 
     def step(self, action_id: int, reshuffle: Sequence[Card] | None = None) -> list[float] | None:
         """The actor takes ``action_id``; returns the rewards it caused, if any, by seat.

@@ -199,7 +199,7 @@ class UnoEnv(AECEnv[str, Observation, int | None]):
             self._was_dead_step(action)
             return
         if action is None:
-            raise IllegalAction(f"{self.agent_selection} must act: None is only for agents whose episode is over")
+            raise IllegalAction("rl.must_act", agent=self.agent_selection)
         action_id = int(action)
         if self.illegal == "lose" and action_id not in self.driver.legal_ids():
             self._lose(self.agent_selection)
@@ -229,7 +229,7 @@ class UnoEnv(AECEnv[str, Observation, int | None]):
 def check_illegal(illegal: str) -> None:
     """Refuse an ``illegal`` option other than ``raise`` and ``lose``."""
     if illegal not in ("lose", "raise"):
-        raise SettingsError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
+        raise SettingsError("setup.one_of", name="illegal", known="'lose', 'raise'", value=repr(illegal))
 
 
 class TextRenderer:
@@ -239,7 +239,7 @@ class TextRenderer:
 
     def __init__(self, mode: str | None) -> None:
         if mode is not None and mode not in ("human", "ansi"):
-            raise SettingsError(f"render_mode must be 'human', 'ansi' or None, not {mode!r}")
+            raise SettingsError("setup.one_of", name="render_mode", known="'human', 'ansi', None", value=repr(mode))
         self.mode = mode
         self._shown: float | None = None
         """When the last ``human`` frame was printed (``time.monotonic``)."""

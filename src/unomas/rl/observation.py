@@ -104,7 +104,7 @@ class ObservationLayout:
     def __init__(self, rules: Rules, *, max_players: int | None = None, history: bool = False) -> None:
         n = self.players = rules.players
         if max_players is not None and not n <= max_players <= MAX_PLAYERS:
-            raise SettingsError(f"max_players must be {n} to {MAX_PLAYERS}, not {max_players}")
+            raise SettingsError("setup.max_players", players=n, limit=MAX_PLAYERS, value=max_players)
         m = self.slots = n if max_players is None else max_players
         """The seats the per-seat slices are laid out for (offsets ``n`` … ``m-1`` stay 0)."""
         self.history = history

@@ -11,7 +11,7 @@ tests (``pyspiel.random_sim_test``) run on it. See docs/rl.md.
   switches default to the official rules in ``python_unomas`` and to every house rule on
   in ``python_unomas_all`` (registered too), so a switch set either way is honoured in
   both. ``python_unomas`` refuses ``preset=all`` (:class:`~unomas.errors.SettingsError`,
-  ``reason_code`` ``setup.openspiel_preset``): OpenSpiel hands a game every parameter,
+  code ``setup.openspiel_preset``): OpenSpiel hands a game every parameter,
   the unset ones at their defaults, so a switch set false over the preset could not be
   told from one left unset.
 * **Player actions** are the ids of :mod:`unomas.rl.actions`, and the decisions are those
@@ -153,21 +153,15 @@ def _rules(params: dict[str, Any]) -> tuple[Rules, Episode, int]:
     fills in the defaults of its specification)."""
     preset = params.get("preset", "official")
     if preset == "all":  # an explicit false could not be told from a switch left unset
-        raise SettingsError(
-            f"{SHORT_NAME} cannot take preset=all: OpenSpiel gives every switch left unset its"
-            f" default (false), so a switch set false over the preset could not be told from one"
-            f" left unset; load {ALL_RULES_NAME}, whose switches are on unless set false",
-            reason_code="setup.openspiel_preset",
-            game=ALL_RULES_NAME,
-        )
+        raise SettingsError("setup.openspiel_preset", game=ALL_RULES_NAME)
     if preset != "official":
-        raise SettingsError(f"unknown preset {preset!r} (presets are {', '.join(PRESETS)})")
+        raise SettingsError("setup.unknown_preset", name=repr(preset), known=", ".join(PRESETS))
     episode = params["episode"]
     if episode not in ("round", "match"):
-        raise ValueError(f"episode must be 'round' or 'match', not {episode!r}")
+        raise SettingsError("setup.one_of", name="episode", known="'round', 'match'", value=repr(episode))
     max_steps = params["max_steps"]
     if max_steps < 1:
-        raise ValueError(f"max_steps must be at least 1, not {max_steps}")
+        raise SettingsError("setup.at_least_one", name="max_steps", value=max_steps)
     return Rules.from_dict({name: params[name] for name in SETTING_HELP}), episode, max_steps
 
 

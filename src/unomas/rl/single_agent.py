@@ -88,10 +88,10 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
     ) -> None:
         n = rules.players
         if not 0 <= seat < n:
-            raise SettingsError(f"seat must be 0 to {n - 1}, not {seat}")
+            raise SettingsError("setup.seat_range", name="seat", last=n - 1, value=seat)
         specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != n - 1:
-            raise SettingsError(f"{len(specs)} opponents for {n - 1} seats")
+            raise SettingsError("setup.player_count", given=len(specs), players=n - 1)
         check_illegal(illegal)
         self._renderer = TextRenderer(render_mode)
         for spec in specs:
@@ -136,7 +136,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
     def step(self, action: np.int64 | int) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         driver = self.driver
         if driver.done:
-            raise IllegalAction("the episode is over: reset the environment")
+            raise IllegalAction("rl.episode_over")
         action_id = int(action)
         if action_id not in driver.legal_ids():
             if self.illegal == "raise":

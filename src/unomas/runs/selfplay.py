@@ -76,7 +76,7 @@ POLICIES: Final = ("playfirst", "random")
 def check_policy(policy: str) -> None:
     """Refuse a policy self-play does not know, with a :class:`~unomas.errors.SettingsError`."""
     if policy not in POLICIES:
-        raise SettingsError(f"unknown policy {policy!r} (policies are {', '.join(POLICIES)})")
+        raise SettingsError("setup.unknown_policy", name=repr(policy), known=", ".join(POLICIES))
 
 
 def players(policy: str, seats: int) -> list[Player | None]:

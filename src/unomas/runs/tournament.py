@@ -106,9 +106,9 @@ Progress = Callable[[int, int], None]
 def seat_specs(specs: Sequence[str], players: int) -> list[str]:
     """The spec of each entrant: ``specs`` repeated in order to fill ``players`` seats."""
     if not specs:
-        raise SettingsError("no bots given")
+        raise SettingsError("setup.no_bots")
     if players < len(specs):
-        raise SettingsError(f"{len(specs)} bots for {players} seats (give --players {len(specs)} or more)")
+        raise SettingsError("setup.too_few_seats", bots=len(specs), players=players)
     return [specs[i % len(specs)] for i in range(players)]
 
 
@@ -220,7 +220,7 @@ def play_match(
         for bot in bots:
             bot.close()
         if isinstance(error, BotError):  # a seat's bot failed as it started: it says why
-            failed(error.seat, error.reason)
+            failed(error.seat, error.message)
         else:
             failed(len(bots) if len(bots) < len(seat_names) else None, f"could not start: {_describe(error)}")
         result.summary = _unstarted(len(seat_names))
@@ -233,7 +233,7 @@ def play_match(
     except Exception as error:
         # A BotError names the seat; anything else a bot raised (in observe, say) does not.
         if isinstance(error, BotError):
-            failed(error.seat, error.reason)
+            failed(error.seat, error.message)
             note = str(error)
         else:
             note = _describe(error)
@@ -471,7 +471,7 @@ def run_tournament(
     :class:`TournamentInterrupted` with the results so far.
     """
     if games < 1:
-        raise SettingsError(f"games must be at least 1, not {games}")
+        raise SettingsError("setup.at_least_one", name="games", value=games)
     where = Backend(backend, jobs, address, batch)
     entrants = seat_specs(list(specs), rules.players)
     _check_specs(entrants)

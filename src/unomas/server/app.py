@@ -17,7 +17,7 @@
 * ``GET /healthz`` (JSON) and ``GET /metrics`` (Prometheus, :mod:`unomas.server.metrics`).
 
 A refusal answers ``{"error": {code, params, message}}`` with the HTTP status of its code
-(:data:`~unomas.server.protocol.ERRORS`); nothing here reads an error's message.
+(:data:`~unomas.error_codes.ERRORS`); nothing here reads an error's message.
 
 Against hostile clients: per client address (the peer's, or ``X-Forwarded-For`` from a
 trusted proxy only) rates for creating rooms and looking them up, and a cap on open
@@ -49,19 +49,18 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from unomas.bots.levels import ROOM_LEVELS
-from unomas.errors import UnoError
+from unomas.error_codes import ERRORS
+from unomas.errors import Refusal, UnoError
 from unomas.i18n import LANGUAGES, bot_label, catalog_json, error_messages
 from unomas.i18n.switches import switches_json
 from unomas.server.collector import tend_collector
 from unomas.server.metrics import CONTENT_TYPE, Metrics
 from unomas.server.protocol import (
-    ERRORS,
     Act,
     Hello,
     JoinRequest,
     LetGo,
     React,
-    Refusal,
     Rematch,
     RoomSetup,
     Start,
@@ -122,7 +121,7 @@ class PerClient:
             bucket = self.buckets[client] = RateLimit(*self.rate)
         if not bucket.allow():
             wait = bucket.retry_after()
-            raise Refusal("client.limited", f"too many {self.what} from your address", retry_after=wait)
+            raise Refusal("client.limited", retry_after=wait)
 
     def prune(self) -> None:
         """Forget the clients whose buckets are full again (memory stays bounded)."""
@@ -180,10 +179,10 @@ class Server:
     def guard(self, request: Request) -> None:
         """Refuse a state-changing request from another site's page, or one not in JSON."""
         if not same_origin(request.headers, self.settings.allowed_origins):
-            raise Refusal("origin.forbidden", "requests from another site's pages are refused")
+            raise Refusal("origin.forbidden")
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "application/json":
-            raise Refusal("body.not_json", "the request body must be JSON (Content-Type: application/json)")
+            raise Refusal("body.not_json")
 
     def look_up(self, scope: Mapping[str, Any], code: str) -> Room:
         """The room by ``code``, for a client within its look-up rate."""
@@ -193,7 +192,7 @@ class Server:
     def room(self, code: str) -> Room:
         room = self.rooms.get(code.upper())
         if room is None:
-            raise Refusal("room.not_found", f"no room {code!r}", room=code)
+            raise Refusal("room.not_found", room=code)
         return room
 
     async def start(self) -> None:
@@ -231,7 +230,7 @@ class Server:
     async def _rematch(self, room: Room) -> str:
         """Make ``room``'s rematch: a new room with its seats, its match started."""
         if len(self.rooms) >= MAX_ROOMS:
-            raise Refusal("room.capacity", "the server holds as many rooms as it can; try again later", limit=MAX_ROOMS)
+            raise Refusal("room.capacity", limit=MAX_ROOMS)
         code = new_code()
         while code in self.rooms:
             code = new_code()
@@ -246,7 +245,7 @@ class Server:
     def restarting(self) -> None:
         """The server is going down (SIGTERM): every connection is told, then closed; the
         pages reconnect once it is back."""
-        notice = Refusal("server.restarting", "the server is restarting: reconnect in a moment")
+        notice = Refusal("server.restarting")
         for room in self.rooms.values():
             for connection in list(room.connections):
                 connection.close(1012, "server restarting", {"type": "error", **notice.to_json()})
@@ -271,9 +270,7 @@ class Server:
             except ValidationError as error:
                 raise invalid(error, "setup.invalid") from None
             if len(self.rooms) >= MAX_ROOMS:
-                raise Refusal(
-                    "room.capacity", "the server holds as many rooms as it can; try again later", limit=MAX_ROOMS
-                )
+                raise Refusal("room.capacity", limit=MAX_ROOMS)
             code = new_code()
             while code in self.rooms:
                 code = new_code()
@@ -339,9 +336,8 @@ class Server:
             return self.refuse(error)
         if finished is None:
             if room is None:
-                return self.refuse(Refusal("room.not_found", f"no room {code!r}", room=code))
-            message = "the game is not over: its record (and seed) are revealed at the end"
-            return self.refuse(Refusal("room.not_over", message))
+                return self.refuse(Refusal("room.not_found", room=code))
+            return self.refuse(Refusal("room.not_over"))
         return JSONResponse(finished, headers={"Content-Disposition": f'attachment; filename="unomas-{code}.json"'})
 
     # ------------------------------------------------------------------ WebSocket
@@ -351,14 +347,13 @@ class Server:
         await websocket.accept()
         try:
             if not same_origin(websocket.headers, self.settings.allowed_origins):
-                raise Refusal("origin.forbidden", "connections from another site's pages are refused")
+                raise Refusal("origin.forbidden")
             if self.sockets[client] >= self.settings.max_connections:
-                limit = self.settings.max_connections
-                raise Refusal("client.limited", f"at most {limit} connections from one address", retry_after=5)
+                raise Refusal("client.limited", retry_after=5)
             room = self.look_up(websocket.scope, websocket.path_params["code"])
         except UnoError as error:
             await websocket.send_text(json.dumps({"type": "error", **error.to_json()}))
-            await websocket.close(4404 if error.code == "room.not_found" else 4000 + ERRORS[error.code])
+            await websocket.close(4404 if error.code == "room.not_found" else 4000 + ERRORS[error.code].status)
             return
         self.sockets[client] += 1
         try:
@@ -381,7 +376,7 @@ class Server:
                     async with asyncio.timeout(wait):
                         message = await websocket.receive()
                 except TimeoutError:
-                    late = Refusal("hello.late", "no hello in time: closing")
+                    late = Refusal("hello.late")
                     connection.close(4408, "no hello", {"type": "error", **late.to_json()})
                     break
                 if message["type"] == "websocket.disconnect" or connection.dropped:
@@ -391,8 +386,7 @@ class Server:
                 allowed = limit.allow()  # every message counts, the malformed ones too
                 try:
                     if text is None:
-                        reason = "messages are JSON text, not binary"
-                        raise Refusal("message.invalid", reason, field="message", reason=reason)
+                        raise Refusal("message.binary")
                     try:
                         parsed = parse_client_message(text)
                     except Refusal:
@@ -402,14 +396,14 @@ class Server:
                     if isinstance(parsed, Act):
                         ref = parsed.ref  # a refusal names the action it answers, so the sender can go on
                     if not allowed or parsed is None:
-                        raise Refusal("rate.limited", "too many messages: slow down", rate=limit.rate)
+                        raise Refusal("rate.limited", rate=limit.rate)
                     if isinstance(parsed, Hello):
                         if attached:
-                            raise Refusal("hello.twice", "this connection has already said hello")
+                            raise Refusal("hello.twice")
                         await room.attach(connection, parsed.token, parsed.lang)
                         attached = True
                     elif not attached:
-                        raise Refusal("hello.first", "say hello first (with your seat's token, or none to watch)")
+                        raise Refusal("hello.first")
                     elif isinstance(parsed, Start):
                         await room.start(connection.seat)
                     elif isinstance(parsed, Rematch):
@@ -456,7 +450,7 @@ async def _body(request: Request) -> bytes:
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
-            raise Refusal("body.too_large", f"request body too large (at most {MAX_BODY} bytes)", limit=MAX_BODY)
+            raise Refusal("body.too_large", limit=MAX_BODY)
     return body
 
 
@@ -465,7 +459,7 @@ def _error(error: UnoError) -> JSONResponse:
     (and ``Retry-After`` when it says when to come back)."""
     wait = error.params.get("retry_after")
     headers = None if wait is None else {"Retry-After": str(wait)}
-    return JSONResponse({"error": error.to_json()}, status_code=ERRORS.get(error.code, 400), headers=headers)
+    return JSONResponse({"error": error.to_json()}, status_code=ERRORS[error.code].status, headers=headers)
 
 
 SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
@@ -523,8 +517,7 @@ def create_app(
     async def words(request: Request) -> Response:
         lang = request.path_params["lang"]
         if lang not in LANGUAGES:
-            message = f"unknown language {lang!r} (languages are {', '.join(LANGUAGES)})"
-            return _error(Refusal("lang.unknown", message, lang=lang))
+            return _error(Refusal("lang.unknown", lang=lang))
         bots = [{"spec": spec, "label": bot_label(spec, lang)} for spec in ROOM_LEVELS]
         words = {"catalog": catalog_json(lang), "switches": switches_json(lang), "bots": bots}
         return JSONResponse(words | {"errors": error_messages(lang)})

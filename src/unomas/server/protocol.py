@@ -1,4 +1,4 @@
-"""The messages between browser and server, validated with pydantic, and the refusals' codes.
+"""The messages between browser and server, validated with pydantic.
 
 HTTP: ``POST /api/rooms`` takes a :class:`RoomSetup`, ``POST /api/rooms/{code}/join`` a
 :class:`JoinRequest`. WebSocket ``/ws/{code}``: the client's first message is a
@@ -17,57 +17,14 @@ ended after ``limit`` actions) and ``error`` messages, all JSON objects with a `
 An ``error`` with code ``seat.taken_over``, ``hello.late`` or ``server.restarting`` is the
 connection's last message before the server closes it.
 
-Every refusal is an :class:`~unomas.errors.UnoError` with a stable code; the server sends
-``{"type": "error", "code", "params", "message", "ref"}`` over the WebSocket (``ref``: the
-refused action's) and ``{"error": {"code", "params", "message"}}`` over HTTP, with the
-status of :data:`ERRORS`. ``message`` is English; a page shows the code's words in its
-reader's language (:func:`unomas.i18n.error_text`, or the ``errors`` of ``/api/i18n/{lang}``)
-and never reads the message. The codes, and their params:
-
-========================  ======  ===========================================================
-code                      HTTP    when (params)
-========================  ======  ===========================================================
-``room.not_found``        404     no room by that code (``room``)
-``room.full``             409     every seat is taken
-``room.started``          409     joining, or starting, once the game has started
-``room.not_host``         403     someone else than the host starts the game
-``room.not_playing``      409     an action in the lobby
-``room.over``             409     an action once the match is over
-``room.not_over``         409     the record of a game still in play (revealed at its end)
-``room.capacity``         503     the server holds as many rooms as it can (``limit``)
-``seat.spectator``        403     a spectator's action
-``seat.not_yours``        403     an action for another seat than the sender's (``seat``, ``asked``)
-``auth.bad_token``        403     a hello with a token that holds no seat in this room
-``hello.twice``           409     a second hello on one connection
-``hello.first``           409     anything before the hello
-``rate.limited``          429     too many messages (``rate``: per second)
-``message.invalid``       422     not JSON, binary, an unknown type or a bad field (``field``:
-                                  where, ``message`` for the message as a whole; ``reason``)
-``message.too_long``      413     a message over :data:`MAX_MESSAGE` (``length``, ``limit``)
-``body.too_large``        413     an HTTP body over the server's limit (``limit``: bytes)
-``setup.invalid``         422     a room setup with a bad field, rules or bot seats (``field``, ``reason``)
-``lang.unknown``          404     words asked for in a language without a catalog (``lang``)
-``move.illegal``          409     an action the rules refuse now (``action``, ``reason``: the
-                                  engine's English; ``reason_code``, when the engine gives one)
-``move.stale``            409     an action answering a ply that has passed (``ply``, ``now``),
-                                  even one the match's last move overtook
-``store.unavailable``     503     the change could not be stored (the database is busy or
-                                  failing): it was not made; try again
-``seat.taken_over``       409     (to the older connection) a newer one took this seat over
-``origin.forbidden``      403     a WebSocket or state-changing request from another site's page
-``body.not_json``         415     a POST whose Content-Type is not ``application/json``
-``room.watchers_full``    409     a spectator's hello in a room with as many as it takes (``limit``)
-``client.limited``        429     too many rooms, look-ups or connections from one address
-                                  (``retry_after``: seconds; HTTP sends ``Retry-After`` too)
-``hello.late``            408     a connection that said no hello in time (then closed)
-``server.restarting``     503     the server is shutting down (then closed): reconnect
-``name.invalid``          422     a name nobody could read or that misleads: ``reason_code`` is
-                                  ``name.invisible`` (no visible letter), ``name.bidi`` (a
-                                  direction override), ``name.marks`` (combining marks stacked
-                                  on one letter) or ``name.symbols`` (control characters, < >)
-``name.taken``            409     someone in the room already has that name (``name``)
-``rematch.early``         409     a rematch asked for before the match is over
-========================  ======  ===========================================================
+Every refusal is an :class:`~unomas.errors.UnoError` with one registered code
+(:data:`unomas.error_codes.ERRORS`, which gives its HTTP status and its words); the server
+sends ``{"type": "error", "code", "params", "message", "ref"}`` over the WebSocket (``ref``:
+the refused action's) and ``{"error": {"code", "params", "message"}}`` over HTTP.
+``message`` is English; a page shows the code's words in its reader's language
+(:func:`unomas.i18n.error_text`, or the ``errors`` of ``/api/i18n/{lang}``) and never reads
+the message. ``docs/protocol.md`` lists the server's own codes (the kind ``Refusal``); an
+action the rules refuse is refused with the engine's own code (``move.not_your_turn``…).
 
 Names are NFC-normalised (:func:`clean_name`) and compared case-blind within a room.
 
@@ -93,11 +50,10 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter, ValidationError, field_validator
 
 from unomas.bots.levels import ROOM_LEVELS
-from unomas.errors import SettingsError, UnoError
+from unomas.errors import Refusal, UnoError
 from unomas.rules import Rules
 
 __all__ = [
-    "ERRORS",
     "MAX_MESSAGE",
     "MAX_TARGET_SCORE",
     "REACTIONS",
@@ -109,7 +65,6 @@ __all__ = [
     "Presence",
     "React",
     "Reaction",
-    "Refusal",
     "Rematch",
     "RematchMade",
     "RoomSetup",
@@ -128,52 +83,6 @@ MAX_MESSAGE = 2048
 MAX_TARGET_SCORE = 10_000
 """The highest target score a room may play to."""
 
-ERRORS: dict[str, int] = {
-    "room.not_found": 404,
-    "room.full": 409,
-    "room.started": 409,
-    "room.not_host": 403,
-    "room.not_playing": 409,
-    "room.over": 409,
-    "room.not_over": 409,
-    "room.capacity": 503,
-    "seat.spectator": 403,
-    "seat.not_yours": 403,
-    "auth.bad_token": 403,
-    "hello.twice": 409,
-    "hello.first": 409,
-    "rate.limited": 429,
-    "message.invalid": 422,
-    "message.too_long": 413,
-    "body.too_large": 413,
-    "setup.invalid": 422,
-    "lang.unknown": 404,
-    "move.illegal": 409,
-    "move.stale": 409,
-    "store.unavailable": 503,
-    "seat.taken_over": 409,
-    "origin.forbidden": 403,
-    "body.not_json": 415,
-    "room.watchers_full": 409,
-    "client.limited": 429,
-    "hello.late": 408,
-    "server.restarting": 503,
-    "name.invalid": 422,
-    "name.taken": 409,
-    "rematch.early": 409,
-}
-"""Every code the server refuses with, and the HTTP status it answers with (see above)."""
-
-
-class Refusal(UnoError):
-    """A request the server refuses: its ``code`` (one of :data:`ERRORS`, given by each
-    refusal) says why, its ``params`` fill in the details."""
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        assert code in ERRORS, f"undocumented error code {code!r}"
-        super().__init__(message, code=code, **params)
-
-
 Name = Annotated[str, Field(min_length=1, max_length=24)]
 """A player's name as sent; :func:`clean_name` then normalises it or refuses it."""
 
@@ -185,8 +94,8 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 
 
 def clean_name(name: str) -> str:
-    """``name`` NFC-normalised and trimmed, or a ``name.invalid`` refusal whose ``reason_code``
-    says why: control characters or ``<`` ``>`` (``name.symbols``), direction overrides
+    """``name`` NFC-normalised and trimmed, or a refusal whose code says why: control
+    characters or ``<`` ``>`` (``name.symbols``), direction overrides
     (``name.bidi``), more than :data:`MAX_MARKS` combining marks on a letter (``name.marks``),
     or nothing visible (``name.invisible``: spaces, zero-width characters).
 
@@ -195,26 +104,22 @@ def clean_name(name: str) -> str:
     """
     text = unicodedata.normalize("NFC", name).strip()
     if any(unicodedata.category(c) == "Cc" or c in "<>" for c in text):
-        raise _bad_name("name.symbols", "control characters and < > are not allowed in a name")
+        raise Refusal("name.symbols")
     if any(c in BIDI_CONTROLS for c in text):
-        raise _bad_name("name.bidi", "a name may not turn the direction of the text")
+        raise Refusal("name.bidi")
     marks = 0
     for c in text:
         marks = marks + 1 if unicodedata.combining(c) else 0
         if marks > MAX_MARKS:
-            raise _bad_name("name.marks", f"at most {MAX_MARKS} combining marks on one letter")
+            raise Refusal("name.marks")
     if not any(unicodedata.category(c)[0] in "LNPS" for c in text):
-        raise _bad_name("name.invisible", "a name needs a visible letter, digit or sign")
+        raise Refusal("name.invisible")
     return text
 
 
 def name_key(name: str) -> str:
     """What two names must not share in one room: the name case-blind (``Ana`` and ``ANA``)."""
     return unicodedata.normalize("NFC", name.casefold())
-
-
-def _bad_name(reason_code: str, reason: str) -> Refusal:
-    return Refusal("name.invalid", f"name: {reason}", reason=reason, reason_code=reason_code)
 
 
 class _Strict(BaseModel):
@@ -242,19 +147,16 @@ class RoomSetup(_Strict):
     @field_validator("rules")
     @classmethod
     def _rules(cls, value: dict[str, int | bool]) -> dict[str, int | bool]:
-        try:
-            rules = Rules.from_dict(value)
-        except SettingsError as error:
-            raise ValueError(str(error)) from None
+        rules = Rules.from_dict(value)  # a SettingsError is a ValueError: invalid() raises it as it is
         if rules.target_score > MAX_TARGET_SCORE:
-            raise ValueError(f"target_score must be at most {MAX_TARGET_SCORE} (a room's match must end)")
+            raise Refusal("setup.target_score_max", limit=MAX_TARGET_SCORE)
         return value
 
     @field_validator("bot")
     @classmethod
     def _bot(cls, value: str) -> str:
         if value not in ROOM_LEVELS:
-            raise ValueError(f"a room seats the bots {', '.join(ROOM_LEVELS)}, not {value!r}")
+            raise Refusal("setup.room_level", known=", ".join(ROOM_LEVELS), value=repr(value))
         return value
 
     def game_rules(self) -> Rules:
@@ -262,20 +164,17 @@ class RoomSetup(_Strict):
         return Rules.from_dict(self.rules)
 
     def check_seats(self) -> None:
-        """Refuse (``setup.invalid``) a bot seat that is the host's, out of range or repeated."""
+        """Refuse a bot seat that is the host's, out of range or repeated (``setup.seat_twice``,
+        ``setup.bot_seat``, ``setup.program_and_bot``)."""
         players = self.game_rules().players
         for field, seats in (("bots", self.bots), ("programs", self.programs)):
             if len(set(seats)) != len(seats):
-                raise _bad_setup(field, "a seat is listed twice")
+                raise Refusal("setup.seat_twice", field=field)
             for seat in seats:
                 if not 1 <= seat < players:
-                    raise _bad_setup(field, f"seat {seat} is not one of seats 1 to {players - 1}")
+                    raise Refusal("setup.bot_seat", field=field, seat=seat, last=players - 1)
         if set(self.bots) & set(self.programs):
-            raise _bad_setup("programs", "a seat is kept for a program and played by a bot")
-
-
-def _bad_setup(field: str, reason: str) -> Refusal:
-    return Refusal("setup.invalid", f"{field}: {reason}", field=field, reason=reason)
+            raise Refusal("setup.program_and_bot")
 
 
 class JoinRequest(_Strict):
@@ -421,27 +320,27 @@ def parse_client_message(text: str) -> Hello | Start | Act | Rematch | React | L
     """The message in ``text``; a :class:`Refusal` says what is wrong (``message.too_long``,
     or ``message.invalid``: not JSON, an unknown type, a bad field)."""
     if len(text) > MAX_MESSAGE:
-        raise Refusal(
-            "message.too_long",
-            f"message too long ({len(text)} characters; at most {MAX_MESSAGE})",
-            length=len(text),
-            limit=MAX_MESSAGE,
-        )
+        raise Refusal("message.too_long", length=len(text), limit=MAX_MESSAGE)
     try:
         return _CLIENT.validate_json(text)
     except ValidationError as error:
         raise invalid(error) from None
 
 
-def invalid(error: ValidationError, code: str = "message.invalid") -> Refusal:
-    """The refusal of a message pydantic rejected, naming its first bad field (``message``
-    for the message as a whole: not JSON, say) and what is wrong with it."""
+def invalid(error: ValidationError, code: str = "message.invalid") -> UnoError:
+    """The refusal of a message pydantic rejected: the unomas error a validator raised (a
+    bad rule, say), or ``code`` naming the first bad field (``message`` for the message as a
+    whole: not JSON, say) with pydantic's own account of what is wrong as ``reason``."""
     first = error.errors()[0]
+    raised = first.get("ctx", {}).get("error")
+    if isinstance(raised, UnoError):
+        return raised
     where = ".".join(str(part) for part in first["loc"])
     if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
         where = "type"  # no such type of message, or none given
     reason = first["msg"].removeprefix("Value error, ")
     if first["type"] == "json_invalid":
-        reason = f"not JSON: {first.get('ctx', {}).get('error', reason)}"
-        return Refusal("message.invalid", reason, field="message", reason=reason)
-    return Refusal(code, f"{where}: {reason}" if where else reason, field=where or "message", reason=reason)
+        return Refusal(
+            "message.invalid", field="message", reason=f"not JSON: {first.get('ctx', {}).get('error', reason)}"
+        )
+    return Refusal(code, field=where or "message", reason=reason)

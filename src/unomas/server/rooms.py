@@ -25,7 +25,7 @@ from unomas import events as ev
 from unomas import fairness, record
 from unomas.actions import Action
 from unomas.bots import make_bot
-from unomas.errors import IllegalAction, NotationError, StaleAction
+from unomas.errors import IllegalAction, Refusal, StaleAction
 from unomas.game import Game
 from unomas.i18n import narrate
 from unomas.live.host import WINDOW, Host, Pacing, Story
@@ -36,7 +36,6 @@ from unomas.server.protocol import (
     Move,
     Presence,
     Reaction,
-    Refusal,
     RematchMade,
     RoomSetup,
     TimedOut,
@@ -265,12 +264,12 @@ class Room:
         first; a person never in one); returns the seat and its token."""
         async with self._lock:
             if self.status != "lobby":
-                raise Refusal("room.started", "the game has already started: seating can no longer change")
+                raise Refusal("room.started")
             kept = self.setup.programs
             free = [seat for seat, taken in enumerate(self.seats) if taken is None and (program or seat not in kept)]
             free.sort(key=lambda seat: seat not in kept)
             if not free:
-                raise Refusal("room.full", "the room is full")
+                raise Refusal("room.full")
             token = self._seat_player(free[0], self._new_name(name), program=program)
             try:
                 await self.store(self.store.store.save_room, self._stored_room())
@@ -305,7 +304,7 @@ class Room:
         clean = clean_name(name)
         key = name_key(clean)
         if key in RESERVED_NAMES or any(seat is not None and name_key(seat.name) == key for seat in self.seats):
-            raise Refusal("name.taken", f"someone in this room is already called {clean!r}", name=clean)
+            raise Refusal("name.taken", name=clean)
         return clean
 
     def _seat_player(self, seat: int, name: str, *, program: bool = False) -> str:
@@ -324,13 +323,13 @@ class Room:
     async def start(self, seat: int | None) -> None:
         """The host starts the match; empty seats get bots, and the seating is fixed."""
         if seat != self.host:
-            raise Refusal("room.not_host", "only the host can start the game")
+            raise Refusal("room.not_host")
         async with self._lock:
             await self._start()
 
     async def _start(self) -> None:
         if self.status != "lobby":
-            raise Refusal("room.started", "the game has already started")
+            raise Refusal("room.started")
         lobby = list(self.seats)
         for number, taken in enumerate(self.seats):
             if taken is None:
@@ -410,10 +409,10 @@ class Room:
         connection.lang = lang
         if token is None and self.watchers >= self.settings.max_watchers:
             limit = self.settings.max_watchers
-            raise Refusal("room.watchers_full", "this room has as many spectators as it takes", limit=limit)
+            raise Refusal("room.watchers_full", limit=limit)
         seat = None if token is None else self.seat_of(token)
         if token is not None and seat is None:
-            raise Refusal("auth.bad_token", "unknown token: this browser holds no seat in this room")
+            raise Refusal("auth.bad_token")
         connection.seat = seat
         if seat is not None:
             player = self.seats[seat]
@@ -457,7 +456,7 @@ class Room:
 
     def _take_over(self, older: Connection) -> None:
         """A newer connection plays ``older``'s seat now: the older is told, and closed."""
-        refusal = Refusal("seat.taken_over", "this seat is now played from another connection")
+        refusal = Refusal("seat.taken_over")
         older.close(TAKEN_OVER, "seat taken over", {"type": "error", **refusal.to_json()})
         self.detach(older)
 
@@ -536,28 +535,25 @@ class Room:
         told by the host (:class:`~unomas.errors.StaleAction` if its ply has passed; an
         action that cannot be stored is not made: ``store.unavailable``)."""
         if self.status == "lobby":
-            raise Refusal("room.not_playing", "the game is not being played")
+            raise Refusal("room.not_playing")
         if self.status != "playing" or self.match is None:
             self._refuse_closed(ply)
         if seat is None:
-            raise Refusal("seat.spectator", "spectators cannot act")
+            raise Refusal("seat.spectator")
         if move.p != seat:
-            raise Refusal("seat.not_yours", f"you play seat {seat}, not seat {move.p}", seat=seat, asked=move.p)
-        try:
-            action = Action.from_json(move.to_json())
-        except NotationError as error:
-            raise Refusal("message.invalid", f"action: {error}", field="action", reason=str(error)) from None
+            raise Refusal("seat.not_yours", seat=seat, asked=move.p)
+        action = Action.from_json(move.to_json())  # a NotationError is refused with its own code
         try:
             await self.match.act(seat, action, ply, ref)
         except IllegalAction as error:
             if error.code == "match.over":
-                raise Refusal("room.over", "the game is over") from None
+                raise Refusal("room.over") from None
             raise
 
     def let_go(self, seat: int | None, ply: int | None = None) -> None:
         """A seat lets its out-of-turn chance (of ``ply``) go: the bots need not wait for it."""
         if seat is None:
-            raise Refusal("seat.spectator", "spectators cannot act")
+            raise Refusal("seat.spectator")
         if self.match is not None and self.status == "playing":
             self.match.decline(seat, ply)
 
@@ -565,9 +561,9 @@ class Room:
         """A seat's player wants a rematch; once every person's seat does, it is made (by
         :attr:`on_rematch`) and everyone here is sent its code."""
         if seat is None:
-            raise Refusal("seat.spectator", "spectators cannot act")
+            raise Refusal("seat.spectator")
         if self.status != "over":
-            raise Refusal("rematch.early", "the match is not over yet: a rematch comes after it")
+            raise Refusal("rematch.early")
         self.rematch.add(seat)
         people = {number for number, player in enumerate(self._all_seats()) if player.bot is None}
         if people <= self.rematch and self.on_rematch is not None:
@@ -582,11 +578,11 @@ class Room:
     def react(self, seat: int | None, reaction: str) -> None:
         """A seat's quick reaction (one of :data:`~unomas.server.protocol.REACTIONS`), to everyone."""
         if seat is None:
-            raise Refusal("seat.spectator", "spectators cannot act")
+            raise Refusal("seat.spectator")
         assert reaction in REACTIONS
         now = asyncio.get_running_loop().time()
         if now - self._reacted.get(seat, -REACTION_GAP) < REACTION_GAP:
-            raise Refusal("rate.limited", "one reaction a second at most", rate=1 / REACTION_GAP)
+            raise Refusal("rate.limited", rate=1 / REACTION_GAP)
         self._reacted[seat] = now
         message = Reaction(seat=seat, reaction=reaction).model_dump()
         for connection in self.connections:
@@ -599,7 +595,7 @@ class Room:
         game = self.game
         if ply is not None and game is not None and ply != game.ply:
             raise StaleAction(ply, game.ply)
-        raise Refusal("room.over", "the game is over")
+        raise Refusal("room.over")
 
     def full_record(self) -> dict[str, Any]:
         """The record so far; the seed is revealed only once the match is over."""

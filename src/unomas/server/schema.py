@@ -17,9 +17,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictInt
 from pydantic.json_schema import models_json_schema
 
+from unomas.error_codes import ERRORS
 from unomas.events import EVENT_KINDS
 from unomas.server import protocol
-from unomas.server.protocol import ERRORS, Move
+from unomas.server.protocol import Move
 
 __all__ = [
     "PROTOCOL",
@@ -231,7 +232,7 @@ class Refused(_Sent):
 
 
 class HttpError(_Sent):
-    """Any refused HTTP request, with the status of :data:`~unomas.server.protocol.ERRORS`."""
+    """Any refused HTTP request, with the status of its code in :data:`~unomas.error_codes.ERRORS`."""
 
     error: Refused
 

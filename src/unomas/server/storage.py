@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 import platformdirs
 
-from unomas.server.protocol import Refusal
+from unomas.errors import Refusal
 
 __all__ = ["SQLiteStore", "Store", "StoreWriter", "StoredRoom", "default_db_path"]
 
@@ -286,8 +286,7 @@ class StoreWriter:
         except Exception as error:
             self.failures += 1
             log.warning("store: %s failed: %s", getattr(method, "__name__", method), error)
-            message = "the game could not be saved just now: try again in a moment"
-            raise Refusal("store.unavailable", message) from error
+            raise Refusal("store.unavailable") from error
         finally:
             self.pending -= 1
             self.calls += 1

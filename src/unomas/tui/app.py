@@ -607,20 +607,14 @@ class SetupScreen(Screen[None]):
         try:
             target = int(target_text)
         except ValueError:
-            raise SettingsError(
-                f"target_score must be a whole number, not {target_text!r}", code="setup.target_score"
-            ) from None
+            raise SettingsError("setup.not_integer", name="target_score", value=repr(target_text)) from None
         window_text = self.query_one("#window", Input).value.strip()
         try:
             window = float(window_text)
         except ValueError:
             window = -1.0
         if not 0 <= window < math.inf:
-            raise SettingsError(
-                f"the reaction window is a number of seconds, 0 or more, not {window_text!r}",
-                code="setup.window",
-                value=window_text,
-            )
+            raise SettingsError("setup.window", value=repr(window_text))
         settings: dict[str, int | bool] = {"target_score": target}
         for name in SWITCHES:
             settings[name] = self.query_one(f"#rule-{name}", Checkbox).value

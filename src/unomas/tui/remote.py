@@ -39,7 +39,7 @@ class RemoteTable:
 
     def __init__(self, client: RoomClient) -> None:
         if client.room is None or client.view is None:
-            raise ConnectionLost("the room has sent no view yet")
+            raise ConnectionLost("client.no_view")
         self.client = client
         self._rules = Rules.from_dict(client.room["rules"])
         self.sort_hand = True
@@ -139,7 +139,7 @@ class RemoteTable:
         if client.failed is not None:
             return client.failed
         if not client.connected:
-            return UnoError("the connection was lost; reconnecting", code=RECONNECTING)
+            return UnoError(RECONNECTING)
         if self._refused is not None and self._refused[0] == self.view().ply:
             return self._refused[1]
         return None

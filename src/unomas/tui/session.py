@@ -166,16 +166,16 @@ class Session:
         saved: dict[str, Any] | None = None,
     ) -> None:
         if len(bots) != rules.players - 1:
-            raise SettingsError(f"{rules.players} players need {rules.players - 1} bots, not {len(bots)}")
+            raise SettingsError("setup.bot_count", players=rules.players, bots=rules.players - 1, given=len(bots))
         if not 0 <= person < rules.players:
-            raise SettingsError(f"the person's seat must be 0 to {rules.players - 1}, not {person}")
+            raise SettingsError("setup.person_seat", last=rules.players - 1, value=person)
         self.person = person
         self.specs: list[str | None] = [bot if isinstance(bot, str) else bot.name for bot in bots]
         self.specs.insert(person, None)
         """Each seat's bot spec (None: the person), as the record keeps them."""
         self.names = list(names) if names is not None else [NAMES[s % len(NAMES)] for s in range(rules.players)]
         if len(self.names) != rules.players:
-            raise SettingsError(f"{len(self.names)} names for {rules.players} seats")
+            raise SettingsError("setup.name_count", names=len(self.names), players=rules.players)
         makers: list[Callable[[], Bot] | None] = [_maker(bot) for bot in bots]
         makers.insert(person, None)
         self.pace = pace
@@ -450,10 +450,8 @@ class ResumeError(UnoError):
     """A saved record whose match cannot be continued: ``resume.finished`` (its match is
     over) or ``resume.no_person`` (it is not a match of a person against bots)."""
 
-    code = "resume.invalid"
-
-    def __init__(self, path: Path, code: str, message: str) -> None:
-        super().__init__(f"{path.name}: {message}", code=code, file=path.name)
+    def __init__(self, path: Path, code: str) -> None:
+        super().__init__(code, file=path.name)
 
 
 def resume(path: Path, *, pace: float = 0.8, window: float = WINDOW) -> Session:
@@ -468,7 +466,7 @@ def resume(path: Path, *, pace: float = 0.8, window: float = WINDOW) -> Session:
             raise
     else:
         if game.is_over:
-            raise ResumeError(path, "resume.finished", "the match is over")
+            raise ResumeError(path, "resume.finished")
     specs = data.get("bots")
     person = data.get("person")
     if (
@@ -477,10 +475,10 @@ def resume(path: Path, *, pace: float = 0.8, window: float = WINDOW) -> Session:
         or specs.count(None) != 1
         or specs[person] is not None
     ):
-        raise ResumeError(path, "resume.no_person", "not a record of a match against bots (no 'bots' and 'person')")
+        raise ResumeError(path, "resume.no_person")
     secret = data.get(SECRET)
     if not isinstance(secret, str) or len(secret) != 2 * fairness.SEED_BYTES or not _is_hex(secret):
-        raise ResumeError(path, "resume.no_secret", "the record keeps no shuffle seed to deal on from")
+        raise ResumeError(path, "resume.no_secret")
     bots = [spec for spec in specs if spec is not None]
     return Session(
         Rules.from_dict(data["rules"]),

@@ -111,15 +111,15 @@ class Backend:
 
     def __post_init__(self) -> None:
         if self.name not in BACKENDS:
-            raise SettingsError(f"unknown backend {self.name!r} (backends are {', '.join(BACKENDS)})")
+            raise SettingsError("setup.unknown_backend", name=repr(self.name), known=", ".join(BACKENDS))
         if self.jobs is not None and self.jobs < 1:
-            raise SettingsError(f"jobs must be at least 1, not {self.jobs}")
+            raise SettingsError("setup.at_least_one", name="jobs", value=self.jobs)
         if self.batch is not None and self.batch < 1:
-            raise SettingsError(f"batch must be at least 1, not {self.batch}")
+            raise SettingsError("setup.at_least_one", name="batch", value=self.batch)
         if self.address is not None and self.name != "ray":
-            raise SettingsError("an address is for the ray backend (give --backend ray)")
+            raise SettingsError("setup.address_not_ray")
         if self.address is not None and self.jobs is not None:
-            raise SettingsError("jobs are for this machine: a cluster's workers are its CPUs (give no --jobs)")
+            raise SettingsError("setup.jobs_on_cluster")
 
 
 def batch_size(games: int, workers: int, limit: int = BATCH) -> int:
@@ -161,7 +161,7 @@ def play(job: Job[R], games: int, backend: Backend | None = None) -> Generator[R
         try:
             from unomas.runs.backends.ray import RayRunner
         except ImportError as error:
-            raise BackendUnavailable(f"the ray backend needs Ray, which is not installed: {RAY_INSTALL}") from error
+            raise BackendUnavailable("setup.no_ray", install=RAY_INSTALL) from error
         runner = RayRunner(job, backend.jobs, backend.address)
     elif (backend.jobs or 1) > 1 and games > 1:
         runner = LocalRunner(job, min(backend.jobs or 1, games))

@@ -92,11 +92,11 @@ def _check_reachable(address: str) -> None:
         return
     host, colon, port = address.removeprefix("ray://").rpartition(":")
     if not colon or not host or not port.isdigit():
-        raise BackendUnavailable(f"bad Ray address {address!r}: give HOST:PORT, ray://HOST:PORT or auto")
+        raise BackendUnavailable("setup.bad_ray_address", address=repr(address))
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
     except OSError as error:
-        raise BackendUnavailable(f"no Ray cluster answers at {address}: {error.strerror or error}") from None
+        raise BackendUnavailable("setup.no_ray_cluster", address=address, detail=str(error.strerror or error)) from None
 
 
 def _describe(error: RayError) -> str:

@@ -23,14 +23,14 @@ export async function loadWords(lang) {
 
 // A refusal in the reader's words, from its code and params ({code, params, message}, as the
 // server sends it): the message itself is English, shown only for a code the page does not
-// know (or a failure of the network). A refusal's reason is translated when it comes with a
-// reason_code the catalog knows.
+// know (or a failure of the network). An error it wraps (cause_code) is worded too.
 export function errorText(error) {
   const template = state.errors[error.code];
   if (!template) return error.message;
   const params = { ...(error.params || {}) };
-  const reason = state.errors[params.reason_code];
-  if (reason && params.reason_code !== error.code) params.reason = fmt(reason, params);
+  if (params.cause_code) {
+    params.cause = errorText({ code: params.cause_code, params: params.cause_params, message: params.cause });
+  }
   return fmt(template, params);
 }
 
