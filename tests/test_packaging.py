@@ -13,7 +13,7 @@ import pytest
 import unomas
 
 HEAVY = ("typer", "rich", "textual", "starlette", "numpy", "click", "ray")
-ENGINE = ("cards", "rules", "actions", "events", "game", "view", "record", "errors")
+ENGINE = ("cards", "rules", "actions", "events", "game", "view", "record", "errors", "error_codes")
 OUTER = ("cli", "bots", "tui", "server", "rl", "runs")
 PACKAGE = Path(unomas.__file__).resolve().parent
 
