@@ -204,6 +204,12 @@ def test_every_error_raised_in_the_source_names_a_registered_code_of_its_kind() 
     assert problems(modules) == []
 
 
+def test_every_registered_code_is_raised_somewhere() -> None:
+    """No dead entries: each code is written in the source outside the registry."""
+    text = "".join(path.read_text("utf-8") for path in SOURCE.rglob("*.py") if path.name != "error_codes.py")
+    assert [code for code in ERRORS if f'"{code}"' not in text] == []
+
+
 def test_the_scan_finds_an_english_only_error_an_unknown_code_and_one_of_another_kind() -> None:
     modules = {
         "a.py": ast.parse(
