@@ -18,7 +18,7 @@ from unomas.bots.base import Bot, plays
 from unomas.bots.player import BotPlayer, bot_match
 from unomas.cards import parse_card
 from unomas.conductor import Conductor, MatchSummary
-from unomas.errors import BotError, IllegalAction
+from unomas.errors import BotError, IllegalAction, SettingsError
 from unomas.events import Caught, Dealt, Drew, Event, MatchEnded, Played, RoundEnded, UnoCalled
 from unomas.rules import Rules
 from unomas.testing import snapshot
@@ -211,7 +211,7 @@ def test_a_bot_failing_to_observe_during_play_is_named() -> None:
 
 
 def test_a_table_needs_one_bot_per_seat() -> None:
-    with raises_code(ValueError, "setup.player_count"):
+    with raises_code(SettingsError, "setup.player_count"):
         bot_match(Rules(players=3), [RandomBot(), RandomBot()])
 
 

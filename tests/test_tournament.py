@@ -387,7 +387,7 @@ def test_other_failures_of_a_bot_are_errors_too() -> None:
     result = run_tournament(Rules(players=2, target_score=0), ["deaf", "random"], 2, seed=1)
     assert [e.match for e in result.errors] == [1]  # the match that seats it at seat 1
     assert result.errors[0].seat == 1  # the table names the seat whose bot failed
-    assert "failed to observe events: KeyError" in result.errors[0].reason
+    assert "failed in observe: KeyError" in result.errors[0].reason
     started = run_tournament(Rules(players=2, target_score=0), ["stubborn", "random"], 2, seed=1)
     assert len(started.errors) == 2
     assert all("will not start" in e.reason for e in started.errors)

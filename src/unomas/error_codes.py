@@ -20,7 +20,7 @@ so that the engine and the translation layer both read it alone.
 
 >>> entry = ERRORS["move.not_your_turn"]
 >>> entry.kind, entry.status, entry.params, entry.english({"current": 2})
-('IllegalAction', 409, ('current',), "it is player 2's turn")
+('IllegalAction', 409, ('current', 'action'), "it is player 2's turn")
 """
 
 from __future__ import annotations

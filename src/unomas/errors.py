@@ -13,7 +13,7 @@ caller ever matches message text. The server sends :meth:`UnoError.to_json`.
 >>> str(error)
 'Too late: the game moved on before your move arrived.'
 >>> SettingsError("setup.players_range", value=11).message
-'players must be 2 to 10, not 11'
+'A match has 2 to 10 players, not 11.'
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ True
 >>> Rules(players=11)
 Traceback (most recent call last):
 ...
-unomas.errors.SettingsError: players must be 2 to 10, not 11
+unomas.errors.SettingsError: A match has 2 to 10 players, not 11.
 """
 
 from __future__ import annotations
