@@ -136,7 +136,7 @@ def test_an_agent_joins_a_room_keeps_its_seat_through_a_dropped_connection_and_p
             people = asyncio.ensure_future(person())
             first = await call(agent, "wait", timeout=30)
             assert first["view"] is not None and "Tu mano:" in first["words"]
-            _, seated = tables.get(joined["table"])
+            _, seated = tables.get("local", joined["table"])
             assert isinstance(seated, RemoteTable)
             await seated.client.drop()
             final = await play_out(agent, joined["table"])
@@ -287,3 +287,53 @@ def test_an_agent_is_offered_every_catch_and_jump_in_and_the_bots_wait_its_windo
 
     caught, jumped, waited = asyncio.run(asyncio.wait_for(scenario(), 240))
     assert caught >= 1 and jumped >= 1 and waited >= caught + jumped
+
+
+def test_two_http_sessions_cannot_see_or_touch_each_others_tables() -> None:
+    """Over HTTP a table belongs to the MCP session that opened it: its id is unguessable,
+    another session's id answers table.unknown, and no session has a default table of
+    another's. Without a session (the sessionless protocol), a table's id is its only key:
+    every call names it."""
+    port = free_port()
+    command = [sys.executable, "-m", "unomas", "mcp", "--http", "--port", str(port)]
+    server = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/mcp"
+
+    async def scenario() -> None:
+        for _ in range(100):
+            try:
+                async with Client(url, mode="legacy") as probe:
+                    await probe.list_tools()
+                break
+            except Exception:
+                await asyncio.sleep(0.2)  # not listening yet
+        async with Client(url, mode="legacy") as alice, Client(url, mode="legacy") as bob:
+            mine = await call(alice, "start_match", players=2, rules={"target_score": 0}, seed="1")
+            theirs = await call(bob, "start_match", players=2, rules={"target_score": 0}, seed="2")
+            assert len(mine["table"]) >= 20 and mine["table"] != theirs["table"]
+            assert (await call(alice, "get_view"))["table"] == mine["table"]  # a session's own default
+            assert (await call(bob, "get_view"))["table"] == theirs["table"]
+            for tool, arguments in [
+                ("get_view", {}),
+                ("act", {"action_id": 0, "ply": mine.get("ply", 0)}),
+                ("wait", {"timeout": 0}),
+                ("let_go", {}),
+                ("match_rules", {}),
+                ("get_record", {}),
+                ("leave", {}),
+            ]:
+                refused = await refusal(bob, tool, table=mine["table"], **arguments)
+                assert (refused["code"], refused["params"]["table"]) == ("table.unknown", mine["table"])
+            assert (await call(alice, "get_view", table=mine["table"]))["seat"] == 0  # untouched
+        async with Client(url) as sessionless:
+            opened = await call(sessionless, "start_match", players=2, rules={"target_score": 0})
+            assert (await refusal(sessionless, "get_view"))["code"] == "table.required"
+            assert (await call(sessionless, "get_view", table=opened["table"]))["table"] == opened["table"]
+            refused = await refusal(sessionless, "get_view", table=mine["table"])
+            assert refused["code"] == "table.unknown"  # a session's table is not a sessionless one's
+
+    try:
+        asyncio.run(asyncio.wait_for(scenario(), 60))
+    finally:
+        server.terminate()
+        server.wait(10)

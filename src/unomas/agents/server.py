@@ -10,8 +10,12 @@ Refusals are tool errors whose text is ``{"code", "params", "message"}`` (the co
 docs/protocol.md and :mod:`unomas.errors`). The rules are the resource ``unomas://rules``
 (``unomas://rules/es`` in Spanish); the prompt ``how_to_play`` explains the loop.
 
-Each ``start_match`` or ``join_room`` opens a table with an id; the other tools take it
-(``table``), or act on the last table opened.
+Each ``start_match`` or ``join_room`` opens a table under an unguessable id, kept for its
+owner (:func:`owner`): over stdio the one client; over HTTP the MCP session that opened it,
+so that another session's id answers ``table.unknown`` as an id that never was. The other
+tools take the id (``table``) or act on the owner's last table opened; an HTTP request
+without a session (the sessionless protocol) has no default and must name its table, whose
+id is then its only key.
 
 Over streamable HTTP with a ``token``, every request must carry ``Authorization: Bearer
 TOKEN`` (the SDK's bearer middleware answers 401 otherwise): beyond this machine, whoever
@@ -21,14 +25,15 @@ reaches the port would otherwise play the agent's seats.
 from __future__ import annotations
 
 import hmac
-import itertools
 import json
+import secrets
 from importlib import resources
 from typing import Annotated, Any
 
 from mcp.server import MCPServer
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
+from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
@@ -46,7 +51,13 @@ MAX_WAIT = 300.0
 """The longest a ``wait`` may last, in seconds (an agent asks again)."""
 
 Lang = Annotated[str, Field(description="es or en: the language of the words.", pattern="^(es|en)$")]
-TableId = Annotated[str | None, Field(description="The table's id (default: the last one opened).")]
+TableId = Annotated[
+    str | None,
+    Field(
+        description="The id start_match or join_room gave. Your tables are yours alone: another client's id"
+        " answers table.unknown. Default: the last table you opened (over HTTP without a session, give it)."
+    ),
+]
 
 
 def rules_text(lang: str = "en") -> str:
@@ -100,26 +111,53 @@ legal, you choose among the actions it lists.
 """
 
 
+LOCAL = "local"
+"""The one client of a stdio (or in-process) server: every table is its."""
+
+
+def owner(context: Context) -> str | None:
+    """Whom a call's tables belong to: the one client of stdio, an HTTP request's MCP
+    session (its ``Mcp-Session-Id``), or nobody for a sessionless HTTP request (the
+    2026-07-28 protocol), whose tables only their ids open."""
+    request = context.request_context.request
+    if request is None:
+        return LOCAL
+    session: str | None = request.headers.get("mcp-session-id")
+    return session
+
+
 class Tables:
-    """The tables this server's agents sit at, by id."""
+    """The tables this server's agents sit at, each kept for its owner (see :func:`owner`)
+    under an unguessable id. An owner's default table is the last one it opened; a call
+    without an owner (sessionless HTTP) must name its table."""
 
     def __init__(self) -> None:
-        self.tables: dict[str, Table] = {}
-        self.last: str | None = None
-        self._ids = itertools.count(1)
+        self.tables: dict[str, tuple[str | None, Table]] = {}
+        self.last: dict[str, str] = {}
 
-    def open(self, table: Table) -> str:
-        key = f"t{next(self._ids)}"
-        self.tables[key] = table
-        self.last = key
+    def open(self, who: str | None, table: Table) -> str:
+        key = secrets.token_urlsafe(18)
+        self.tables[key] = (who, table)
+        if who is not None:
+            self.last[who] = key
         return key
 
-    def get(self, key: str | None) -> tuple[str, Table]:
-        key = key or self.last
-        table = None if key is None else self.tables.get(key)
-        if key is None or table is None:
+    def get(self, who: str | None, key: str | None) -> tuple[str, Table]:
+        """The table ``key`` of ``who`` (its last one when ``key`` is None); another owner's
+        table is as unknown as one that never was."""
+        if key is None:
+            if who is None:
+                raise _refusal(UnoError("table.required"))
+            key = self.last.get(who)
+        held = None if key is None else self.tables.get(key)
+        if key is None or held is None or held[0] != who:
             raise _refusal(UnoError("table.unknown", table=key))
-        return key, table
+        return key, held[1]
+
+    def close(self, key: str) -> None:
+        who, _ = self.tables.pop(key)
+        if who is not None and self.last.get(who) == key:
+            del self.last[who]
 
 
 def state(key: str, table: Table, lang: str, *, news: bool = True) -> dict[str, Any]:
@@ -177,6 +215,7 @@ def build_server(
 
     @server.tool()
     async def start_match(
+        context: Context,
         players: Annotated[int, Field(ge=2, le=10, description="Seats, yours (0) included.")] = 4,
         bots: Annotated[
             list[str], Field(description="Bot specs for seats 1…, the last one repeated: heuristic, ismcts…")
@@ -207,10 +246,11 @@ def build_server(
             table = LocalTable(settings, specs[: players - 1], name, lang, seed, window=window)
         except UnoError as error:
             raise _refusal(error) from None
-        return state(tables.open(table), table, lang)
+        return state(tables.open(owner(context), table), table, lang)
 
     @server.tool()
     async def join_room(
+        context: Context,
         link: Annotated[str, Field(description="The room's link, http://HOST/r/CODE (or its code with server).")],
         name: str = "agent",
         server_address: Annotated[str | None, Field(description="The server of a bare room code.")] = None,
@@ -221,23 +261,24 @@ def build_server(
             table = await RemoteTable.join(link, name, lang, server_address)
         except UnoError as error:
             raise _refusal(error) from None
-        return state(tables.open(table), table, lang)
+        return state(tables.open(owner(context), table), table, lang)
 
     @server.tool()
-    async def get_view(table: TableId = None, lang: Lang = lang) -> dict[str, Any]:
+    async def get_view(context: Context, table: TableId = None, lang: Lang = lang) -> dict[str, Any]:
         """Your seat's view now, in words and JSON, and your legal actions (ids valid for this ply)."""
-        key, seated = tables.get(table)
+        key, seated = tables.get(owner(context), table)
         return state(key, seated, lang, news=False)
 
     @server.tool()
     async def act(
+        context: Context,
         action_id: Annotated[int, Field(ge=0, description="The id of one of the view's actions.")],
         ply: Annotated[int, Field(ge=0, description="The ply of the view the id comes from.")],
         table: TableId = None,
         lang: Lang = lang,
     ) -> dict[str, Any]:
         """Take one of your legal actions, by its id in the view of that ply; returns what followed."""
-        key, seated = tables.get(table)
+        key, seated = tables.get(owner(context), table)
         view = seated.view()
         if view is None:
             raise _refusal(Refusal("room.not_playing"))
@@ -255,47 +296,48 @@ def build_server(
 
     @server.tool()
     async def wait(
+        context: Context,
         timeout: Annotated[float, Field(ge=0, le=MAX_WAIT, description="Seconds to wait at most.")] = 30.0,
         table: TableId = None,
         lang: Lang = lang,
     ) -> dict[str, Any]:
         """Wait until it is your decision (ready) or the match is over; returns what happened meanwhile."""
-        key, seated = tables.get(table)
+        key, seated = tables.get(owner(context), table)
         await seated.wait(timeout)
         return state(key, seated, lang)
 
     @server.tool()
-    async def let_go(table: TableId = None, lang: Lang = lang) -> dict[str, Any]:
+    async def let_go(context: Context, table: TableId = None, lang: Lang = lang) -> dict[str, Any]:
         """Let an out-of-turn chance go (a catch, a late UNO call, a jump-in): the bots stop
         waiting for you. Returns what followed."""
-        key, seated = tables.get(table)
+        key, seated = tables.get(owner(context), table)
         await seated.let_go()
         return state(key, seated, lang)
 
     @server.tool()
-    async def match_rules(table: TableId = None, lang: Lang = lang) -> dict[str, Any]:
+    async def match_rules(context: Context, table: TableId = None, lang: Lang = lang) -> dict[str, Any]:
         """The rules of your match: every setting, and each house rule on or off, explained."""
-        _, seated = tables.get(table)
+        _, seated = tables.get(owner(context), table)
         return {
             "rules": seated.rules.to_dict(),
             "words": "\n".join(wording.rules_lines(seated.rules, translator(lang))),
         }
 
     @server.tool()
-    async def get_record(table: TableId = None) -> dict[str, Any]:
+    async def get_record(context: Context, table: TableId = None) -> dict[str, Any]:
         """The match's record (RECORD.md): a room's once it is over, its shuffle seed revealed."""
-        _, seated = tables.get(table)
+        _, seated = tables.get(owner(context), table)
         try:
             return await seated.record()
         except UnoError as error:
             raise _refusal(error) from None
 
     @server.tool()
-    async def leave(table: TableId = None) -> dict[str, Any]:
+    async def leave(context: Context, table: TableId = None) -> dict[str, Any]:
         """Leave the table (a room's seat is then played by a bot after the grace period)."""
-        key, seated = tables.get(table)
+        key, seated = tables.get(owner(context), table)
         await seated.close()
-        del tables.tables[key]
+        tables.close(key)
         return {"table": key, "left": True}
 
     @server.resource("unomas://rules", mime_type="text/markdown", description="The rules of UNO as unomas plays them.")
