@@ -99,6 +99,10 @@ class Player:
     def observe(self, events: list[Event]) -> None:
         """The events of a change, as this player's seat may see them."""
 
+    def refused(self) -> None:
+        """The table refused this player's answer (an illegal action, or not its seat's):
+        its match ends here as its failure (a program bot's process is ended with it)."""
+
     def close(self) -> None:
         """Release what the player holds (a process, a file)."""
 
@@ -381,9 +385,11 @@ class Conductor:
             return None
         if not player.trusted:
             if not isinstance(action, Action) or action.player != seat:
+                player.refused()
                 raise BotError(seat, player.name, "bot.not_own_action", answer=repr(action))
             refusal = self.game.refusal(action)
             if refusal is not None:
+                player.refused()
                 code, params = refusal
                 cause = IllegalAction(code, **{"action": str(action), **params})
                 raise BotError(seat, player.name, "bot.illegal_action", action=str(action), **cause_params(cause))

@@ -28,8 +28,9 @@ __all__ = ["join_with_bot", "play_seat"]
 async def play_seat(client: RoomClient, bot: Bot, rng: random.Random | None = None) -> dict[str, Any] | None:
     """Play ``client``'s seat with ``bot`` until the match is over (the ``over`` message)
     or the connection ends for good (None). An answer the server refuses as illegal
-    is the bot's failure (:class:`~unomas.errors.BotError`); one overtaken by another
-    seat's (``move.stale``) is thought again."""
+    is the bot's failure (:class:`~unomas.errors.BotError` ``bot.refused``, the server's
+    refusal its cause) and ends it (a program's process is killed, never kept for
+    another match); one overtaken by another seat's (``move.stale``) is thought again."""
     await client.wait_for(lambda: client.view is not None)
     if client.view is None or client.room is None or client.seat is None:
         return client.over
@@ -58,6 +59,7 @@ async def play_seat(client: RoomClient, bot: Bot, rng: random.Random | None = No
                 await client.act(action.to_json(), ply=view.ply)
             except Refused as refusal:
                 if refusal.code != "move.stale":
+                    bot.refused()  # an illegal answer ends the bot (a program's process) as at any table
                     raise BotError(
                         seat, bot.name, "bot.refused", action=str(action), **cause_params(refusal)
                     ) from refusal
