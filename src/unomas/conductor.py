@@ -52,6 +52,7 @@ __all__ = [
     "MatchSummary",
     "Player",
     "SeatStats",
+    "deal_seed",
     "seeded_game",
 ]
 
@@ -107,6 +108,13 @@ class Player:
         """Release what the player holds (a process, a file)."""
 
 
+def deal_seed(seed: int | str) -> bytes:
+    """The seed every shuffle of a match seeded with ``seed`` comes from: ``f"{seed}/deal"``
+    in UTF-8. Revealed in a record's ``shuffle`` field (:mod:`unomas.fairness`), it lets
+    anyone check the match's deals (a seeded run's records carry it)."""
+    return f"{seed}/deal".encode()
+
+
 def seeded_game(
     rules: Rules,
     seats: int,
@@ -129,7 +137,7 @@ def seeded_game(
     elif seed is None:
         game, rngs = Game(rules, history=history, reporting=reporting), [random.Random() for _ in range(seats)]
     else:
-        game = Game(rules, seed=f"{seed}/deal", history=history, reporting=reporting)
+        game = Game(rules, seed=deal_seed(seed), history=history, reporting=reporting)
         rngs = [random.Random(f"{seed}/seat {seat}") for seat in range(seats)]
     game.reporting = True
     return game, rngs
