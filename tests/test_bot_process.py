@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from codes import raises_code
+from unomas import fairness, record
 from unomas.actions import Action
 from unomas.bots import make_bot, process
 from unomas.bots.player import bot_match
@@ -619,7 +620,8 @@ def test_a_protocol_2_bot_that_answers_an_illegal_move_forfeits_and_the_next_mat
         print(json.dumps(answer), flush=True)
     """
     spec = "cmd:" + script(tmp_path, textwrap.dedent(body), raw=True)
-    result = run_tournament(Rules(players=2, target_score=0), [spec, "playfirst"], 3, seed=1)
+    path = tmp_path / "records.jsonl"
+    result = run_tournament(Rules(players=2, target_score=0), [spec, "playfirst"], 3, seed=1, records=path)
     process.close_idle()
     first, *later = result.matches
     assert first.error is not None and first.error.entrant == 0
@@ -628,3 +630,6 @@ def test_a_protocol_2_bot_that_answers_an_illegal_move_forfeits_and_the_next_mat
     pids = [match.given_names[match.seating.index(0)] for match in result.matches]
     assert pids[0] != pids[1] == pids[2]  # a new process after the forfeit, kept after a clean match
     assert result.bots[0].errors == 1 and result.bots[0].matches == 3
+    written = record.read_file(path)
+    assert written[0]["forfeit"] == {"seat": first.error.seat, "winner": 1 - first.error.seat}
+    assert all(fairness.verify(rec) for rec in written)
