@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("mcp")
 import httpx2
+import jsonschema
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
@@ -337,3 +338,90 @@ def test_two_http_sessions_cannot_see_or_touch_each_others_tables() -> None:
     finally:
         server.terminate()
         server.wait(10)
+
+
+class SchemaAgent:
+    """An agent that knows the tools only from their listing: it checks every answer
+    against the tool's output schema, and finds what it needs by the schema's names and
+    descriptions (the answer's ready, over, ply and actions; an action's id)."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.schemas: dict[str, dict[str, Any]] = {}
+        self.calls: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+
+    async def learn(self) -> None:
+        for tool in (await self.client.list_tools()).tools:
+            assert tool.output_schema is not None, tool.name
+            assert tool.description and len(tool.description) > 80, tool.name
+            self.schemas[tool.name] = tool.output_schema
+        state = self.schemas["wait"]["properties"]
+        for name in ("ready", "over", "chance", "ply", "actions", "table"):
+            assert state[name].get("description"), name  # what the agent reads is described
+        act = {tool.name: tool for tool in (await self.client.list_tools()).tools}["act"].input_schema
+        assert {"action_id", "ply"} <= set(act["required"])
+
+    async def call(self, tool: str, **arguments: Any) -> dict[str, Any]:
+        result = await self.client.call_tool(tool, arguments)
+        assert not result.is_error, result.content
+        answer = dict(result.structured_content or {})
+        jsonschema.validate(answer, self.schemas[tool])
+        self.calls.append((tool, arguments, answer))
+        return answer
+
+    async def play(self, **setup: Any) -> dict[str, Any]:
+        """A whole match: wait until ready, take the first listed action (or let a chance go), until over."""
+        state = await self.call("start_match", **setup)
+        table = state["table"]
+        while not state["over"]:
+            if not state["ready"]:
+                state = await self.call("wait", table=table, timeout=30)
+                continue
+            if state["chance"]:
+                state = await self.call("let_go", table=table)
+                continue
+            result = await self.client.call_tool(
+                "act", {"table": table, "action_id": state["actions"][0]["id"], "ply": state["ply"]}
+            )
+            if result.is_error:  # the game moved on meanwhile: look again
+                state = await self.call("get_view", table=table)
+            else:
+                state = dict(result.structured_content or {})
+                jsonschema.validate(state, self.schemas["act"])
+        return state
+
+
+def test_a_scripted_agent_plays_whole_matches_from_the_tool_schemas_alone() -> None:
+    async def scenario() -> tuple[SchemaAgent, dict[str, Any], dict[str, Any], str, str]:
+        async with Client(build_server()) as client:
+            agent = SchemaAgent(client)
+            await agent.learn()
+            for seed in ("1", "2"):
+                final = await agent.play(players=3, rules={"target_score": 0}, seed=seed)
+                assert final["view"]["winner"] is not None and final["actions"] == []
+            late = await refusal(client, "act", action_id=0, ply=final["ply"], table=final["table"])
+            written = await agent.call("get_record", table=final["table"])
+            described = await agent.call("match_rules", table=final["table"])
+            english = (await client.get_prompt("how_to_play")).messages[0].content.text  # type: ignore[union-attr]
+            spanish = (await client.get_prompt("how_to_play", {"language": "es"})).messages[0].content.text  # type: ignore[union-attr]
+            return agent, late, written | {"described": described}, english, spanish
+
+    agent, late, written, english, spanish = asyncio.run(asyncio.wait_for(scenario(), 120))
+    assert late["code"] == "match.over"  # not move.illegal: the match is over
+    assert fairness.verify(written).is_over
+    assert len(agent.calls) > 20
+    for words in (english, spanish):
+        for named in ("let_go", "chance", "ply", "over", "match.over", "move.stale", "window"):
+            assert named in words, named
+
+
+def test_the_tool_descriptions_say_what_is_secret_and_how_to_read_a_view() -> None:
+    async def scenario() -> dict[str, str]:
+        async with Client(build_server()) as client:
+            tools = (await client.list_tools()).tools
+            return {tool.name: (tool.description or "") + json.dumps(tool.output_schema) for tool in tools}
+
+    described = asyncio.run(scenario())
+    assert "secret" in described["get_view"] and "ply" in described["get_view"]
+    assert "window" in described["let_go"] and "chance" in described["wait"]
+    assert "match.over" in described["act"] and "over" in described["wait"]
