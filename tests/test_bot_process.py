@@ -631,5 +631,6 @@ def test_a_protocol_2_bot_that_answers_an_illegal_move_forfeits_and_the_next_mat
     assert pids[0] != pids[1] == pids[2]  # a new process after the forfeit, kept after a clean match
     assert result.bots[0].errors == 1 and result.bots[0].matches == 3
     written = record.read_file(path)
-    assert written[0]["forfeit"] == {"seat": first.error.seat, "winner": 1 - first.error.seat}
+    seat = first.seating.index(0)
+    assert first.error.seat == seat and written[0]["forfeit"] == {"seat": seat, "winner": 1 - seat}
     assert all(fairness.verify(rec) for rec in written)

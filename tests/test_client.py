@@ -480,3 +480,46 @@ def test_a_program_whose_move_the_room_refuses_is_ended_and_its_refusal_is_the_r
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # ended, not kept idle for another match
     assert not any(idle for key, idle in bot_process.IDLE.items() if key[0][-1].endswith("cheat.py"))
+
+
+def test_unomas_bot_seats_a_program_under_the_name_its_hello_gives(tmp_path: Path) -> None:
+    body = """
+    import json, sys
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] in ("hello", "match"):
+            answer = {"type": "ready", "name": "Zorro", "protocol": "unomas-bot/2"}
+        elif message["type"] == "act":
+            legal = message["view"]["legal_actions"]
+            answer = {"type": "action", "action": next((a for a in legal if a["a"] == "play"), legal[0])}
+        elif message["type"] == "react":
+            answer = {"type": "action", "action": None}
+        else:
+            continue
+        print(json.dumps(answer), flush=True)
+    """
+    (tmp_path / "zorro.py").write_text(textwrap.dedent(body))
+    spec = f"cmd:{sys.executable} {tmp_path / 'zorro.py'}"
+    with running(SQLiteStore(":memory:")) as address:
+        host_ticket, link = create_room(f"http://{address}", "Ana", rules=QUICK_RULES, programs=[1])
+        results: list[Any] = []
+        command = ["bot", "--join", link, "--bot", spec, "--lang", "en"]
+        bot = threading.Thread(target=lambda: results.append(CliRunner().invoke(app, command)))
+        bot.start()
+
+        async def host() -> list[str]:
+            client = RoomClient.of(host_ticket)
+            await client.connect()
+            assert await client.wait_for(lambda: client.room is not None and client.room["seats"][1], 30)
+            assert client.room is not None
+            names = [seat["name"] for seat in client.room["seats"]]
+            await client.start()
+            await play_first(client)
+            await client.close()
+            return names
+
+        names = asyncio.run(asyncio.wait_for(host(), 90))
+        bot.join(30)
+    assert names == ["Ana", "Zorro"]
+    assert results[0].exit_code == 0, results[0].output
+    assert f"Zorro joins the room {link}." in results[0].output

@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("mcp")
 import httpx2
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
