@@ -816,8 +816,7 @@ def replay_command(
                 continue
             if verify:
                 summary += t.gettext(
-                    "; every deal and reshuffle comes from the committed seed (which cannot show"
-                    " that the seed was kept secret during play)"
+                    "; every deal and reshuffle comes from the committed seed (not that it was kept secret)"
                 )
             valid = t.gettext("valid")
             _out().print(f"[green]{escape(valid)}[/] {escape(name)}: {escape(summary)}")
