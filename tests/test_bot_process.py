@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from codes import raises_code
+from unomas import fairness, record
 from unomas.actions import Action
 from unomas.bots import make_bot, process
 from unomas.bots.player import bot_match
@@ -589,3 +590,47 @@ def test_a_protocol_3_ready_with_a_bad_events_field_is_refused(tmp_path: Path) -
     with raises_code(BotError, "bot.broke_protocol") as caught:
         bot.start(0, Rules(), random.Random())
     assert caught.value.code == "bot.broke_protocol" and bot.connection is None
+
+
+def test_a_protocol_2_bot_that_answers_an_illegal_move_forfeits_and_the_next_match_starts_a_new_process(
+    tmp_path: Path,
+) -> None:
+    """Its process ends with the match it broke, the tournament charges it a forfeit that
+    says why, and the next match is played by a fresh process (another pid)."""
+    from unomas.runs.tournament import run_tournament
+
+    flag = tmp_path / "cheated"
+    body = f"""
+    import json, os, sys
+    for line in sys.stdin:
+        message = json.loads(line)
+        kind = message["type"]
+        if kind in ("hello", "match"):
+            answer = {{"type": "ready", "protocol": "unomas-bot/2", "name": f"pid {{os.getpid()}}"}}
+        elif kind == "act":
+            legal = message["view"]["legal_actions"]
+            if not os.path.exists({str(flag)!r}):
+                open({str(flag)!r}, "w").close()
+                legal = [{{"p": message["view"]["seat"], "a": "pass"}}]  # never legal before a draw
+            answer = {{"type": "action", "action": legal[0]}}
+        elif kind == "react":
+            answer = {{"type": "action", "action": None}}
+        else:
+            continue
+        print(json.dumps(answer), flush=True)
+    """
+    spec = "cmd:" + script(tmp_path, textwrap.dedent(body), raw=True)
+    path = tmp_path / "records.jsonl"
+    result = run_tournament(Rules(players=2, target_score=0), [spec, "playfirst"], 3, seed=1, records=path)
+    process.close_idle()
+    first, *later = result.matches
+    assert first.error is not None and first.error.entrant == 0
+    assert "illegal action" in first.error.reason and "pass" in first.error.reason
+    assert [match.error for match in later] == [None, None]
+    pids = [match.given_names[match.seating.index(0)] for match in result.matches]
+    assert pids[0] != pids[1] == pids[2]  # a new process after the forfeit, kept after a clean match
+    assert result.bots[0].errors == 1 and result.bots[0].matches == 3
+    written = record.read_file(path)
+    seat = first.seating.index(0)
+    assert first.error.seat == seat and written[0]["forfeit"] == {"seat": seat, "winner": 1 - seat}
+    assert all(fairness.verify(rec) for rec in written)

@@ -8,8 +8,10 @@ import ast
 import asyncio
 import contextlib
 import itertools
+import os
 import stat
 import sys
+import textwrap
 import threading
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ pytest.importorskip("websockets")
 from server_support import running
 from unomas import fairness
 from unomas.bots import make_bot
+from unomas.bots import process as bot_process
 from unomas.bots.room import join_with_bot, play_seat
 from unomas.cli import app
 from unomas.client import (
@@ -38,7 +41,7 @@ from unomas.client import (
     join_room,
 )
 from unomas.client import remote as client_remote
-from unomas.errors import UnoError
+from unomas.errors import BotError, UnoError
 from unomas.i18n import translator
 from unomas.server.protocol import RoomSetup
 from unomas.server.storage import SQLiteStore
@@ -437,3 +440,86 @@ def test_a_seat_cancelled_just_as_its_answer_arrives_is_cancelled() -> None:
             await acting
 
     asyncio.run(scenario())
+
+
+def test_a_program_whose_move_the_room_refuses_is_ended_and_its_refusal_is_the_reason(tmp_path: Path) -> None:
+    """The same rule as in a tournament: a protocol-2 program that answers an illegal move
+    is killed at once (never kept for another match) and its seat's play stops with the reason."""
+    pids = tmp_path / "pids"
+    body = f"""
+    import json, os, sys
+    open({str(pids)!r}, "a").write(f"{{os.getpid()}}\\n")
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] in ("hello", "match"):
+            answer = {{"type": "ready", "protocol": "unomas-bot/2"}}
+        elif message["type"] == "act":
+            answer = {{"type": "action", "action": {{"p": message["view"]["seat"], "a": "pass"}}}}
+        elif message["type"] == "react":
+            answer = {{"type": "action", "action": None}}
+        else:
+            continue
+        print(json.dumps(answer), flush=True)
+    """
+    (tmp_path / "cheat.py").write_text(textwrap.dedent(body))
+    spec = f"cmd:{sys.executable} {tmp_path / 'cheat.py'}"
+
+    async def scenario(address: str) -> None:
+        host, guest = await seated(address)
+        person = asyncio.ensure_future(play_first(host))
+        with raises_code(BotError, "bot.refused") as failed:
+            await asyncio.wait_for(play_seat(guest, make_bot(spec)), 60)
+        assert failed.value.params["cause_code"] == "move.pass_not_allowed"
+        person.cancel()
+        for client in (host, guest):
+            await client.close()
+
+    with running(SQLiteStore(":memory:")) as address:
+        asyncio.run(asyncio.wait_for(scenario(address), 90))
+    (pid,) = map(int, pids.read_text().split())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # ended, not kept idle for another match
+    assert not any(idle for key, idle in bot_process.IDLE.items() if key[0][-1].endswith("cheat.py"))
+
+
+def test_unomas_bot_seats_a_program_under_the_name_its_hello_gives(tmp_path: Path) -> None:
+    body = """
+    import json, sys
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] in ("hello", "match"):
+            answer = {"type": "ready", "name": "Zorro", "protocol": "unomas-bot/2"}
+        elif message["type"] == "act":
+            legal = message["view"]["legal_actions"]
+            answer = {"type": "action", "action": next((a for a in legal if a["a"] == "play"), legal[0])}
+        elif message["type"] == "react":
+            answer = {"type": "action", "action": None}
+        else:
+            continue
+        print(json.dumps(answer), flush=True)
+    """
+    (tmp_path / "zorro.py").write_text(textwrap.dedent(body))
+    spec = f"cmd:{sys.executable} {tmp_path / 'zorro.py'}"
+    with running(SQLiteStore(":memory:")) as address:
+        host_ticket, link = create_room(f"http://{address}", "Ana", rules=QUICK_RULES, programs=[1])
+        results: list[Any] = []
+        command = ["bot", "--join", link, "--bot", spec, "--lang", "en"]
+        bot = threading.Thread(target=lambda: results.append(CliRunner().invoke(app, command)))
+        bot.start()
+
+        async def host() -> list[str]:
+            client = RoomClient.of(host_ticket)
+            await client.connect()
+            assert await client.wait_for(lambda: client.room is not None and client.room["seats"][1], 30)
+            assert client.room is not None
+            names = [seat["name"] for seat in client.room["seats"]]
+            await client.start()
+            await play_first(client)
+            await client.close()
+            return names
+
+        names = asyncio.run(asyncio.wait_for(host(), 90))
+        bot.join(30)
+    assert names == ["Ana", "Zorro"]
+    assert results[0].exit_code == 0, results[0].output
+    assert f"Zorro joins the room {link}." in results[0].output

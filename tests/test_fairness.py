@@ -163,3 +163,15 @@ def test_replay_verify_on_the_command_line(finished: dict[str, Any], tmp_path: P
     assert result.exit_code == 1 and "does not match the commitment" in result.output
     plain = runner.invoke(app, ["replay", str(bad)], env={"COLUMNS": "200", "NO_COLOR": "1"})
     assert plain.exit_code == 0  # without --verify the seed is not looked at
+
+
+def test_replay_verify_on_a_match_still_sealed_says_in_one_line_what_it_checks(tmp_path: Path) -> None:
+    """A record that commits to its shuffle but has not revealed the seed (a terminal game
+    under way): its moves are checked, its deals cannot be yet; it is not counted verified."""
+    game = played(SEED, Rules(players=3, target_score=100), moves=40)
+    sealed = tmp_path / "sealed.json"
+    sealed.write_text(json.dumps(record.to_json(game, shuffle=fairness.commit(SEED))))
+    result = CliRunner().invoke(app, ["replay", "--verify", str(sealed)], env={"COLUMNS": "400", "NO_COLOR": "1"})
+    assert result.exit_code == 1
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith("UNVERIFIED") and "its moves are legal" in line and "cannot be checked yet" in line

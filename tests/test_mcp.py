@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("mcp")
 import httpx2
+import jsonschema  # type: ignore[import-untyped]
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
@@ -136,7 +137,7 @@ def test_an_agent_joins_a_room_keeps_its_seat_through_a_dropped_connection_and_p
             people = asyncio.ensure_future(person())
             first = await call(agent, "wait", timeout=30)
             assert first["view"] is not None and "Tu mano:" in first["words"]
-            _, seated = tables.get(joined["table"])
+            _, seated = tables.get("local", joined["table"])
             assert isinstance(seated, RemoteTable)
             await seated.client.drop()
             final = await play_out(agent, joined["table"])
@@ -287,3 +288,140 @@ def test_an_agent_is_offered_every_catch_and_jump_in_and_the_bots_wait_its_windo
 
     caught, jumped, waited = asyncio.run(asyncio.wait_for(scenario(), 240))
     assert caught >= 1 and jumped >= 1 and waited >= caught + jumped
+
+
+def test_two_http_sessions_cannot_see_or_touch_each_others_tables() -> None:
+    """Over HTTP a table belongs to the MCP session that opened it: its id is unguessable,
+    another session's id answers table.unknown, and no session has a default table of
+    another's. Without a session (the sessionless protocol), a table's id is its only key:
+    every call names it."""
+    port = free_port()
+    command = [sys.executable, "-m", "unomas", "mcp", "--http", "--port", str(port)]
+    server = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/mcp"
+
+    async def scenario() -> None:
+        for _ in range(100):
+            try:
+                async with Client(url, mode="legacy") as probe:
+                    await probe.list_tools()
+                break
+            except Exception:
+                await asyncio.sleep(0.2)  # not listening yet
+        async with Client(url, mode="legacy") as alice, Client(url, mode="legacy") as bob:
+            mine = await call(alice, "start_match", players=2, rules={"target_score": 0}, seed="1")
+            theirs = await call(bob, "start_match", players=2, rules={"target_score": 0}, seed="2")
+            assert len(mine["table"]) >= 20 and mine["table"] != theirs["table"]
+            assert (await call(alice, "get_view"))["table"] == mine["table"]  # a session's own default
+            assert (await call(bob, "get_view"))["table"] == theirs["table"]
+            for tool, arguments in [
+                ("get_view", {}),
+                ("act", {"action_id": 0, "ply": mine.get("ply", 0)}),
+                ("wait", {"timeout": 0}),
+                ("let_go", {}),
+                ("match_rules", {}),
+                ("get_record", {}),
+                ("leave", {}),
+            ]:
+                refused = await refusal(bob, tool, table=mine["table"], **arguments)
+                assert (refused["code"], refused["params"]["table"]) == ("table.unknown", mine["table"])
+            assert (await call(alice, "get_view", table=mine["table"]))["seat"] == 0  # untouched
+        async with Client(url) as sessionless:
+            opened = await call(sessionless, "start_match", players=2, rules={"target_score": 0})
+            assert (await refusal(sessionless, "get_view"))["code"] == "table.required"
+            assert (await call(sessionless, "get_view", table=opened["table"]))["table"] == opened["table"]
+            refused = await refusal(sessionless, "get_view", table=mine["table"])
+            assert refused["code"] == "table.unknown"  # a session's table is not a sessionless one's
+
+    try:
+        asyncio.run(asyncio.wait_for(scenario(), 60))
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+class SchemaAgent:
+    """An agent that knows the tools only from their listing: it checks every answer
+    against the tool's output schema, and finds what it needs by the schema's names and
+    descriptions (the answer's ready, over, ply and actions; an action's id)."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.schemas: dict[str, dict[str, Any]] = {}
+        self.calls: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+
+    async def learn(self) -> None:
+        for tool in (await self.client.list_tools()).tools:
+            assert tool.output_schema is not None, tool.name
+            assert tool.description and len(tool.description) > 80, tool.name
+            self.schemas[tool.name] = tool.output_schema
+        state = self.schemas["wait"]["properties"]
+        for name in ("ready", "over", "chance", "ply", "actions", "table"):
+            assert state[name].get("description"), name  # what the agent reads is described
+        act = {tool.name: tool for tool in (await self.client.list_tools()).tools}["act"].input_schema
+        assert {"action_id", "ply"} <= set(act["required"])
+
+    async def call(self, tool: str, **arguments: Any) -> dict[str, Any]:
+        result = await self.client.call_tool(tool, arguments)
+        assert not result.is_error, result.content
+        answer = dict(result.structured_content or {})
+        jsonschema.validate(answer, self.schemas[tool])
+        self.calls.append((tool, arguments, answer))
+        return answer
+
+    async def play(self, **setup: Any) -> dict[str, Any]:
+        """A whole match: wait until ready, take the first listed action (or let a chance go), until over."""
+        state = await self.call("start_match", **setup)
+        table = state["table"]
+        while not state["over"]:
+            if not state["ready"]:
+                state = await self.call("wait", table=table, timeout=30)
+                continue
+            if state["chance"]:
+                state = await self.call("let_go", table=table)
+                continue
+            result = await self.client.call_tool(
+                "act", {"table": table, "action_id": state["actions"][0]["id"], "ply": state["ply"]}
+            )
+            if result.is_error:  # the game moved on meanwhile: look again
+                state = await self.call("get_view", table=table)
+            else:
+                state = dict(result.structured_content or {})
+                jsonschema.validate(state, self.schemas["act"])
+        return state
+
+
+def test_a_scripted_agent_plays_whole_matches_from_the_tool_schemas_alone() -> None:
+    async def scenario() -> tuple[SchemaAgent, dict[str, Any], dict[str, Any], str, str]:
+        async with Client(build_server()) as client:
+            agent = SchemaAgent(client)
+            await agent.learn()
+            for seed in ("1", "2"):
+                final = await agent.play(players=3, rules={"target_score": 0}, seed=seed)
+                assert final["view"]["winner"] is not None and final["actions"] == []
+            late = await refusal(client, "act", action_id=0, ply=final["ply"], table=final["table"])
+            written = await agent.call("get_record", table=final["table"])
+            described = await agent.call("match_rules", table=final["table"])
+            english = (await client.get_prompt("how_to_play")).messages[0].content.text  # type: ignore[union-attr]
+            spanish = (await client.get_prompt("how_to_play", {"language": "es"})).messages[0].content.text  # type: ignore[union-attr]
+            return agent, late, written | {"described": described}, english, spanish
+
+    agent, late, written, english, spanish = asyncio.run(asyncio.wait_for(scenario(), 120))
+    assert late["code"] == "match.over"  # not move.illegal: the match is over
+    assert fairness.verify(written).is_over
+    assert len(agent.calls) > 20
+    for words in (english, spanish):
+        for named in ("let_go", "chance", "ply", "over", "match.over", "move.stale", "window"):
+            assert named in words, named
+
+
+def test_the_tool_descriptions_say_what_is_secret_and_how_to_read_a_view() -> None:
+    async def scenario() -> dict[str, str]:
+        async with Client(build_server()) as client:
+            tools = (await client.list_tools()).tools
+            return {tool.name: (tool.description or "") + json.dumps(tool.output_schema) for tool in tools}
+
+    described = asyncio.run(scenario())
+    assert "secret" in described["get_view"] and "ply" in described["get_view"]
+    assert "window" in described["let_go"] and "chance" in described["wait"]
+    assert "match.over" in described["act"] and "over" in described["wait"]

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from codes import raises_code
-from unomas import record
+from unomas import fairness, record
 from unomas.actions import Action
 from unomas.bots import BUILTIN_BOTS, HeuristicBot, PlayFirstBot
 from unomas.cli import app
@@ -666,3 +666,38 @@ def test_a_bot_that_cannot_start_is_charged_and_said_once(tmp_path: Path) -> Non
     shown = run("tournament", "--bots", f"{spec},random", "--games", "1", "--out", str(out), "--allow-errors")
     assert flat(shown.output).count("could not start") == 1, shown.output
     assert json.loads(out.read_text())["errors"][0]["seat"] == 0
+
+
+@pytest.mark.usefixtures("odd_bots")
+def test_every_record_of_a_seeded_tournament_verifies_and_a_forfeit_is_written_as_one(tmp_path: Path) -> None:
+    """Each record carries its shuffle (seed and commitment: the seed the match was dealt
+    from, derived from the run's seed and its number), so `replay --verify` passes on all;
+    a forfeited match's record says who forfeited and who won it, as the table counts it."""
+    path = tmp_path / "r.jsonl"
+    result = run_tournament(Rules(players=2, target_score=100), ["flaky", "random"], 6, seed="s", records=path)
+    records = record.read_file(path)
+    wins = [0, 0]
+    for match, rec in zip(result.matches, records, strict=True):
+        assert fairness.verify(rec).scores == rec["scores"]
+        assert rec["shuffle"]["seed"] == f"s/{match.number}/deal".encode().hex()
+        if match.error is None:
+            assert "forfeit" not in rec
+            winner = rec["winner"]
+        else:
+            assert rec["winner"] is None and match.error.seat is not None
+            assert rec["forfeit"] == {"seat": match.error.seat, "winner": 1 - match.error.seat}
+            winner = rec["forfeit"]["winner"]
+        wins[match.seating[winner]] += 1
+    assert wins == [bot.match_wins for bot in result.bots]
+    checked = run("replay", "--verify", str(path))
+    assert checked.exit_code == 0, checked.output
+    assert flat(checked.output).count("every deal and reshuffle comes from the committed seed") == 6
+    assert "winner seat 1 by forfeit of seat 0" in flat(checked.output)
+
+
+def test_simulate_records_verify(tmp_path: Path) -> None:
+    path = tmp_path / "sim.jsonl"
+    assert run("simulate", "--games", "3", "--players", "2", "--seed", "7", "--records", str(path)).exit_code == 0
+    checked = run("replay", "--verify", str(path))
+    assert checked.exit_code == 0, checked.output
+    assert flat(checked.output).count("comes from the committed seed") == 3

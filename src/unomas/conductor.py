@@ -52,6 +52,7 @@ __all__ = [
     "MatchSummary",
     "Player",
     "SeatStats",
+    "deal_seed",
     "seeded_game",
 ]
 
@@ -99,8 +100,19 @@ class Player:
     def observe(self, events: list[Event]) -> None:
         """The events of a change, as this player's seat may see them."""
 
+    def refused(self) -> None:
+        """The table refused this player's answer (an illegal action, or not its seat's):
+        its match ends here as its failure (a program bot's process is ended with it)."""
+
     def close(self) -> None:
         """Release what the player holds (a process, a file)."""
+
+
+def deal_seed(seed: int | str) -> bytes:
+    """The seed every shuffle of a match seeded with ``seed`` comes from: ``f"{seed}/deal"``
+    in UTF-8. Revealed in a record's ``shuffle`` field (:mod:`unomas.fairness`), it lets
+    anyone check the match's deals (a seeded run's records carry it)."""
+    return f"{seed}/deal".encode()
 
 
 def seeded_game(
@@ -125,7 +137,7 @@ def seeded_game(
     elif seed is None:
         game, rngs = Game(rules, history=history, reporting=reporting), [random.Random() for _ in range(seats)]
     else:
-        game = Game(rules, seed=f"{seed}/deal", history=history, reporting=reporting)
+        game = Game(rules, seed=deal_seed(seed), history=history, reporting=reporting)
         rngs = [random.Random(f"{seed}/seat {seat}") for seat in range(seats)]
     game.reporting = True
     return game, rngs
@@ -381,9 +393,11 @@ class Conductor:
             return None
         if not player.trusted:
             if not isinstance(action, Action) or action.player != seat:
+                player.refused()
                 raise BotError(seat, player.name, "bot.not_own_action", answer=repr(action))
             refusal = self.game.refusal(action)
             if refusal is not None:
+                player.refused()
                 code, params = refusal
                 cause = IllegalAction(code, **{"action": str(action), **params})
                 raise BotError(seat, player.name, "bot.illegal_action", action=str(action), **cause_params(cause))

@@ -429,6 +429,9 @@ ERRORS: Final[dict[str, ErrorCode]] = {
     "client.no_view": ErrorCode("ConnectionLost", 503, N_("The room has sent no view yet.")),
     "client.unknown_refusal": ErrorCode("Refused", 500, N_("The server refused: {message}"), extra=("code",)),
     "table.unknown": ErrorCode("UnoError", 404, N_("There is no table {table}: start a match or join a room first.")),
+    "table.required": ErrorCode(
+        "UnoError", 422, N_("Name the table: over HTTP without a session every call gives its table's id.")
+    ),
     "table.no_action": ErrorCode(
         "IllegalAction", 409, N_("There is no action {action} at ply {ply} ({listed} listed).")
     ),

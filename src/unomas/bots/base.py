@@ -45,6 +45,10 @@ class Bot:
     def observe(self, events: Sequence[Event]) -> None:
         """Events as this seat sees them, after every action (default: ignored)."""
 
+    def refused(self) -> None:
+        """The table refused this bot's last answer (an illegal action, or not its own
+        seat's): its match ends as its forfeit. A program bot's process ends with it."""
+
     def close(self) -> None:
         """Release what the bot holds (a process, a file); called when its table is done."""
 

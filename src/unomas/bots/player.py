@@ -70,11 +70,15 @@ class BotPlayer(Player):
                 raise BotError(seat, bot.name, "bot.no_action")
             return None
         if not isinstance(answer, Action) or answer.player != seat:
+            bot.refused()
             raise BotError(seat, bot.name, "bot.not_own_action", answer=repr(answer))
         return answer
 
     def observe(self, events: list[Event]) -> None:
         self._guarded("observe", self.bot.observe, events)
+
+    def refused(self) -> None:
+        self.bot.refused()
 
     def close(self) -> None:
         self.bot.close()

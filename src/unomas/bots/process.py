@@ -30,7 +30,9 @@ in a spec; else the environment variables ``UNOMAS_BOT_TIMEOUT`` and ``UNOMAS_BO
 else 5 and 20). A bot that is late, has exited, writes a line that is not JSON, answers
 the wrong message or a malformed action raises :class:`~unomas.errors.BotError` naming the
 problem, and its process is killed; the conductor refuses an illegal action the same way,
-before anything changes in the game.
+before anything changes in the game, and the program is killed with it
+(:meth:`ProcessBot.refused`): a program that broke the protocol is never kept for another
+match, whatever its version.
 
 What the program writes on its standard error is passed through to ours as it comes, and
 its last lines are quoted in the error when it fails. Pipes are read and written without
@@ -437,6 +439,13 @@ class ProcessBot(Bot):
         if connection.hears:
             connection.hold([to_json(event) for event in events])
 
+    def refused(self) -> None:
+        """Its answer broke the protocol (an illegal action): the program is killed at once,
+        never kept for another match; the next match starts a new one."""
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            connection.close(0)
+
     def close(self) -> None:
         """The match is over: a protocol-2 or -3 program waits for the next one; any other is told
         ``bye`` and let exit (killed after a second). Safe to repeat."""
@@ -459,9 +468,7 @@ class ProcessBot(Bot):
     def _fail(self, detail: str) -> typing.NoReturn:
         """Kill the program and raise the BotError of its breaking the protocol, as ``detail``
         tells it (for the program's author: what it sent, or how it failed to)."""
-        connection, self.connection = self.connection, None
-        if connection is not None:
-            connection.close(0)
+        self.refused()
         raise BotError(self.seat, self.name, "bot.broke_protocol", detail=detail)
 
     def _send(self, message: dict[str, Any]) -> None:

@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # loaded by the commands that print with them: start-up impor
     from rich.table import Table
     from rich.text import Text
 
+    from unomas.game import Game
     from unomas.i18n import Translations
     from unomas.runs.tournament import TournamentResult
 
@@ -795,21 +796,51 @@ def replay_command(
             try:
                 if isinstance(item, RecordError):
                     raise item
-                game = fairness.verify(item) if verify else record.replay(item)
+                sealed = verify and _sealed(item)
+                game = fairness.verify(item) if verify and not sealed else record.replay(item)
             except RecordError as error:
                 bad += 1
                 invalid = t.gettext("INVALID")
                 _out().print(f"[red]{escape(invalid)}[/] {escape(name)}: {escape(_where(error, t))}")
                 continue
-            winner = t.gettext("none yet") if game.winner is None else t.gettext("seat {seat}").format(seat=game.winner)
             scores = " ".join(str(s) for s in game.scores)
-            summary = t.gettext("scores {scores}; winner {winner}").format(scores=scores, winner=winner)
+            summary = t.gettext("scores {scores}; winner {winner}").format(scores=scores, winner=_winner(item, game, t))
+            if sealed:
+                bad += 1
+                summary += t.gettext(
+                    "; its moves are legal, but its seed is revealed only at the end of the match:"
+                    " its deals cannot be checked yet"
+                )
+                unverified = t.gettext("UNVERIFIED")
+                _out().print(f"[yellow]{escape(unverified)}[/] {escape(name)}: {escape(summary)}")
+                continue
             if verify:
-                summary += t.gettext("; every deal and reshuffle comes from the committed seed")
+                summary += t.gettext(
+                    "; every deal and reshuffle comes from the committed seed (not that it was kept secret)"
+                )
             valid = t.gettext("valid")
             _out().print(f"[green]{escape(valid)}[/] {escape(name)}: {escape(summary)}")
     if bad:
         raise typer.Exit(code=1)
+
+
+def _sealed(item: Any) -> bool:
+    """Whether a record commits to its shuffle without revealing the seed yet (a match not
+    over: the terminal game's file while it is played)."""
+    shuffle = item.get("shuffle") if isinstance(item, dict) else None
+    return isinstance(shuffle, dict) and "commitment" in shuffle and "seed" not in shuffle
+
+
+def _winner(item: dict[str, Any], game: "Game", t: "Translations") -> str:
+    """The match's winner in words: its seat, the seat a forfeit gave it to (a tournament
+    record's ``forfeit`` field), or none yet."""
+    lost = item.get("forfeit")
+    seats = range(game.players)
+    if game.winner is None and isinstance(lost, dict) and lost.get("seat") in seats and lost.get("winner") in seats:
+        return t.gettext("seat {seat} by forfeit of seat {loser}").format(seat=lost["winner"], loser=lost["seat"])
+    if game.winner is None:
+        return t.gettext("none yet")
+    return t.gettext("seat {seat}").format(seat=game.winner)
 
 
 @app.command(name="serve", cls=Command)

@@ -23,9 +23,6 @@ if TYPE_CHECKING:
 
 __all__ = ["register"]
 
-NAME_LIMIT = 24
-"""The longest name a room takes."""
-
 
 def _refused(error: UnoError, language: str) -> typer.Exit:
     """A refusal (the server's, by its code) or a lost connection, in one line."""
@@ -47,7 +44,9 @@ def bot_command(
     bot: Annotated[str, typer.Option(metavar="SPEC", help="Any bot spec: heuristic, ismcts:seconds=0.5, cmd:COMMAND…")],
     name: Annotated[
         Optional[str],  # noqa: UP045
-        typer.Option(metavar="NAME", help="The name shown at the table (default: the bot's)."),
+        typer.Option(
+            metavar="NAME", help="The name shown at the table (default: the bot's own: a program's hello name)."
+        ),
     ] = None,
     server: Annotated[str, typer.Option(metavar="URL", help="The server of a bare room code.")] = "",
     ticket: Annotated[
@@ -77,12 +76,15 @@ def bot_command(
     except UnoError:
         player.close()
         raise _bad_link(join, t) from None
-    shown = (name or ("program" if bot.startswith("cmd:") else bot.split(":")[0]))[:NAME_LIMIT]
-    typer.echo(t.gettext("{name} joins the room {link}.").format(name=shown, link=room.link), err=True)
+
+    def seated(shown: str) -> None:
+        typer.echo(t.gettext("{name} joins the room {link}.").format(name=shown, link=room.link), err=True)
+
     try:
         import asyncio
 
-        seat, over = asyncio.run(join_with_bot(room, player, shown, ticket_file=ticket, lang=language))
+        joining = join_with_bot(room, player, name, ticket_file=ticket, lang=language, seated=seated)
+        seat, over = asyncio.run(joining)
     except UnoError as error:
         raise _refused(error, language) from None
     except KeyboardInterrupt:
@@ -164,6 +166,7 @@ def play_room(join: str, name: str | None, lang: str | None, *, plain: bool = Fa
     t = translations(language)
     try:
         from unomas.client import RoomLink, SimpleSeat
+        from unomas.client.links import NAME_LIMIT
         from unomas.tui.remote_plain import play_room as play_lines
     except ImportError as error:
         raise _missing(t.gettext("The client needs its extra: {install} ({error})."), "server", error) from None
@@ -267,6 +270,7 @@ def host_command(
     rules = rules_from_options(players, preset, settings or [])
     try:
         from unomas.client import SimpleSeat, create_room
+        from unomas.client.links import NAME_LIMIT
         from unomas.tui.remote_plain import play_room as play_lines
     except ImportError as error:
         raise _missing(t.gettext("The client needs its extra: {install} ({error})."), "server", error) from None

@@ -24,6 +24,9 @@ from urllib.parse import urlsplit
 
 from unomas.errors import UnoError
 
+NAME_LIMIT = 24
+"""The longest name a room seats (longer ones are cut short before joining)."""
+
 __all__ = ["DEFAULT_SERVER", "LinkError", "RoomLink", "Ticket", "origin"]
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"

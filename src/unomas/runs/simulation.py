@@ -20,13 +20,13 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from unomas import record
-from unomas.conductor import MatchSummary
+from unomas import fairness, record
+from unomas.conductor import MatchSummary, deal_seed
 from unomas.rules import Rules
 from unomas.runs.backends import Backend, play
 from unomas.runs.selfplay import check_policy, selfplay
 
-__all__ = ["SimulatedMatch", "SimulationJob", "Totals", "run_simulation"]
+__all__ = ["SimulatedMatch", "SimulationJob", "Totals", "run_simulation", "shuffle"]
 
 
 class SimulatedMatch(NamedTuple):
@@ -41,6 +41,14 @@ class SimulatedMatch(NamedTuple):
     """Why the match could not be played (its task kept failing), if so."""
 
 
+def shuffle(seed: str | None) -> dict[str, Any]:
+    """The ``shuffle`` field of the record of a match seeded with ``seed`` (none unseeded):
+    the seed it was dealt from (:func:`~unomas.conductor.deal_seed`) and its commitment, so
+    that ``unomas replay --verify`` checks every deal. The run's seed tells it: it proves
+    the deals, not that they were secret."""
+    return {} if seed is None else {fairness.FIELD: fairness.reveal(deal_seed(seed))}
+
+
 @dataclass(frozen=True, slots=True)
 class SimulationJob:
     """The matches of a simulation run: match ``number`` from the seed and ``number``."""
@@ -51,11 +59,10 @@ class SimulationJob:
     history: bool
 
     def play(self, number: int) -> SimulatedMatch:
-        table = selfplay(
-            self.rules, self.policy, seed=None if self.seed is None else f"{self.seed}/{number}", history=self.history
-        )
+        seed = None if self.seed is None else f"{self.seed}/{number}"
+        table = selfplay(self.rules, self.policy, seed=seed, history=self.history)
         summary = table.play()
-        return SimulatedMatch(number, summary, record.to_json(table.game) if self.history else None)
+        return SimulatedMatch(number, summary, record.to_json(table.game, **shuffle(seed)) if self.history else None)
 
     def failed(self, number: int, reason: str) -> SimulatedMatch:
         return SimulatedMatch(number, error=reason)

@@ -82,6 +82,7 @@ from unomas.conductor import MatchSummary
 from unomas.errors import SettingsError
 from unomas.rules import Rules
 from unomas.runs.backends import Backend, play
+from unomas.runs.simulation import shuffle
 from unomas.runs.statistics import Ratings, wilson
 
 __all__ = [
@@ -101,6 +102,12 @@ __all__ = [
 
 Progress = Callable[[int, int], None]
 """Called with (matches done, matches in all) after every match."""
+
+
+FORFEIT = "forfeit"
+"""The record's top-level field of a match a bot forfeited: ``{"seat", "winner"}``, the
+failing seat and the seat the forfeit gives the match to (as the table counts it); the
+record's own ``winner`` stays the game's (null: the match stopped unfinished)."""
 
 
 def seat_specs(specs: Sequence[str], players: int) -> list[str]:
@@ -228,23 +235,26 @@ def play_match(
     result.given_names = [
         None if player.name == default else player.name for player, default in zip(players, defaults, strict=True)
     ]
+    dealt = shuffle(None if seed is None else f"{seed}/{number}")
     try:
         summary = table.play()
     except Exception as error:
+        result.summary = table.summary()
         # A BotError names the seat; anything else a bot raised (in observe, say) does not.
         if isinstance(error, BotError):
             failed(error.seat, error.message)
             note = str(error)
+            lost = {FORFEIT: {"seat": error.seat, "winner": forfeit(result.summary, error.seat).winner}}
         else:
             note = _describe(error)
             failed(None, note)
-        result.summary = table.summary()
+            lost = {}
         if history:
-            result.record = record.to_json(table.game, names=seat_names, error=note)
+            result.record = record.to_json(table.game, names=seat_names, error=note, **lost, **dealt)
         return result
     result.summary = summary
     if history:
-        result.record = record.to_json(table.game, names=seat_names)
+        result.record = record.to_json(table.game, names=seat_names, **dealt)
     return result
 
 
@@ -466,7 +476,8 @@ def run_tournament(
     matches on a local Ray instance of ``jobs`` CPUs or on the cluster at ``address``.
     ``records`` names a file to write every match's record to, as JSON Lines in match order
     (the record's ``names`` are the specs by seat; a match stopped by an error has its record
-    so far, with an ``error`` field). Bad specs or settings raise
+    so far, with an ``error`` field, and a ``forfeit`` field if a bot failed; a seeded run's
+    records carry their ``shuffle``, seed revealed, for ``unomas replay --verify``). Bad specs or settings raise
     :class:`~unomas.errors.SettingsError` before any match is played; an interrupt raises
     :class:`TournamentInterrupted` with the results so far.
     """
