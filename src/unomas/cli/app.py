@@ -353,7 +353,9 @@ def _unavailable(error: BackendUnavailable) -> Refused:
                 install=f"pip install '{RAY_EXTRA}'"
             )
         )
-    return Refused(t.gettext("--address: {reason}").format(reason=error.message))
+    from unomas.tui.text import error_line
+
+    return Refused(t.gettext("--address: {reason}").format(reason=error_line(error, t)))
 
 
 def _check_specs(specs: Sequence[str], option: str) -> None:
