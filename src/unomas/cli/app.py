@@ -353,7 +353,7 @@ def _unavailable(error: BackendUnavailable) -> Refused:
                 install=f"pip install '{RAY_EXTRA}'"
             )
         )
-    from unomas.tui.text import error_line
+    from unomas.i18n.wording import error_line
 
     return Refused(t.gettext("--address: {reason}").format(reason=error_line(error, t)))
 
