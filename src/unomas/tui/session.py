@@ -178,8 +178,6 @@ class Session:
             raise SettingsError("setup.name_count", names=len(self.names), players=rules.players)
         makers: list[Callable[[], Bot] | None] = [_maker(bot) for bot in bots]
         makers.insert(person, None)
-        self.pace = pace
-        self.window = window
         self.path = path
         if save and path is None:
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
