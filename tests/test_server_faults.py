@@ -26,7 +26,7 @@ import websockets
 from server_support import free_port, get, post, running
 from unomas import fairness
 from unomas.client.seat_client import SeatClient
-from unomas.server.protocol import Refusal
+from unomas.errors import Refusal
 from unomas.server.rooms import Settings
 from unomas.server.storage import SQLiteStore, StoredRoom, StoreWriter
 

@@ -175,6 +175,7 @@ ERRORS: Final[dict[str, ErrorCode]] = {
         "SettingsError",
         {
             "setup.not_boolean": N_("{name} must be true or false, not {value}."),
+            "serve.public_url": N_("{url} is not an http or https address such as https://uno.example.org."),
             "setup.not_integer": N_("{name} must be a whole number, not {value}."),
             "setup.players_range": N_("A match has 2 to 10 players, not {value}."),
             "setup.hand_size_range": N_("The hand size must be 1 or more, not {value}."),
@@ -382,6 +383,9 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "message.binary": (422, N_("Messages are JSON text, not binary.")),
             "message.too_long": (413, N_("The message is too long ({length} characters; at most {limit}).")),
             "body.too_large": (413, N_("The request is too large (at most {limit} bytes).")),
+            "body.late": (408, N_("The request's body did not arrive within {seconds} s.")),
+            "request.head_too_large": (431, N_("The request's headers are too large (at most {limit} bytes).")),
+            "request.too_many_headers": (431, N_("The request has too many headers (at most {limit}).")),
             "setup.invalid": (422, N_("The room's settings are not valid ({field}): {reason}")),
             "setup.seat_twice": (422, N_("The room's settings are not valid ({field}): a seat is listed twice.")),
             "setup.bot_seat": (
@@ -400,6 +404,7 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "lang.unknown": (404, N_("Unknown language: {lang}.")),
             "seat.taken_over": (409, N_("This seat is now being played in another window.")),
             "origin.forbidden": (403, N_("Requests from another site are not accepted.")),
+            "host.unknown": (421, N_("This server does not answer to the name {host}.")),
             "body.not_json": (415, N_("The request must be JSON (Content-Type: application/json).")),
             "room.watchers_full": (409, N_("This room has as many spectators as it can take."), ("limit",)),
             "client.limited": (

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import math
@@ -69,6 +70,7 @@ from unomas.server.protocol import (
 )
 from unomas.server.rooms import Connection, Room, Settings, new_code
 from unomas.server.storage import SQLiteStore, Store, StoreWriter
+from unomas.server.transport import FILE_HEADROOM, Sockets, address_group, open_files, uvicorn_config
 
 __all__ = ["PerClient", "RateLimit", "Server", "client_address", "create_app", "serve"]
 
@@ -129,30 +131,65 @@ class PerClient:
             del self.buckets[client]
 
 
-def client_address(scope: Mapping[str, Any], trusted: frozenset[str]) -> str:
-    """The client's address: the peer's, unless the peer is a trusted proxy, then the
-    last address of ``X-Forwarded-For`` that is not one of the trusted proxies."""
+def client_address(scope: Mapping[str, Any]) -> str:
+    """The client as the per-client limits count it (:func:`~unomas.server.transport.address_group`):
+    the peer's address, which uvicorn has taken from ``X-Forwarded-For`` if (and only if)
+    the peer is a ``--trust-proxy`` address."""
     client = scope.get("client")
-    peer = str(client[0]) if client else "unknown"
-    if peer not in trusted:
-        return peer
-    forwarded: list[str] = [
-        bytes(value).decode("latin-1") for name, value in scope.get("headers", []) if name == b"x-forwarded-for"
-    ]
-    hops = [hop.strip() for value in forwarded for hop in value.split(",") if hop.strip()]
-    for hop in reversed(hops):
-        if hop not in trusted:
-            return hop
-    return peer
+    return address_group(str(client[0])) if client else "unknown"
 
 
-def same_origin(headers: Mapping[str, str], allowed: frozenset[str]) -> bool:
+def same_origin(scope: Mapping[str, Any], headers: Mapping[str, str], allowed: frozenset[str]) -> bool:
     """Whether a request may change things: no ``Origin`` (not sent from a page), the
-    server's own origin, or one of ``allowed``."""
+    server's own origin (its scheme too: an https page may not use the http server, nor
+    the other way round), or one of ``allowed``."""
     origin = headers.get("origin")
     if origin is None:
         return True
-    return origin in allowed or urlsplit(origin).netloc == headers.get("host")
+    scheme = {"ws": "http", "wss": "https"}.get(scope["scheme"], scope["scheme"])
+    parts = urlsplit(origin)
+    return origin in allowed or (parts.scheme == scheme and parts.netloc == headers.get("host"))
+
+
+def host_allowed(host: str, allowed: frozenset[str]) -> bool:
+    """Whether the ``Host`` header ``host`` names this server: an address (no page can
+    rebind a name to one), or one of the ``allowed`` names (``--allowed-host``, the bound
+    host, ``--public-url``'s).
+
+    >>> names = frozenset({"localhost"})
+    >>> host_allowed("localhost:8000", names), host_allowed("[::1]:8000", names), host_allowed("evil.example", names)
+    (True, True, False)
+    """
+    try:
+        name = urlsplit(f"//{host}").hostname
+    except ValueError:
+        return False
+    if not name:
+        return False
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return name in allowed
+    return True
+
+
+class AllowedHosts:
+    """ASGI middleware: a request (or WebSocket) whose ``Host`` is a name not allowed is
+    refused (``421``, ``host.unknown``) before anything is done: a page whose own name was
+    rebound to this server's address (DNS rebinding) reaches nothing. Starlette's
+    ``TrustedHostMiddleware`` would refuse the addresses and give no code."""
+
+    def __init__(self, app: Any, allowed: frozenset[str]) -> None:
+        self.app = app
+        self.allowed = frozenset(name.lower() for name in allowed)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            host = next((bytes(v).decode("latin-1") for k, v in scope["headers"] if k == b"host"), "")
+            if not host_allowed(host, self.allowed):
+                await _error(Refusal("host.unknown", host=host[:100]))(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class Server:
@@ -169,16 +206,18 @@ class Server:
         self.lookups = PerClient(settings.lookup_rate, "room look-ups")
         self.sockets: Counter[str] = Counter()
         """Open WebSocket connections per client address."""
+        self.open_sockets = Sockets()
+        """Open sockets of every kind per client address (counted by the HTTP layer)."""
         self._sweeper: asyncio.Task[None]
         self._collector: asyncio.Task[None]
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def client(self, scope: Mapping[str, Any]) -> str:
-        return client_address(scope, self.settings.trusted_proxies)
+        return client_address(scope)
 
     def guard(self, request: Request) -> None:
         """Refuse a state-changing request from another site's page, or one not in JSON."""
-        if not same_origin(request.headers, self.settings.allowed_origins):
+        if not same_origin(request.scope, request.headers, self.settings.allowed_origins):
             raise Refusal("origin.forbidden")
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "application/json":
@@ -217,6 +256,7 @@ class Server:
             now = loop.time()
             self.creates.prune()
             self.lookups.prune()
+            self.open_sockets.prune()
             for room in [room for room in self.rooms.values() if room.abandoned(now)]:
                 del self.rooms[room.code]
                 with contextlib.suppress(Refusal):  # the store is failing: forgotten next time it works
@@ -264,7 +304,7 @@ class Server:
         try:
             self.guard(request)
             self.creates.check(self.client(request.scope))
-            body = await _body(request)
+            body = await _body(request, self.settings.body_timeout)
             try:
                 setup = RoomSetup.model_validate_json(body)
             except ValidationError as error:
@@ -285,7 +325,7 @@ class Server:
         try:
             self.guard(request)
             room = self.look_up(request.scope, request.path_params["code"])
-            body = await _body(request)
+            body = await _body(request, self.settings.body_timeout)
             try:
                 join = JoinRequest.model_validate_json(body)
             except ValidationError as error:
@@ -346,7 +386,7 @@ class Server:
         client = self.client(websocket.scope)
         await websocket.accept()
         try:
-            if not same_origin(websocket.headers, self.settings.allowed_origins):
+            if not same_origin(websocket.scope, websocket.headers, self.settings.allowed_origins):
                 raise Refusal("origin.forbidden")
             if self.sockets[client] >= self.settings.max_connections:
                 raise Refusal("client.limited", retry_after=5)
@@ -445,12 +485,17 @@ async def _send_loop(websocket: WebSocket, connection: Connection) -> None:
             await websocket.send_text(json.dumps(message, separators=(",", ":")))
 
 
-async def _body(request: Request) -> bytes:
+async def _body(request: Request, deadline: float) -> bytes:
+    """The request's body, refused past :data:`MAX_BODY` bytes or ``deadline`` seconds."""
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise Refusal("body.too_large", limit=MAX_BODY)
+    try:
+        async with asyncio.timeout(deadline):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY:
+                    raise Refusal("body.too_large", limit=MAX_BODY)
+    except TimeoutError:
+        raise Refusal("body.late", seconds=deadline) from None
     return body
 
 
@@ -477,9 +522,15 @@ SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
 """Sent with every HTTP response: the page runs only its own script and style, in no frame."""
 
 
+HSTS = (b"strict-transport-security", b"max-age=31536000")
+"""Sent over TLS (ours, or a trusted proxy's that says ``X-Forwarded-Proto: https``): the
+browser comes back over https only for a year."""
+
+
 class SecurityHeaders:
-    """ASGI middleware: :data:`SECURITY_HEADERS` on every response, and a ``Cache-Control``:
-    static files are revalidated (``no-cache``), everything else is not kept (``no-store``)."""
+    """ASGI middleware: every response gets :data:`SECURITY_HEADERS`, :data:`HSTS` over TLS,
+    and a ``Cache-Control``: static files are revalidated (``no-cache``), everything else is
+    not kept (``no-store``)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -489,11 +540,12 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         cache = b"no-cache" if scope["path"].startswith("/static/") else b"no-store"
+        secure = [HSTS] if scope["scheme"] == "https" else []
 
         async def send_with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":
                 kept = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"]
-                message["headers"] = [*kept, *SECURITY_HEADERS, (b"cache-control", cache)]
+                message["headers"] = [*kept, *SECURITY_HEADERS, *secure, (b"cache-control", cache)]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
@@ -545,7 +597,7 @@ def create_app(
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
-        middleware=[Middleware(SecurityHeaders)],
+        middleware=[Middleware(AllowedHosts, allowed=server.settings.allowed_hosts), Middleware(SecurityHeaders)],
     )
     app.state.server = server
     return app
@@ -565,6 +617,7 @@ def serve(
     restarting, the writes under way finish, and the store is closed."""
     import uvicorn
 
+    settings = settings or Settings()
     app = create_app(SQLiteStore(db), settings)
     server: Server = app.state.server
 
@@ -575,14 +628,15 @@ def serve(
                 loop.call_soon_threadsafe(server.restarting)
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(
+    config = uvicorn_config(
         app,
-        host=host,
-        port=port,
-        ws_max_size=16 * 1024,
-        # No per-message compression: it cost the server about a tenth of its CPU per action
-        # and a zlib context per connection, to save a few kilobytes a second per player.
-        ws_per_message_deflate=False,
+        host,
+        port,
+        server.open_sockets,
+        settings,
+        # Past this many connections and tasks uvicorn answers 503: the open files left over
+        # stay for the store and the logs.
+        limit_concurrency=max(16, open_files() - FILE_HEADROOM),
         log_level="info",
         ssl_certfile=None if certfile is None else str(certfile),
         ssl_keyfile=None if keyfile is None else str(keyfile),

@@ -84,6 +84,19 @@ class Settings:
     """Spectators one room takes at once."""
     max_connections: int = 32
     """WebSocket connections one client address may hold at once."""
+    max_sockets: int = 64
+    """Sockets of any kind (HTTP, WebSocket, silent) one client address (IPv6: /64) may hold
+    open at once; past it a new one is answered ``429`` and closed."""
+    max_header_bytes: int = 16 * 1024
+    """Bytes a request's head (request line and headers) may take: more is ``431``."""
+    max_headers: int = 100
+    """Header lines a request may send: more is ``431``."""
+    header_timeout: float = 10.0
+    """Seconds a connection has to send a request's whole head; then it is closed."""
+    body_timeout: float = 10.0
+    """Seconds a request has to send its whole body; then it is refused (``408``)."""
+    idle_timeout: int = 5
+    """Seconds a keep-alive connection may stay idle between two requests; then it is closed."""
     create_rate: tuple[float, float] = (0.2, 10.0)
     """Rooms one client address may create: (per second, at once)."""
     lookup_rate: tuple[float, float] = (2.0, 30.0)
@@ -95,6 +108,9 @@ class Settings:
     """Addresses of reverse proxies whose ``X-Forwarded-For`` names the real client."""
     allowed_origins: frozenset[str] = frozenset()
     """Origins (``https://host``) besides the server's own whose pages may use it."""
+    allowed_hosts: frozenset[str] = frozenset({"localhost"})
+    """Names a request's ``Host`` may give (addresses are always served): others are refused,
+    so that a page whose name was rebound to this server's address reaches nothing."""
     freeze_every: float = 1.0
     """Seconds between two freezes of what the garbage collector tracks (see
     :mod:`unomas.server.collector`): its passes walk only what is newer."""
