@@ -905,8 +905,14 @@ def test_an_action_answering_a_ply_before_the_match_s_end_is_stale_not_a_failure
 @pytest.mark.parametrize(
     ("name", "code"),
     [
-        ("\u200b\u200d ", "name.invisible"),
+        ("\u200b\u200d ", "name.hidden"),
         ("\u202eanA", "name.bidi"),
+        ("Ana (you)", "name.page_words"),
+        ("Bea (anfitrión)", "name.page_words"),
+        ("J\u043es\u00e9", "name.taken"),  # a Cyrillic о
+        ("b\u03bft 3", "name.taken"),  # a Greek ο
+        ("\uff22\uff2f\uff34 3", "name.taken"),  # full-width letters
+        ("A\u200bna", "name.hidden"),
         ("Za\u0301\u0302\u0303\u0304", "name.marks"),
         ("<b>", "name.symbols"),
         ("JOSÉ", "name.taken"),

@@ -208,3 +208,56 @@ def test_serve_answers_to_its_bound_host_its_public_url_and_the_allowed_names(mo
     result = CliRunner().invoke(app, ["serve", "--public-url", "uno.example.org"])
     words = error_text("serve.public_url", {"url": "uno.example.org"}, default_language())
     assert result.exit_code == 2 and words in " ".join(result.output.split()), result.output
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "\u200b",  # zero-width space
+        "\u200c",  # zero-width non-joiner
+        "\u200d",  # zero-width joiner
+        "\u2060",  # word joiner
+        "\u00ad",  # soft hyphen
+        "\ufe0f",  # variation selector 16
+        "\U000e0100",  # variation selector 17
+        "\u034f",  # combining grapheme joiner
+        "\u180e",  # Mongolian vowel separator
+        "\u115f",  # Hangul choseong filler
+        "\u3164",  # Hangul filler
+        "\uffa0",  # half-width Hangul filler
+        "\u2028",  # line separator
+        "\u2029",  # paragraph separator
+        "\U000e0041",  # tag letter A
+    ],
+)
+def test_a_name_with_a_character_drawn_as_nothing_is_refused(hidden: str) -> None:
+    from codes import raises_code
+    from unomas.errors import Refusal
+    from unomas.server.names import clean_name
+
+    for name in (f"A{hidden}na", f"Ana{hidden}", hidden * 3):
+        with raises_code(Refusal, "name.hidden"):
+            clean_name(name)
+
+
+def test_lookalike_names_share_a_key_and_the_page_s_words_are_no_name() -> None:
+    from codes import raises_code
+    from unomas.errors import Refusal
+    from unomas.server.names import clean_name, name_key
+
+    same = {
+        "Ana": ["\u0410na", "ANA", "\u0391na", "Ａｎａ", "Ana"],  # Cyrillic А, Greek Α, full-width
+        "bot 2": ["b\u03bft 2", "b\u043et 2", "BOT 2", "bot ２", "bot  2"],
+        "paypal": ["\u0440\u0430\u0443\u0440\u0430l", "PAYPAL"],
+        "Ian": ["lan", "\u0399an"],  # a capital I looks like an l
+    }
+    for name, lookalikes in same.items():
+        for lookalike in lookalikes:
+            assert name_key(clean_name(lookalike)) == name_key(name), lookalike
+    assert len({name_key(name) for name in ("Ana", "Ann", "Eva", "Ava", "bot 2", "bot 3")}) == 6
+    for name in ("Ana (you)", "Bea (host)", "Bea (HOST)", "Ana (tú)", "Bea (anfitrión)", "Lu (b\u03bft)"):
+        with raises_code(Refusal, "name.page_words"):
+            clean_name(name)
+    with raises_code(Refusal, "name.too_long", limit=24):
+        clean_name("\ufdfa" * 2)  # one character each, a whole phrase each once normalised
+    assert clean_name("Zoë (Lu)") == "Zoë (Lu)"

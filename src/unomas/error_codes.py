@@ -417,6 +417,12 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "name.bidi": (422, N_("That name cannot be used: it holds characters that turn the text's direction.")),
             "name.marks": (422, N_("That name cannot be used: it stacks too many accents on one letter.")),
             "name.symbols": (422, N_("That name cannot be used: control characters and < > are not allowed.")),
+            "name.hidden": (422, N_("That name cannot be used: it holds characters that cannot be seen.")),
+            "name.too_long": (422, N_("That name is too long (at most {limit} characters).")),
+            "name.page_words": (
+                422,
+                N_("That name cannot be used: it holds words the page adds to names, such as (you)."),
+            ),
             "name.taken": (409, N_("Someone in this room is already called {name}.")),
             "rematch.early": (409, N_("The match is not over yet: a rematch comes after it.")),
             "store.unavailable": (503, N_("The game could not be saved just now; try again in a moment.")),

@@ -31,6 +31,7 @@ from unomas.i18n import narrate
 from unomas.live.host import WINDOW, Host, Pacing, Story
 from unomas.live.ports import Told
 from unomas.rules import Rules
+from unomas.server.names import clean_name, name_key
 from unomas.server.protocol import (
     REACTIONS,
     Move,
@@ -39,8 +40,6 @@ from unomas.server.protocol import (
     RematchMade,
     RoomSetup,
     TimedOut,
-    clean_name,
-    name_key,
 )
 from unomas.server.storage import StoredRoom, StoreWriter
 
@@ -315,7 +314,7 @@ class Room:
         return room
 
     def _new_name(self, name: str) -> str:
-        """``name`` made clean (:func:`~unomas.server.protocol.clean_name`), refused as
+        """``name`` made clean (:func:`~unomas.server.names.clean_name`), refused as
         ``name.taken`` if someone in the room (or a bot that may be seated) has it."""
         clean = clean_name(name)
         key = name_key(clean)
