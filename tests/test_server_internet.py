@@ -200,11 +200,12 @@ def test_serve_answers_to_its_bound_host_its_public_url_and_the_allowed_names(mo
     seen: list[Settings] = []
     monkeypatch.setattr(unomas.server, "serve", lambda host, port, db, settings, **tls: seen.append(settings))
     arguments = ["serve", "--host", "0.0.0.0", "--public-url", "https://Uno.example.org", "--allowed-host", "uno.lan"]
-    result = CliRunner().invoke(app, arguments)
+    result = CliRunner().invoke(app, arguments, env={"UNOMAS_METRICS_TOKEN": "s3cret"})
     assert result.exit_code == 0, result.output
     (settings,) = seen
     assert {"uno.example.org", "uno.lan", "localhost"} <= settings.allowed_hosts
     assert settings.allowed_origins == {"https://uno.example.org"}
+    assert settings.metrics_token == "s3cret"
     result = CliRunner().invoke(app, ["serve", "--public-url", "uno.example.org"])
     words = error_text("serve.public_url", {"url": "uno.example.org"}, default_language())
     assert result.exit_code == 2 and words in " ".join(result.output.split()), result.output
@@ -261,3 +262,75 @@ def test_lookalike_names_share_a_key_and_the_page_s_words_are_no_name() -> None:
     with raises_code(Refusal, "name.too_long", limit=24):
         clean_name("\ufdfa" * 2)  # one character each, a whole phrase each once normalised
     assert clean_name("Zoë (Lu)") == "Zoë (Lu)"
+
+
+def test_readyz_is_false_while_the_store_fails_and_while_the_server_drains() -> None:
+    from test_server_faults import faulty_store
+
+    store, faults = faulty_store()
+    apps: list[Any] = []
+    with running(store, QUICK, apps=apps) as address:
+        health = b"GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        status, body = exchange(address, health)
+        assert status == 200 and json.loads(body) == {"ready": True, "reason": None}
+        faults.fail = "BEGIN"
+        assert exchange(address, create_request())[0] == 503  # store.unavailable
+        status, body = exchange(address, health)
+        assert status == 503 and json.loads(body) == {"ready": False, "reason": "store"}
+        status, body = exchange(address, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert status == 200  # up all the same: not a reason to restart it
+        faults.fail = None
+        assert exchange(address, health)[0] == 200  # the store takes writes again
+        server = apps[0].state.server
+        server.loop.call_soon_threadsafe(server.restarting)
+        time.sleep(0.2)
+        status, body = exchange(address, health)
+        assert status == 503 and json.loads(body) == {"ready": False, "reason": "draining"}
+
+
+def test_metrics_need_the_token_when_one_is_set() -> None:
+    with running(SQLiteStore(":memory:"), replace(QUICK, metrics_token="s3cret")) as address:
+        request = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n{}\r\n"
+        for header in ("", "Authorization: Bearer nope\r\n", "Authorization: Basic s3cret\r\n"):
+            status, body = exchange(address, request.format(header).encode())
+            assert status == 401 and error_code(body) == "metrics.token"
+        status, body = exchange(address, request.format("Authorization: Bearer s3cret\r\n").encode())
+        assert status == 200 and b"unomas_rooms" in body
+
+
+def test_hsts_only_over_tls() -> None:
+    settings = replace(QUICK, trusted_proxies=frozenset({"127.0.0.1"}))
+    with running(SQLiteStore(":memory:"), settings) as address:
+        for proto, hsts in (("https", True), ("http", False)):
+            with connect(address) as sock:
+                sock.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-Proto: {proto}\r\n\r\n".encode())
+                head = sock.recv(65536).split(b"\r\n\r\n")[0].lower()
+            assert (b"strict-transport-security: max-age=31536000" in head) is hsts
+
+
+def test_serve_exits_0_after_a_complete_sigterm_shutdown(tmp_path: Any) -> None:
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    from server_support import free_port
+
+    port = free_port()
+    command = [sys.executable, "-c", "from unomas.cli import main; main()", "serve", "--port", str(port)]
+    server = subprocess.Popen([*command, "--db", str(tmp_path / "db.sqlite3")], stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        server.send_signal(signal.SIGTERM)
+        _, errors = server.communicate(timeout=20)
+    finally:
+        server.kill()
+    assert server.returncode == 0, errors
+    assert "Application shutdown complete" in errors

@@ -867,6 +867,14 @@ def serve_command(
             " pages may use the server.",
         ),
     ] = None,
+    metrics_token: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            metavar="TOKEN",
+            envvar="UNOMAS_METRICS_TOKEN",
+            help="A secret /metrics asks for (Authorization: Bearer TOKEN); also read from UNOMAS_METRICS_TOKEN.",
+        ),
+    ] = None,
     keep_lobby: Annotated[
         float, typer.Option(min=1, metavar="SECONDS", help="Seconds (1 or more) an empty lobby is kept.")
     ] = 600.0,
@@ -917,6 +925,7 @@ def serve_command(
         trusted_proxies=frozenset(trust_proxy),
         allowed_origins=frozenset(allow_origin) | public.origins,
         allowed_hosts=frozenset({"localhost", host, *allowed_host}) | public.hosts,
+        metrics_token=metrics_token or None,
     )
     serve(host, port, path, settings, certfile=certfile, keyfile=keyfile)
 

@@ -14,7 +14,9 @@
   ``{seat, token}``; ``GET /api/rooms/{code}``: the room as anyone may see it;
   ``GET /api/rooms/{code}/record``: a finished game's record, seed revealed;
 * ``WS /ws/{code}``: play (see :mod:`unomas.server.protocol`);
-* ``GET /healthz`` (JSON) and ``GET /metrics`` (Prometheus, :mod:`unomas.server.metrics`).
+* ``GET /healthz`` (JSON: up), ``GET /readyz`` (JSON: ready for players, not while
+  draining or while the store fails) and ``GET /metrics`` (Prometheus,
+  :mod:`unomas.server.metrics`; behind ``--metrics-token`` if set).
 
 A refusal answers ``{"error": {code, params, message}}`` with the HTTP status of its code
 (:data:`~unomas.error_codes.ERRORS`); nothing here reads an error's message.
@@ -33,6 +35,8 @@ import ipaddress
 import json
 import logging
 import math
+import secrets
+import signal
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Mapping
@@ -208,6 +212,8 @@ class Server:
         """Open WebSocket connections per client address."""
         self.open_sockets = Sockets()
         """Open sockets of every kind per client address (counted by the HTTP layer)."""
+        self.draining = False
+        """Going down (SIGTERM): not ready for new players."""
         self._sweeper: asyncio.Task[None]
         self._collector: asyncio.Task[None]
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -284,7 +290,8 @@ class Server:
 
     def restarting(self) -> None:
         """The server is going down (SIGTERM): every connection is told, then closed; the
-        pages reconnect once it is back."""
+        pages reconnect once it is back; ``/readyz`` says it is draining."""
+        self.draining = True
         notice = Refusal("server.restarting")
         for room in self.rooms.values():
             for connection in list(room.connections):
@@ -341,8 +348,27 @@ class Server:
         return _error(error)
 
     async def metrics_page(self, request: Request) -> Response:
-        """``GET /metrics``: the Prometheus text format (:mod:`unomas.server.metrics`)."""
+        """``GET /metrics``: the Prometheus text format (:mod:`unomas.server.metrics`), to
+        the holder of ``--metrics-token`` if one is set."""
+        token = self.settings.metrics_token
+        if token is not None:
+            given = request.headers.get("authorization", "")
+            if not secrets.compare_digest(given.encode(), f"Bearer {token}".encode()):
+                return self.refuse(Refusal("metrics.token"))
         return Response(self.metrics.text(), media_type=CONTENT_TYPE)
+
+    async def ready(self, request: Request) -> Response:
+        """``GET /readyz``: whether to send players here (``503`` while the server drains
+        or the store fails: once a write has failed, the store is asked again)."""
+        reason = None
+        if self.draining:
+            reason = "draining"
+        elif self.store.failing:
+            try:
+                await asyncio.wait_for(self.store(self.store.store.probe), 5)
+            except (UnoError, TimeoutError):
+                reason = "store"
+        return JSONResponse({"ready": reason is None, "reason": reason}, status_code=503 if reason else 200)
 
     async def health(self, request: Request) -> Response:
         """``GET /healthz``: up, with the rooms, connections and the store's writes so far."""
@@ -588,6 +614,7 @@ def create_app(
             Route("/static/manifest.webmanifest", manifest),
             Route("/api/i18n/{lang}", words),
             Route("/healthz", server.health),
+            Route("/readyz", server.ready),
             Route("/metrics", server.metrics_page),
             Route("/api/rooms", server.create_room, methods=["POST"]),
             Route("/api/rooms/{code}", server.room_info),
@@ -627,6 +654,10 @@ def serve(
             if loop is not None and not self.should_exit:
                 loop.call_soon_threadsafe(server.restarting)
             super().handle_exit(sig, frame)
+            # A SIGTERM is the ordinary way to stop: once uvicorn has shut down completely it
+            # would raise the signal again (the process then dies of it); the exit is 0.
+            if sig == signal.SIGTERM:
+                self._captured_signals = [other for other in self._captured_signals if other != sig]
 
     config = uvicorn_config(
         app,

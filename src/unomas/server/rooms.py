@@ -107,6 +107,8 @@ class Settings:
     """Addresses of reverse proxies whose ``X-Forwarded-For`` names the real client."""
     allowed_origins: frozenset[str] = frozenset()
     """Origins (``https://host``) besides the server's own whose pages may use it."""
+    metrics_token: str | None = None
+    """A secret ``GET /metrics`` must present (``Authorization: Bearer …``); None: public."""
     allowed_hosts: frozenset[str] = frozenset({"localhost"})
     """Names a request's ``Host`` may give (addresses are always served): others are refused,
     so that a page whose name was rebound to this server's address reaches nothing."""
