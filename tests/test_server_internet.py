@@ -81,7 +81,7 @@ def error_code(body: bytes) -> Any:
 def test_a_forwarded_header_names_the_client_only_through_a_trusted_proxy(trusted: frozenset[str]) -> None:
     """Twelve creates from the loopback, each claiming another client: without
     ``--trust-proxy`` they all count as the loopback, whose burst is ten."""
-    with running(SQLiteStore(":memory:"), replace(QUICK, trusted_proxies=trusted)) as address:
+    with running(SQLiteStore(":memory:"), replace(QUICK, trusted_proxies=trusted, max_rooms_held=20)) as address:
         statuses = [exchange(address, create_request("Ana", f"X-Forwarded-For: 203.0.113.{n}"))[0] for n in range(12)]
     if trusted:
         assert statuses == [200] * 12
@@ -334,3 +334,34 @@ def test_serve_exits_0_after_a_complete_sigterm_shutdown(tmp_path: Any) -> None:
         server.kill()
     assert server.returncode == 0, errors
     assert "Application shutdown complete" in errors
+
+
+def test_a_flood_of_creates_from_many_addresses_leaves_room_for_a_real_player() -> None:
+    """Addresses 127.x.y.z each create rooms they never enter, past the server's capacity:
+    each holds only so many, the lobbies nobody sits in give way to new rooms, and a room
+    whose host is in stays."""
+    import asyncio
+
+    import websockets
+
+    settings = replace(QUICK, max_rooms=40, max_rooms_held=3)
+    with running(SQLiteStore(":memory:"), settings) as address:
+        statuses = [exchange(address, create_request(), f"127.0.{n}.{k}")[0] for n in range(1, 31) for k in (1,) * 4]
+        assert statuses == [200, 200, 200, 429] * 30
+        status, body = exchange(address, create_request())
+        assert status == 200
+        room = json.loads(body)
+
+        async def host_stays_while_the_flood_goes_on() -> list[int]:
+            async with websockets.connect(f"ws://{address}/ws/{room['code']}") as socket:
+                await socket.send(json.dumps({"type": "hello", "token": room["token"]}))
+                assert json.loads(await socket.recv())["type"] == "room"
+                flood = [exchange(address, create_request(), f"127.1.{n}.1")[0] for n in range(1, 61)]
+                info = exchange(address, f"GET /api/rooms/{room['code']} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+                return [*flood, info[0]]
+
+        assert asyncio.run(host_stays_while_the_flood_goes_on()) == [200] * 61
+        for _ in range(3):
+            exchange(address, create_request(), "127.2.0.1")
+        status, body = exchange(address, create_request(), "127.2.0.1")
+        assert status == 429 and error_code(body) == "client.rooms_held"

@@ -404,6 +404,10 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "lang.unknown": (404, N_("Unknown language: {lang}.")),
             "seat.taken_over": (409, N_("This seat is now being played in another window.")),
             "origin.forbidden": (403, N_("Requests from another site are not accepted.")),
+            "client.rooms_held": (
+                429,
+                N_("Your address already holds {limit} rooms; finish or leave one to open another."),
+            ),
             "metrics.token": (401, N_("The metrics need the server's metrics token.")),
             "host.unknown": (421, N_("This server does not answer to the name {host}.")),
             "body.not_json": (415, N_("The request must be JSON (Content-Type: application/json).")),

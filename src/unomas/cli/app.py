@@ -878,6 +878,14 @@ def serve_command(
     keep_lobby: Annotated[
         float, typer.Option(min=1, metavar="SECONDS", help="Seconds (1 or more) an empty lobby is kept.")
     ] = 600.0,
+    max_rooms: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            metavar="ROOMS",
+            help="Rooms (1 or more) held at once; a lobby nobody sits in gives way to a new one.",
+        ),
+    ] = 5000,
     keep_finished: Annotated[
         float,
         typer.Option(
@@ -926,6 +934,7 @@ def serve_command(
         allowed_origins=frozenset(allow_origin) | public.origins,
         allowed_hosts=frozenset({"localhost", host, *allowed_host}) | public.hosts,
         metrics_token=metrics_token or None,
+        max_rooms=max_rooms,
     )
     serve(host, port, path, settings, certfile=certfile, keyfile=keyfile)
 

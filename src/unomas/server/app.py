@@ -80,7 +80,6 @@ __all__ = ["PerClient", "RateLimit", "Server", "client_address", "create_app", "
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
-MAX_ROOMS = 5000
 log = logging.getLogger("unomas.server")
 
 
@@ -210,6 +209,10 @@ class Server:
         self.lookups = PerClient(settings.lookup_rate, "room look-ups")
         self.sockets: Counter[str] = Counter()
         """Open WebSocket connections per client address."""
+        self.held: Counter[str] = Counter()
+        """Rooms not over per client address that created them."""
+        self.creators: dict[str, str] = {}
+        """The client address that created each room not over (restored rooms have none)."""
         self.open_sockets = Sockets()
         """Open sockets of every kind per client address (counted by the HTTP layer)."""
         self.draining = False
@@ -257,16 +260,46 @@ class Server:
     async def _sweep_abandoned_lobbies(self) -> None:
         """Forget the lobbies nobody came back to, so rooms never pile up in memory."""
         loop = asyncio.get_running_loop()
+        settings = self.settings
         while True:
-            await asyncio.sleep(min(60.0, self.settings.keep_empty_lobby / 2))
+            await asyncio.sleep(min(60.0, settings.keep_empty_lobby / 2, settings.keep_unvisited_lobby / 2))
             now = loop.time()
             self.creates.prune()
             self.lookups.prune()
             self.open_sockets.prune()
             for room in [room for room in self.rooms.values() if room.abandoned(now)]:
-                del self.rooms[room.code]
-                with contextlib.suppress(Refusal):  # the store is failing: forgotten next time it works
-                    await self.store(self.store.store.forget, room.code)
+                await self._forget(room)
+
+    async def _forget(self, room: Room) -> None:
+        """Drop a lobby: its spectators are closed, it is gone from memory and the store."""
+        del self.rooms[room.code]
+        self._release(room.code)
+        for connection in list(room.connections):
+            connection.close(
+                4404, "room closed", {"type": "error", **Refusal("room.not_found", room=room.code).to_json()}
+            )
+        await room.close()
+        with contextlib.suppress(Refusal):  # the store is failing: forgotten next time it works
+            await self.store(self.store.store.forget, room.code)
+
+    async def _make_space(self) -> None:
+        """At :attr:`~unomas.server.rooms.Settings.max_rooms`, forget the lobby with no
+        seated person connected for the longest, or refuse (``room.capacity``)."""
+        limit = self.settings.max_rooms
+        if len(self.rooms) < limit:
+            return
+        unattended = [room for room in self.rooms.values() if room.unattended()]
+        if not unattended:
+            raise Refusal("room.capacity", limit=limit)
+        await self._forget(min(unattended, key=lambda room: room.empty_since or 0.0))
+
+    def _release(self, code: str) -> None:
+        """``code`` no longer counts among the rooms its creator holds."""
+        creator = self.creators.pop(code, None)
+        if creator is not None:
+            self.held[creator] -= 1
+            if not self.held[creator]:
+                del self.held[creator]
 
     def _add(self, room: Room) -> None:
         self.rooms[room.code] = room
@@ -275,8 +308,7 @@ class Server:
 
     async def _rematch(self, room: Room) -> str:
         """Make ``room``'s rematch: a new room with its seats, its match started."""
-        if len(self.rooms) >= MAX_ROOMS:
-            raise Refusal("room.capacity", limit=MAX_ROOMS)
+        await self._make_space()
         code = new_code()
         while code in self.rooms:
             code = new_code()
@@ -285,6 +317,7 @@ class Server:
 
     def _finished(self, room: Room) -> None:
         """A finished room closes after a while; its record stays in the store."""
+        self._release(room.code)
         loop = asyncio.get_running_loop()
         loop.call_later(self.settings.keep_finished, self.rooms.pop, room.code, None)
 
@@ -310,14 +343,16 @@ class Server:
     async def create_room(self, request: Request) -> Response:
         try:
             self.guard(request)
-            self.creates.check(self.client(request.scope))
+            client = self.client(request.scope)
+            self.creates.check(client)
+            if self.held[client] >= self.settings.max_rooms_held:
+                raise Refusal("client.rooms_held", limit=self.settings.max_rooms_held)
             body = await _body(request, self.settings.body_timeout)
             try:
                 setup = RoomSetup.model_validate_json(body)
             except ValidationError as error:
                 raise invalid(error, "setup.invalid") from None
-            if len(self.rooms) >= MAX_ROOMS:
-                raise Refusal("room.capacity", limit=MAX_ROOMS)
+            await self._make_space()
             code = new_code()
             while code in self.rooms:
                 code = new_code()
@@ -325,6 +360,8 @@ class Server:
         except UnoError as error:
             return self.refuse(error)
         self._add(room)
+        self.creators[code] = client
+        self.held[client] += 1
         link = str(request.url_for("room_page", code=code))
         return JSONResponse({"code": code, "seat": 0, "token": token, "link": link})
 

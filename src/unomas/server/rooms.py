@@ -76,7 +76,16 @@ class Settings:
     keep_finished: float = 3600.0
     """Seconds a finished room stays open (its record is kept in the store for good)."""
     keep_empty_lobby: float = 600.0
-    """Seconds a room not yet started stays open with nobody connected; then it is forgotten."""
+    """Seconds a room not yet started stays open once no seated person is connected
+    (spectators do not count); then it is forgotten."""
+    keep_unvisited_lobby: float = 60.0
+    """Seconds a room not yet started stays open if no seated person ever connected to it
+    (created and left, as a flood of creates does); then it is forgotten."""
+    max_rooms: int = 5000
+    """Rooms the server holds at once; at the limit a new room takes the place of the lobby
+    empty the longest (no seated person connected), or is refused (``room.capacity``)."""
+    max_rooms_held: int = 8
+    """Rooms one client address (IPv6: /64) may hold at once, until they are over or forgotten."""
     hello_timeout: float = 10.0
     """Seconds a new connection has to say hello; then it is closed."""
     max_watchers: int = 200
@@ -255,7 +264,10 @@ class Room:
         """How many of the connections are spectators'."""
         self.on_over: Callable[[Room], None] | None = None
         self.empty_since: float | None = asyncio.get_running_loop().time()
-        """When the last connection left (loop time), None while someone is connected."""
+        """When the last seated person's connection left (loop time), None while one is
+        connected (spectators do not count)."""
+        self.visited = False
+        """Whether a seated person has ever connected."""
         self._lock = asyncio.Lock()
         """Held while the seating changes (joining, starting, the rematch)."""
 
@@ -297,9 +309,16 @@ class Room:
         return free[0], token
 
     def abandoned(self, now: float) -> bool:
-        """Whether this is a lobby nobody has been connected to for ``keep_empty_lobby``."""
+        """Whether this is a lobby no seated person has been connected to for
+        ``keep_empty_lobby`` (``keep_unvisited_lobby`` if none ever was)."""
+        settings = self.settings
+        keep = settings.keep_empty_lobby if self.visited else settings.keep_unvisited_lobby
         quiet = self.empty_since
-        return self.status == "lobby" and quiet is not None and now - quiet >= self.settings.keep_empty_lobby
+        return self.status == "lobby" and quiet is not None and now - quiet >= keep
+
+    def unattended(self) -> bool:
+        """Whether this is a lobby with no seated person connected (it may give way)."""
+        return self.status == "lobby" and self.empty_since is not None
 
     @classmethod
     async def rematch_of(cls, old: Room, code: str) -> Room:
@@ -451,7 +470,9 @@ class Room:
         match = self.match
         connection.told = match is None
         self.connections.add(connection)
-        self.empty_since = None
+        if seat is not None:
+            self.empty_since = None
+            self.visited = True
         if seat == self.host:
             self.host_gone = False
         elif self.host_gone and self.status == "lobby" and seat is not None:
@@ -484,9 +505,9 @@ class Room:
         self.connections.discard(connection)
         if connection.seat is None:
             self.watchers -= 1
-        if not self.connections:
-            self.empty_since = asyncio.get_running_loop().time()
         seat = connection.seat
+        if self.empty_since is None and all(other.seat is None for other in self.connections):
+            self.empty_since = asyncio.get_running_loop().time()
         if self.match is not None and not any(other.seat == seat for other in self.connections):
             self.match.leave(seat)
         if seat is None:
