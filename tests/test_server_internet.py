@@ -144,6 +144,9 @@ def test_one_address_holds_only_so_many_sockets_of_any_kind() -> None:
     with running(SQLiteStore(":memory:"), settings) as address:
         silent = [connect(address) for _ in range(5)]
         time.sleep(0.2)
+        with connect(address, "127.0.0.3") as other:
+            other.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert json.loads(read_response(other)[1])["sockets"] == 6
         status, body = exchange(address, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         assert status == 429 and error_code(body) == "client.limited"
         # another address is not held up by this one's sockets

@@ -408,13 +408,15 @@ class Server:
         return JSONResponse({"ready": reason is None, "reason": reason}, status_code=503 if reason else 200)
 
     async def health(self, request: Request) -> Response:
-        """``GET /healthz``: up, with the rooms, connections and the store's writes so far."""
+        """``GET /healthz``: up, with the rooms, WebSocket connections, sockets of every kind
+        (those of a trusted proxy not counted) and the store's writes so far."""
         store = self.store
         return JSONResponse(
             {
                 "ok": True,
                 "rooms": len(self.rooms),
                 "connections": sum(self.sockets.values()),
+                "sockets": self.open_sockets.total(),
                 "store": {"calls": store.calls, "failures": store.failures, "pending": store.pending},
             }
         )

@@ -113,6 +113,7 @@ class Sockets:
                 del self.open[group]
 
     def total(self) -> int:
+        """The sockets open (some of them may have closed since the last prune)."""
         return sum(len(held) for held in self.open.values())
 
 
