@@ -13,8 +13,12 @@ caused, which includes storing it): p50, p99, max; and, measured just before, ho
 
 ``--hostile``: meanwhile one client (loopback, bounded in count and time, in a process of
 its own, as from another machine) floods the server: watchers churning in and out of the
-played rooms, and a flood of room creations and look-ups of made-up codes; the figures are
-those of the honest rooms' actions, and how many of the flood's requests were refused.
+played rooms, a flood of room creations and look-ups of made-up codes, slow request heads
+(slowloris: sockets from addresses 127.3.0.x that send a header line a second and never
+finish) and room creations from many addresses (127.x.y.z, a new one each time, never
+entering their rooms, past the server's ``--max-rooms``); the figures are those of the
+honest rooms' actions, how many of the flood's requests were refused, how long the slow
+heads lived, and what became of the many addresses' creates.
 
 ``--soak SECONDS``: play that long instead of ``--seconds``, and every ``--sample`` seconds
 print the server's resident memory beside its open rooms, connections, actions so far and
@@ -98,6 +102,8 @@ class Totals:
         self.steady: tuple[float, int] | None = None
         """The server's CPU seconds and the actions answered in steady play (see :func:`steady_play`)."""
         self.flood = {"watchers": 0, "creates": 0, "lookups": 0, "refused": 0, "unanswered": 0}
+        self.slow = {"opened": 0, "closed by the server": 0, "longest lived (s)": 0}
+        self.addresses = {"created": 0, "rooms held": 0, "capacity": 0, "other": 0}
         self.unanswered = 0
         """Honest requests and connections the server did not answer in time (timeouts)."""
 
@@ -159,6 +165,59 @@ async def flood(base: str, end: float, totals: Totals) -> None:
         totals.flood[outcome] += 1
 
 
+async def slow_heads(host: str, port: int, end: float, totals: Totals) -> None:
+    """Slowloris: sockets from addresses of their own, each sending a header line a second
+    and never the end of its head; how long the server lets each live."""
+
+    async def one(source: str) -> None:
+        opened = time.monotonic()
+        totals.slow["opened"] += 1
+        try:
+            reader, writer = await asyncio.open_connection(host, port, local_addr=(source, 0))
+        except OSError:
+            return
+        try:
+            writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            while time.monotonic() < end:
+                await writer.drain()
+                with contextlib.suppress(TimeoutError):
+                    if not await asyncio.wait_for(reader.read(4096), 1.0):
+                        totals.slow["closed by the server"] += 1
+                        break
+                writer.write(b"X-Slow: 1\r\n")
+        except OSError:
+            totals.slow["closed by the server"] += 1
+        finally:
+            lived = round(time.monotonic() - opened)
+            totals.slow["longest lived (s)"] = max(totals.slow["longest lived (s)"], lived)
+            writer.close()
+
+    while time.monotonic() < end:
+        await asyncio.gather(*(one(f"127.3.0.{n}") for n in range(1, 101)))
+
+
+async def many_addresses(host: str, port: int, end: float, totals: Totals) -> None:
+    """Room creations from many loopback addresses, a new one each time (no forwarded
+    header: the server sees each as a client of its own), none entering its room."""
+    body = json.dumps({"name": "flood"}).encode()
+    head = b"POST /api/rooms HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    request = head + b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body
+    n = 0
+    while time.monotonic() < end and sum(totals.addresses.values()) < FLOOD_LIMIT:
+        n += 1
+        source = f"127.{4 + n // 65536 % 250}.{n // 256 % 256}.{n % 256 or 1}"
+        try:
+            reader, writer = await asyncio.open_connection(host, port, local_addr=(source, 0))
+            writer.write(request)
+            answer = await asyncio.wait_for(reader.read(), 10)
+            writer.close()
+            status = int(answer.split(b" ", 2)[1])
+        except (OSError, ValueError, IndexError):
+            status = 0
+        what = {200: "created", 429: "rooms held", 503: "capacity"}.get(status, "other")
+        totals.addresses[what] += 1
+
+
 async def room_slot(base: str, ws: str, think: float, end: float, totals: Totals, rng: random.Random) -> None:
     """Keep one room in play until ``end``: a new match whenever one is over."""
     while time.monotonic() < end:
@@ -208,13 +267,17 @@ async def room_slot(base: str, ws: str, think: float, end: float, totals: Totals
             totals.matches += 1
 
 
-async def hostile_client(base: str, ws: str, end: float, codes: multiprocessing.Queue[str]) -> dict[str, int]:
+async def hostile_client(
+    base: str, ws: str, end: float, codes: multiprocessing.Queue[str]
+) -> dict[str, dict[str, int]]:
     """The flood, from a process of its own (as from another machine: it does not slow the
     honest clients down where they measure); what it counted."""
     totals = Totals()
+    host, port = base.removeprefix("http://").rsplit(":", 1)
     flooding = [churn(ws, end, totals, codes) for _ in range(4)] + [flood(base, end, totals) for _ in range(2)]
+    flooding += [slow_heads(host, int(port), end, totals), many_addresses(host, int(port), end, totals)]
     await asyncio.gather(*flooding)
-    return totals.flood
+    return {"flood": totals.flood, "slow heads": totals.slow, "many addresses": totals.addresses}
 
 
 def run_hostile_client(base: str, ws: str, end: float, codes: multiprocessing.Queue[str], out: Any) -> None:
@@ -265,7 +328,7 @@ async def run(
     if hostile:
         spawn = multiprocessing.get_context("spawn")
         codes: multiprocessing.Queue[str] = spawn.Queue()
-        counted: multiprocessing.Queue[dict[str, int]] = spawn.Queue()
+        counted: multiprocessing.Queue[dict[str, dict[str, int]]] = spawn.Queue()
         flooder = spawn.Process(target=run_hostile_client, args=(base, ws, end, codes, counted))
         flooder.start()
         slots.append(asyncio.ensure_future(share_codes(totals, codes, end)))
@@ -277,7 +340,8 @@ async def run(
     await asyncio.gather(*slots)
     collector.cancel()
     if flooder is not None:
-        totals.flood = await asyncio.to_thread(counted.get, timeout=60)
+        figures = await asyncio.to_thread(counted.get, timeout=60)
+        totals.flood, totals.slow, totals.addresses = (figures[k] for k in ("flood", "slow heads", "many addresses"))
         flooder.join(10)
     return totals
 
@@ -380,6 +444,7 @@ def main() -> None:
     parser.add_argument("--hostile", action="store_true", help="flood the server meanwhile (see above)")
     parser.add_argument("--soak", type=float, metavar="SECONDS", help="a long run sampling the server's memory")
     parser.add_argument("--sample", type=float, default=60.0, help="seconds between memory samples (default 60)")
+    parser.add_argument("--max-rooms", type=int, default=5000, help="rooms the server holds at once (default 5000)")
     parser.add_argument("--keep-finished", type=float, default=3600.0, help="seconds a finished room stays open")
     args = parser.parse_args()
     seconds = args.seconds if args.soak is None else args.soak
@@ -390,6 +455,7 @@ def main() -> None:
         # The loopback is a trusted proxy: each room's clients name their own address; the flood
         # comes from the loopback itself, one client.
         command += ["--bot-delay", "0", "--trust-proxy", "127.0.0.1", "--keep-finished", str(args.keep_finished)]
+        command += ["--max-rooms", str(args.max_rooms)]
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         base, ws = f"http://127.0.0.1:{args.port}", f"ws://127.0.0.1:{args.port}"
         try:
@@ -425,6 +491,8 @@ def main() -> None:
     )
     if args.hostile:
         print("flood: " + ", ".join(f"{what} {count}" for what, count in totals.flood.items()))
+        print("slow heads: " + ", ".join(f"{what} {count}" for what, count in totals.slow.items()))
+        print("many addresses' creates: " + ", ".join(f"{what} {count}" for what, count in totals.addresses.items()))
     if server_cpu is not None and server_after is not None and totals.actions:
         used = server_after - server_cpu
         print(

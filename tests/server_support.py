@@ -16,6 +16,7 @@ import uvicorn
 from unomas.server import create_app
 from unomas.server.rooms import Settings
 from unomas.server.storage import Store
+from unomas.server.transport import uvicorn_config
 
 QUICK = Settings(grace=0.5, bot_delay=0, window=0, round_pause=0)
 
@@ -28,12 +29,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def running(store: Store, settings: Settings = QUICK, rate: tuple[float, float] = (200.0, 400.0)) -> Iterator[str]:
-    """Serve ``store`` on a free loopback port in a thread; yields ``host:port``."""
+def running(
+    store: Store, settings: Settings = QUICK, rate: tuple[float, float] = (200.0, 400.0), apps: list[Any] | None = None
+) -> Iterator[str]:
+    """Serve ``store`` on a free loopback port in a thread; yields ``host:port`` (and puts
+    the app in ``apps``, if given)."""
     port = free_port()
-    config = uvicorn.Config(
-        create_app(store, settings, rate=rate), host="127.0.0.1", port=port, log_level="warning", ws_max_size=16384
-    )
+    app = create_app(store, settings, rate=rate)
+    if apps is not None:
+        apps.append(app)
+    config = uvicorn_config(app, "127.0.0.1", port, app.state.server.open_sockets, settings, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

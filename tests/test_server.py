@@ -208,21 +208,26 @@ def refusal(answer: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return error["code"], error["params"]
 
 
-def test_a_lobby_nobody_is_in_is_forgotten_after_a_while_one_with_someone_stays(tmp_path: Path) -> None:
+def test_a_lobby_no_seated_person_is_in_is_forgotten_after_a_while_whoever_watches(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "rooms.sqlite3")
-    with running(store, Settings(keep_empty_lobby=0.4, window=0)) as address:
+    with running(store, Settings(keep_empty_lobby=0.4, keep_unvisited_lobby=0.4, window=0)) as address:
         empty = create(address)
         watched = create(address)
+        hosted = create(address)
 
-        async def stay_in(code: str) -> None:
+        async def stay_in(code: str, token: str | None) -> None:
             async with websockets.connect(f"ws://{address}/ws/{code}") as socket:
-                await socket.send(json.dumps({"type": "hello"}))
+                await socket.send(json.dumps({"type": "hello", "token": token}))
                 await asyncio.sleep(1.5)
 
-        asyncio.run(stay_in(watched["code"]))
+        async def stay() -> None:
+            await asyncio.gather(stay_in(watched["code"], None), stay_in(hosted["code"], hosted["token"]))
+
+        asyncio.run(stay())
         assert get(address, f"/api/rooms/{empty['code']}")[0] == 404
-        assert get(address, f"/api/rooms/{watched['code']}")[0] == 200  # its spectator left only now
-        assert [room.code for room in store.load()] == [watched["code"]]
+        assert get(address, f"/api/rooms/{watched['code']}")[0] == 404  # a spectator keeps no lobby
+        assert get(address, f"/api/rooms/{hosted['code']}")[0] == 200  # its host left only now
+        assert [room.code for room in store.load()] == [hosted["code"]]
 
 
 @pytest.mark.parametrize(
@@ -253,11 +258,17 @@ def test_a_bad_room_setup_is_refused_naming_what_is_wrong(
         assert status == 413 and refusal(answer) == ("body.too_large", {"limit": server_app.MAX_BODY})
 
 
-def test_a_server_holding_all_the_rooms_it_can_refuses_a_new_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(server_app, "MAX_ROOMS", 1)
-    with running(SQLiteStore(":memory:")) as address:
-        create(address)
-        status, answer = post(address, "/api/rooms", {"name": "Beto"})
+def test_a_server_holding_all_the_rooms_it_can_refuses_a_new_one() -> None:
+    with running(SQLiteStore(":memory:"), Settings(max_rooms=1, window=0)) as address:
+        room = create(address)
+
+        async def host_in() -> tuple[int, Any]:
+            async with websockets.connect(f"ws://{address}/ws/{room['code']}") as socket:
+                await socket.send(json.dumps({"type": "hello", "token": room["token"]}))
+                await socket.recv()
+                return post(address, "/api/rooms", {"name": "Beto"})
+
+        status, answer = asyncio.run(host_in())
         assert status == 503 and refusal(answer) == ("room.capacity", {"limit": 1})
 
 
@@ -902,8 +913,14 @@ def test_an_action_answering_a_ply_before_the_match_s_end_is_stale_not_a_failure
 @pytest.mark.parametrize(
     ("name", "code"),
     [
-        ("\u200b\u200d ", "name.invisible"),
+        ("\u200b\u200d ", "name.hidden"),
         ("\u202eanA", "name.bidi"),
+        ("Ana (you)", "name.page_words"),
+        ("Bea (anfitrión)", "name.page_words"),
+        ("J\u043es\u00e9", "name.taken"),  # a Cyrillic о
+        ("b\u03bft 3", "name.taken"),  # a Greek ο
+        ("\uff22\uff2f\uff34 3", "name.taken"),  # full-width letters
+        ("A\u200bna", "name.hidden"),
         ("Za\u0301\u0302\u0303\u0304", "name.marks"),
         ("<b>", "name.symbols"),
         ("JOSÉ", "name.taken"),

@@ -175,6 +175,7 @@ ERRORS: Final[dict[str, ErrorCode]] = {
         "SettingsError",
         {
             "setup.not_boolean": N_("{name} must be true or false, not {value}."),
+            "serve.public_url": N_("{url} is not an http or https address such as https://uno.example.org."),
             "setup.not_integer": N_("{name} must be a whole number, not {value}."),
             "setup.players_range": N_("A match has 2 to 10 players, not {value}."),
             "setup.hand_size_range": N_("The hand size must be 1 or more, not {value}."),
@@ -382,6 +383,9 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "message.binary": (422, N_("Messages are JSON text, not binary.")),
             "message.too_long": (413, N_("The message is too long ({length} characters; at most {limit}).")),
             "body.too_large": (413, N_("The request is too large (at most {limit} bytes).")),
+            "body.late": (408, N_("The request's body did not arrive within {seconds} s.")),
+            "request.head_too_large": (431, N_("The request's headers are too large (at most {limit} bytes).")),
+            "request.too_many_headers": (431, N_("The request has too many headers (at most {limit}).")),
             "setup.invalid": (422, N_("The room's settings are not valid ({field}): {reason}")),
             "setup.seat_twice": (422, N_("The room's settings are not valid ({field}): a seat is listed twice.")),
             "setup.bot_seat": (
@@ -400,6 +404,12 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "lang.unknown": (404, N_("Unknown language: {lang}.")),
             "seat.taken_over": (409, N_("This seat is now being played in another window.")),
             "origin.forbidden": (403, N_("Requests from another site are not accepted.")),
+            "client.rooms_held": (
+                429,
+                N_("Your address already holds {limit} rooms; finish or leave one to open another."),
+            ),
+            "metrics.token": (401, N_("The metrics need the server's metrics token.")),
+            "host.unknown": (421, N_("This server does not answer to the name {host}.")),
             "body.not_json": (415, N_("The request must be JSON (Content-Type: application/json).")),
             "room.watchers_full": (409, N_("This room has as many spectators as it can take."), ("limit",)),
             "client.limited": (
@@ -412,6 +422,12 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "name.bidi": (422, N_("That name cannot be used: it holds characters that turn the text's direction.")),
             "name.marks": (422, N_("That name cannot be used: it stacks too many accents on one letter.")),
             "name.symbols": (422, N_("That name cannot be used: control characters and < > are not allowed.")),
+            "name.hidden": (422, N_("That name cannot be used: it holds characters that cannot be seen.")),
+            "name.too_long": (422, N_("That name is too long (at most {limit} characters).")),
+            "name.page_words": (
+                422,
+                N_("That name cannot be used: it holds words the page adds to names, such as (you)."),
+            ),
             "name.taken": (409, N_("Someone in this room is already called {name}.")),
             "rematch.early": (409, N_("The match is not over yet: a rematch comes after it.")),
             "store.unavailable": (503, N_("The game could not be saved just now; try again in a moment.")),

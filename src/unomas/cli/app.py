@@ -884,9 +884,41 @@ def serve_command(
             metavar="ORIGIN", help="Another origin whose pages may use this server, e.g. https://example.org."
         ),
     ] = [],  # noqa: B006
+    allowed_host: Annotated[
+        list[str],
+        typer.Option(
+            metavar="NAME",
+            help="Another name this server answers to, e.g. uno.example.org (repeatable); requests naming"
+            " any other are refused.",
+        ),
+    ] = [],  # noqa: B006
+    public_url: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            metavar="URL",
+            help="The address people open, e.g. https://uno.example.org: its name is answered to and its"
+            " pages may use the server.",
+        ),
+    ] = None,
+    metrics_token: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            metavar="TOKEN",
+            envvar="UNOMAS_METRICS_TOKEN",
+            help="A secret /metrics asks for (Authorization: Bearer TOKEN); also read from UNOMAS_METRICS_TOKEN.",
+        ),
+    ] = None,
     keep_lobby: Annotated[
         float, typer.Option(min=1, metavar="SECONDS", help="Seconds (1 or more) an empty lobby is kept.")
     ] = 600.0,
+    max_rooms: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            metavar="ROOMS",
+            help="Rooms (1 or more) held at once; a lobby nobody sits in gives way to a new one.",
+        ),
+    ] = 5000,
     keep_finished: Annotated[
         float,
         typer.Option(
@@ -911,11 +943,15 @@ def serve_command(
     try:
         import uvicorn  # noqa: F401 - serve() runs on it
 
-        from unomas.server import Settings, default_db_path, serve
+        from unomas.server import PublicUrl, Settings, default_db_path, serve
     except ImportError as error:
         words = _words().gettext("The server needs its extra: {install} ({error}).")
         typer.echo(words.format(install="pip install 'unomas[server]'", error=error), err=True)
         raise typer.Exit(code=1) from None
+    try:
+        public = PublicUrl.parse(public_url)
+    except SettingsError as error:
+        raise _refused(error, "--public-url") from None
     path = db or default_db_path()
     scheme = "https" if certfile is not None else "http"
     _err().print(f"unomas server on {scheme}://{host}:{port}/  (games kept in {path})")
@@ -928,7 +964,10 @@ def serve_command(
         keep_empty_lobby=keep_lobby,
         keep_finished=keep_finished,
         trusted_proxies=frozenset(trust_proxy),
-        allowed_origins=frozenset(allow_origin),
+        allowed_origins=frozenset(allow_origin) | public.origins,
+        allowed_hosts=frozenset({"localhost", host, *allowed_host}) | public.hosts,
+        metrics_token=metrics_token or None,
+        max_rooms=max_rooms,
     )
     serve(host, port, path, settings, certfile=certfile, keyfile=keyfile)
 

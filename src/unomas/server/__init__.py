@@ -14,5 +14,6 @@ from __future__ import annotations
 from unomas.server.app import create_app, serve
 from unomas.server.rooms import Settings
 from unomas.server.storage import SQLiteStore, Store, default_db_path
+from unomas.server.transport import PublicUrl
 
-__all__ = ["SQLiteStore", "Settings", "Store", "create_app", "default_db_path", "serve"]
+__all__ = ["PublicUrl", "SQLiteStore", "Settings", "Store", "create_app", "default_db_path", "serve"]

@@ -14,7 +14,9 @@
   ``{seat, token}``; ``GET /api/rooms/{code}``: the room as anyone may see it;
   ``GET /api/rooms/{code}/record``: a finished game's record, seed revealed;
 * ``WS /ws/{code}``: play (see :mod:`unomas.server.protocol`);
-* ``GET /healthz`` (JSON) and ``GET /metrics`` (Prometheus, :mod:`unomas.server.metrics`).
+* ``GET /healthz`` (JSON: up), ``GET /readyz`` (JSON: ready for players, not while
+  draining or while the store fails) and ``GET /metrics`` (Prometheus,
+  :mod:`unomas.server.metrics`; behind ``--metrics-token`` if set).
 
 A refusal answers ``{"error": {code, params, message}}`` with the HTTP status of its code
 (:data:`~unomas.error_codes.ERRORS`); nothing here reads an error's message.
@@ -29,9 +31,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import math
+import secrets
+import signal
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Mapping
@@ -69,12 +74,12 @@ from unomas.server.protocol import (
 )
 from unomas.server.rooms import Connection, Room, Settings, new_code
 from unomas.server.storage import SQLiteStore, Store, StoreWriter
+from unomas.server.transport import FILE_HEADROOM, Sockets, address_group, open_files, uvicorn_config
 
 __all__ = ["PerClient", "RateLimit", "Server", "client_address", "create_app", "serve"]
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
-MAX_ROOMS = 5000
 log = logging.getLogger("unomas.server")
 
 
@@ -129,30 +134,65 @@ class PerClient:
             del self.buckets[client]
 
 
-def client_address(scope: Mapping[str, Any], trusted: frozenset[str]) -> str:
-    """The client's address: the peer's, unless the peer is a trusted proxy, then the
-    last address of ``X-Forwarded-For`` that is not one of the trusted proxies."""
+def client_address(scope: Mapping[str, Any]) -> str:
+    """The client as the per-client limits count it (:func:`~unomas.server.transport.address_group`):
+    the peer's address, which uvicorn has taken from ``X-Forwarded-For`` if (and only if)
+    the peer is a ``--trust-proxy`` address."""
     client = scope.get("client")
-    peer = str(client[0]) if client else "unknown"
-    if peer not in trusted:
-        return peer
-    forwarded: list[str] = [
-        bytes(value).decode("latin-1") for name, value in scope.get("headers", []) if name == b"x-forwarded-for"
-    ]
-    hops = [hop.strip() for value in forwarded for hop in value.split(",") if hop.strip()]
-    for hop in reversed(hops):
-        if hop not in trusted:
-            return hop
-    return peer
+    return address_group(str(client[0])) if client else "unknown"
 
 
-def same_origin(headers: Mapping[str, str], allowed: frozenset[str]) -> bool:
+def same_origin(scope: Mapping[str, Any], headers: Mapping[str, str], allowed: frozenset[str]) -> bool:
     """Whether a request may change things: no ``Origin`` (not sent from a page), the
-    server's own origin, or one of ``allowed``."""
+    server's own origin (its scheme too: an https page may not use the http server, nor
+    the other way round), or one of ``allowed``."""
     origin = headers.get("origin")
     if origin is None:
         return True
-    return origin in allowed or urlsplit(origin).netloc == headers.get("host")
+    scheme = {"ws": "http", "wss": "https"}.get(scope["scheme"], scope["scheme"])
+    parts = urlsplit(origin)
+    return origin in allowed or (parts.scheme == scheme and parts.netloc == headers.get("host"))
+
+
+def host_allowed(host: str, allowed: frozenset[str]) -> bool:
+    """Whether the ``Host`` header ``host`` names this server: an address (no page can
+    rebind a name to one), or one of the ``allowed`` names (``--allowed-host``, the bound
+    host, ``--public-url``'s).
+
+    >>> names = frozenset({"localhost"})
+    >>> host_allowed("localhost:8000", names), host_allowed("[::1]:8000", names), host_allowed("evil.example", names)
+    (True, True, False)
+    """
+    try:
+        name = urlsplit(f"//{host}").hostname
+    except ValueError:
+        return False
+    if not name:
+        return False
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return name in allowed
+    return True
+
+
+class AllowedHosts:
+    """ASGI middleware: a request (or WebSocket) whose ``Host`` is a name not allowed is
+    refused (``421``, ``host.unknown``) before anything is done: a page whose own name was
+    rebound to this server's address (DNS rebinding) reaches nothing. Starlette's
+    ``TrustedHostMiddleware`` would refuse the addresses and give no code."""
+
+    def __init__(self, app: Any, allowed: frozenset[str]) -> None:
+        self.app = app
+        self.allowed = frozenset(name.lower() for name in allowed)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            host = next((bytes(v).decode("latin-1") for k, v in scope["headers"] if k == b"host"), "")
+            if not host_allowed(host, self.allowed):
+                await _error(Refusal("host.unknown", host=host[:100]))(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class Server:
@@ -169,16 +209,24 @@ class Server:
         self.lookups = PerClient(settings.lookup_rate, "room look-ups")
         self.sockets: Counter[str] = Counter()
         """Open WebSocket connections per client address."""
+        self.held: Counter[str] = Counter()
+        """Rooms not over per client address that created them."""
+        self.creators: dict[str, str] = {}
+        """The client address that created each room not over (restored rooms have none)."""
+        self.open_sockets = Sockets()
+        """Open sockets of every kind per client address (counted by the HTTP layer)."""
+        self.draining = False
+        """Going down (SIGTERM): not ready for new players."""
         self._sweeper: asyncio.Task[None]
         self._collector: asyncio.Task[None]
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def client(self, scope: Mapping[str, Any]) -> str:
-        return client_address(scope, self.settings.trusted_proxies)
+        return client_address(scope)
 
     def guard(self, request: Request) -> None:
         """Refuse a state-changing request from another site's page, or one not in JSON."""
-        if not same_origin(request.headers, self.settings.allowed_origins):
+        if not same_origin(request.scope, request.headers, self.settings.allowed_origins):
             raise Refusal("origin.forbidden")
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "application/json":
@@ -212,15 +260,46 @@ class Server:
     async def _sweep_abandoned_lobbies(self) -> None:
         """Forget the lobbies nobody came back to, so rooms never pile up in memory."""
         loop = asyncio.get_running_loop()
+        settings = self.settings
         while True:
-            await asyncio.sleep(min(60.0, self.settings.keep_empty_lobby / 2))
+            await asyncio.sleep(min(60.0, settings.keep_empty_lobby / 2, settings.keep_unvisited_lobby / 2))
             now = loop.time()
             self.creates.prune()
             self.lookups.prune()
+            self.open_sockets.prune()
             for room in [room for room in self.rooms.values() if room.abandoned(now)]:
-                del self.rooms[room.code]
-                with contextlib.suppress(Refusal):  # the store is failing: forgotten next time it works
-                    await self.store(self.store.store.forget, room.code)
+                await self._forget(room)
+
+    async def _forget(self, room: Room) -> None:
+        """Drop a lobby: its spectators are closed, it is gone from memory and the store."""
+        del self.rooms[room.code]
+        self._release(room.code)
+        for connection in list(room.connections):
+            connection.close(
+                4404, "room closed", {"type": "error", **Refusal("room.not_found", room=room.code).to_json()}
+            )
+        await room.close()
+        with contextlib.suppress(Refusal):  # the store is failing: forgotten next time it works
+            await self.store(self.store.store.forget, room.code)
+
+    async def _make_space(self) -> None:
+        """At :attr:`~unomas.server.rooms.Settings.max_rooms`, forget the lobby with no
+        seated person connected for the longest, or refuse (``room.capacity``)."""
+        limit = self.settings.max_rooms
+        if len(self.rooms) < limit:
+            return
+        unattended = [room for room in self.rooms.values() if room.unattended()]
+        if not unattended:
+            raise Refusal("room.capacity", limit=limit)
+        await self._forget(min(unattended, key=lambda room: room.empty_since or 0.0))
+
+    def _release(self, code: str) -> None:
+        """``code`` no longer counts among the rooms its creator holds."""
+        creator = self.creators.pop(code, None)
+        if creator is not None:
+            self.held[creator] -= 1
+            if not self.held[creator]:
+                del self.held[creator]
 
     def _add(self, room: Room) -> None:
         self.rooms[room.code] = room
@@ -229,8 +308,7 @@ class Server:
 
     async def _rematch(self, room: Room) -> str:
         """Make ``room``'s rematch: a new room with its seats, its match started."""
-        if len(self.rooms) >= MAX_ROOMS:
-            raise Refusal("room.capacity", limit=MAX_ROOMS)
+        await self._make_space()
         code = new_code()
         while code in self.rooms:
             code = new_code()
@@ -239,12 +317,14 @@ class Server:
 
     def _finished(self, room: Room) -> None:
         """A finished room closes after a while; its record stays in the store."""
+        self._release(room.code)
         loop = asyncio.get_running_loop()
         loop.call_later(self.settings.keep_finished, self.rooms.pop, room.code, None)
 
     def restarting(self) -> None:
         """The server is going down (SIGTERM): every connection is told, then closed; the
-        pages reconnect once it is back."""
+        pages reconnect once it is back; ``/readyz`` says it is draining."""
+        self.draining = True
         notice = Refusal("server.restarting")
         for room in self.rooms.values():
             for connection in list(room.connections):
@@ -263,14 +343,16 @@ class Server:
     async def create_room(self, request: Request) -> Response:
         try:
             self.guard(request)
-            self.creates.check(self.client(request.scope))
-            body = await _body(request)
+            client = self.client(request.scope)
+            self.creates.check(client)
+            if self.held[client] >= self.settings.max_rooms_held:
+                raise Refusal("client.rooms_held", limit=self.settings.max_rooms_held)
+            body = await _body(request, self.settings.body_timeout)
             try:
                 setup = RoomSetup.model_validate_json(body)
             except ValidationError as error:
                 raise invalid(error, "setup.invalid") from None
-            if len(self.rooms) >= MAX_ROOMS:
-                raise Refusal("room.capacity", limit=MAX_ROOMS)
+            await self._make_space()
             code = new_code()
             while code in self.rooms:
                 code = new_code()
@@ -278,6 +360,8 @@ class Server:
         except UnoError as error:
             return self.refuse(error)
         self._add(room)
+        self.creators[code] = client
+        self.held[client] += 1
         link = str(request.url_for("room_page", code=code))
         return JSONResponse({"code": code, "seat": 0, "token": token, "link": link})
 
@@ -285,7 +369,7 @@ class Server:
         try:
             self.guard(request)
             room = self.look_up(request.scope, request.path_params["code"])
-            body = await _body(request)
+            body = await _body(request, self.settings.body_timeout)
             try:
                 join = JoinRequest.model_validate_json(body)
             except ValidationError as error:
@@ -301,17 +385,38 @@ class Server:
         return _error(error)
 
     async def metrics_page(self, request: Request) -> Response:
-        """``GET /metrics``: the Prometheus text format (:mod:`unomas.server.metrics`)."""
+        """``GET /metrics``: the Prometheus text format (:mod:`unomas.server.metrics`), to
+        the holder of ``--metrics-token`` if one is set."""
+        token = self.settings.metrics_token
+        if token is not None:
+            given = request.headers.get("authorization", "")
+            if not secrets.compare_digest(given.encode(), f"Bearer {token}".encode()):
+                return self.refuse(Refusal("metrics.token"))
         return Response(self.metrics.text(), media_type=CONTENT_TYPE)
 
+    async def ready(self, request: Request) -> Response:
+        """``GET /readyz``: whether to send players here (``503`` while the server drains
+        or the store fails: once a write has failed, the store is asked again)."""
+        reason = None
+        if self.draining:
+            reason = "draining"
+        elif self.store.failing:
+            try:
+                await asyncio.wait_for(self.store(self.store.store.probe), 5)
+            except (UnoError, TimeoutError):
+                reason = "store"
+        return JSONResponse({"ready": reason is None, "reason": reason}, status_code=503 if reason else 200)
+
     async def health(self, request: Request) -> Response:
-        """``GET /healthz``: up, with the rooms, connections and the store's writes so far."""
+        """``GET /healthz``: up, with the rooms, WebSocket connections, sockets of every kind
+        (those of a trusted proxy not counted) and the store's writes so far."""
         store = self.store
         return JSONResponse(
             {
                 "ok": True,
                 "rooms": len(self.rooms),
                 "connections": sum(self.sockets.values()),
+                "sockets": self.open_sockets.total(),
                 "store": {"calls": store.calls, "failures": store.failures, "pending": store.pending},
             }
         )
@@ -346,7 +451,7 @@ class Server:
         client = self.client(websocket.scope)
         await websocket.accept()
         try:
-            if not same_origin(websocket.headers, self.settings.allowed_origins):
+            if not same_origin(websocket.scope, websocket.headers, self.settings.allowed_origins):
                 raise Refusal("origin.forbidden")
             if self.sockets[client] >= self.settings.max_connections:
                 raise Refusal("client.limited", retry_after=5)
@@ -445,12 +550,17 @@ async def _send_loop(websocket: WebSocket, connection: Connection) -> None:
             await websocket.send_text(json.dumps(message, separators=(",", ":")))
 
 
-async def _body(request: Request) -> bytes:
+async def _body(request: Request, deadline: float) -> bytes:
+    """The request's body, refused past :data:`MAX_BODY` bytes or ``deadline`` seconds."""
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise Refusal("body.too_large", limit=MAX_BODY)
+    try:
+        async with asyncio.timeout(deadline):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY:
+                    raise Refusal("body.too_large", limit=MAX_BODY)
+    except TimeoutError:
+        raise Refusal("body.late", seconds=deadline) from None
     return body
 
 
@@ -477,9 +587,15 @@ SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
 """Sent with every HTTP response: the page runs only its own script and style, in no frame."""
 
 
+HSTS = (b"strict-transport-security", b"max-age=31536000")
+"""Sent over TLS (ours, or a trusted proxy's that says ``X-Forwarded-Proto: https``): the
+browser comes back over https only for a year."""
+
+
 class SecurityHeaders:
-    """ASGI middleware: :data:`SECURITY_HEADERS` on every response, and a ``Cache-Control``:
-    static files are revalidated (``no-cache``), everything else is not kept (``no-store``)."""
+    """ASGI middleware: every response gets :data:`SECURITY_HEADERS`, :data:`HSTS` over TLS,
+    and a ``Cache-Control``: static files are revalidated (``no-cache``), everything else is
+    not kept (``no-store``)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -489,11 +605,12 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         cache = b"no-cache" if scope["path"].startswith("/static/") else b"no-store"
+        secure = [HSTS] if scope["scheme"] == "https" else []
 
         async def send_with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":
                 kept = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"]
-                message["headers"] = [*kept, *SECURITY_HEADERS, (b"cache-control", cache)]
+                message["headers"] = [*kept, *SECURITY_HEADERS, *secure, (b"cache-control", cache)]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
@@ -536,6 +653,7 @@ def create_app(
             Route("/static/manifest.webmanifest", manifest),
             Route("/api/i18n/{lang}", words),
             Route("/healthz", server.health),
+            Route("/readyz", server.ready),
             Route("/metrics", server.metrics_page),
             Route("/api/rooms", server.create_room, methods=["POST"]),
             Route("/api/rooms/{code}", server.room_info),
@@ -545,7 +663,7 @@ def create_app(
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
-        middleware=[Middleware(SecurityHeaders)],
+        middleware=[Middleware(AllowedHosts, allowed=server.settings.allowed_hosts), Middleware(SecurityHeaders)],
     )
     app.state.server = server
     return app
@@ -565,6 +683,7 @@ def serve(
     restarting, the writes under way finish, and the store is closed."""
     import uvicorn
 
+    settings = settings or Settings()
     app = create_app(SQLiteStore(db), settings)
     server: Server = app.state.server
 
@@ -574,15 +693,20 @@ def serve(
             if loop is not None and not self.should_exit:
                 loop.call_soon_threadsafe(server.restarting)
             super().handle_exit(sig, frame)
+            # A SIGTERM is the ordinary way to stop: once uvicorn has shut down completely it
+            # would raise the signal again (the process then dies of it); the exit is 0.
+            if sig == signal.SIGTERM:
+                self._captured_signals = [other for other in self._captured_signals if other != sig]
 
-    config = uvicorn.Config(
+    config = uvicorn_config(
         app,
-        host=host,
-        port=port,
-        ws_max_size=16 * 1024,
-        # No per-message compression: it cost the server about a tenth of its CPU per action
-        # and a zlib context per connection, to save a few kilobytes a second per player.
-        ws_per_message_deflate=False,
+        host,
+        port,
+        server.open_sockets,
+        settings,
+        # Past this many connections and tasks uvicorn answers 503: the open files left over
+        # stay for the store and the logs.
+        limit_concurrency=max(16, open_files() - FILE_HEADROOM),
         log_level="info",
         ssl_certfile=None if certfile is None else str(certfile),
         ssl_keyfile=None if keyfile is None else str(keyfile),

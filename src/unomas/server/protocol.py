@@ -26,7 +26,8 @@ the refused action's) and ``{"error": {"code", "params", "message"}}`` over HTTP
 the message. ``docs/protocol.md`` lists the server's own codes (the kind ``Refusal``); an
 action the rules refuse is refused with the engine's own code (``move.not_your_turn``…).
 
-Names are NFC-normalised (:func:`clean_name`) and compared case-blind within a room.
+Names are NFKC-normalised and compared by their confusable skeleton within a room
+(:mod:`unomas.server.names`).
 
 After the match: each person opts in to a rematch with :class:`Rematch`; the ``room``
 message lists who did (``rematch``). Once every person's seat has, the server makes a new
@@ -44,7 +45,6 @@ so does the first update after a hello, once a round has ended.
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter, ValidationError, field_validator
@@ -71,9 +71,7 @@ __all__ = [
     "RoundResult",
     "Start",
     "TimedOut",
-    "clean_name",
     "invalid",
-    "name_key",
     "parse_client_message",
 ]
 
@@ -84,42 +82,7 @@ MAX_TARGET_SCORE = 10_000
 """The highest target score a room may play to."""
 
 Name = Annotated[str, Field(min_length=1, max_length=24)]
-"""A player's name as sent; :func:`clean_name` then normalises it or refuses it."""
-
-MAX_MARKS = 2
-"""Combining marks one letter may carry (more is the "zalgo" text that spills over lines)."""
-
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
-"""Characters that turn the direction of the text around them: refused in names."""
-
-
-def clean_name(name: str) -> str:
-    """``name`` NFC-normalised and trimmed, or a refusal whose code says why: control
-    characters or ``<`` ``>`` (``name.symbols``), direction overrides
-    (``name.bidi``), more than :data:`MAX_MARKS` combining marks on a letter (``name.marks``),
-    or nothing visible (``name.invisible``: spaces, zero-width characters).
-
-    >>> clean_name("  Jose\u0301 ")
-    'José'
-    """
-    text = unicodedata.normalize("NFC", name).strip()
-    if any(unicodedata.category(c) == "Cc" or c in "<>" for c in text):
-        raise Refusal("name.symbols")
-    if any(c in BIDI_CONTROLS for c in text):
-        raise Refusal("name.bidi")
-    marks = 0
-    for c in text:
-        marks = marks + 1 if unicodedata.combining(c) else 0
-        if marks > MAX_MARKS:
-            raise Refusal("name.marks")
-    if not any(unicodedata.category(c)[0] in "LNPS" for c in text):
-        raise Refusal("name.invisible")
-    return text
-
-
-def name_key(name: str) -> str:
-    """What two names must not share in one room: the name case-blind (``Ana`` and ``ANA``)."""
-    return unicodedata.normalize("NFC", name.casefold())
+"""A player's name as sent; :func:`~unomas.server.names.clean_name` then normalises it or refuses it."""
 
 
 class _Strict(BaseModel):

@@ -31,6 +31,7 @@ from unomas.i18n import narrate
 from unomas.live.host import WINDOW, Host, Pacing, Story
 from unomas.live.ports import Told
 from unomas.rules import Rules
+from unomas.server.names import clean_name, name_key
 from unomas.server.protocol import (
     REACTIONS,
     Move,
@@ -39,8 +40,6 @@ from unomas.server.protocol import (
     RematchMade,
     RoomSetup,
     TimedOut,
-    clean_name,
-    name_key,
 )
 from unomas.server.storage import StoredRoom, StoreWriter
 
@@ -77,13 +76,35 @@ class Settings:
     keep_finished: float = 3600.0
     """Seconds a finished room stays open (its record is kept in the store for good)."""
     keep_empty_lobby: float = 600.0
-    """Seconds a room not yet started stays open with nobody connected; then it is forgotten."""
+    """Seconds a room not yet started stays open once no seated person is connected
+    (spectators do not count); then it is forgotten."""
+    keep_unvisited_lobby: float = 60.0
+    """Seconds a room not yet started stays open if no seated person ever connected to it
+    (created and left, as a flood of creates does); then it is forgotten."""
+    max_rooms: int = 5000
+    """Rooms the server holds at once; at the limit a new room takes the place of the lobby
+    empty the longest (no seated person connected), or is refused (``room.capacity``)."""
+    max_rooms_held: int = 8
+    """Rooms one client address (IPv6: /64) may hold at once, until they are over or forgotten."""
     hello_timeout: float = 10.0
     """Seconds a new connection has to say hello; then it is closed."""
     max_watchers: int = 200
     """Spectators one room takes at once."""
     max_connections: int = 32
     """WebSocket connections one client address may hold at once."""
+    max_sockets: int = 64
+    """Sockets of any kind (HTTP, WebSocket, silent) one client address (IPv6: /64) may hold
+    open at once; past it a new one is answered ``429`` and closed."""
+    max_header_bytes: int = 16 * 1024
+    """Bytes a request's head (request line and headers) may take: more is ``431``."""
+    max_headers: int = 100
+    """Header lines a request may send: more is ``431``."""
+    header_timeout: float = 10.0
+    """Seconds a connection has to send a request's whole head; then it is closed."""
+    body_timeout: float = 10.0
+    """Seconds a request has to send its whole body; then it is refused (``408``)."""
+    idle_timeout: int = 5
+    """Seconds a keep-alive connection may stay idle between two requests; then it is closed."""
     create_rate: tuple[float, float] = (0.2, 10.0)
     """Rooms one client address may create: (per second, at once)."""
     lookup_rate: tuple[float, float] = (2.0, 30.0)
@@ -95,6 +116,11 @@ class Settings:
     """Addresses of reverse proxies whose ``X-Forwarded-For`` names the real client."""
     allowed_origins: frozenset[str] = frozenset()
     """Origins (``https://host``) besides the server's own whose pages may use it."""
+    metrics_token: str | None = None
+    """A secret ``GET /metrics`` must present (``Authorization: Bearer …``); None: public."""
+    allowed_hosts: frozenset[str] = frozenset({"localhost"})
+    """Names a request's ``Host`` may give (addresses are always served): others are refused,
+    so that a page whose name was rebound to this server's address reaches nothing."""
     freeze_every: float = 1.0
     """Seconds between two freezes of what the garbage collector tracks (see
     :mod:`unomas.server.collector`): its passes walk only what is newer."""
@@ -238,7 +264,10 @@ class Room:
         """How many of the connections are spectators'."""
         self.on_over: Callable[[Room], None] | None = None
         self.empty_since: float | None = asyncio.get_running_loop().time()
-        """When the last connection left (loop time), None while someone is connected."""
+        """When the last seated person's connection left (loop time), None while one is
+        connected (spectators do not count)."""
+        self.visited = False
+        """Whether a seated person has ever connected."""
         self._lock = asyncio.Lock()
         """Held while the seating changes (joining, starting, the rematch)."""
 
@@ -280,9 +309,16 @@ class Room:
         return free[0], token
 
     def abandoned(self, now: float) -> bool:
-        """Whether this is a lobby nobody has been connected to for ``keep_empty_lobby``."""
+        """Whether this is a lobby no seated person has been connected to for
+        ``keep_empty_lobby`` (``keep_unvisited_lobby`` if none ever was)."""
+        settings = self.settings
+        keep = settings.keep_empty_lobby if self.visited else settings.keep_unvisited_lobby
         quiet = self.empty_since
-        return self.status == "lobby" and quiet is not None and now - quiet >= self.settings.keep_empty_lobby
+        return self.status == "lobby" and quiet is not None and now - quiet >= keep
+
+    def unattended(self) -> bool:
+        """Whether this is a lobby with no seated person connected (it may give way)."""
+        return self.status == "lobby" and self.empty_since is not None
 
     @classmethod
     async def rematch_of(cls, old: Room, code: str) -> Room:
@@ -299,7 +335,7 @@ class Room:
         return room
 
     def _new_name(self, name: str) -> str:
-        """``name`` made clean (:func:`~unomas.server.protocol.clean_name`), refused as
+        """``name`` made clean (:func:`~unomas.server.names.clean_name`), refused as
         ``name.taken`` if someone in the room (or a bot that may be seated) has it."""
         clean = clean_name(name)
         key = name_key(clean)
@@ -434,7 +470,9 @@ class Room:
         match = self.match
         connection.told = match is None
         self.connections.add(connection)
-        self.empty_since = None
+        if seat is not None:
+            self.empty_since = None
+            self.visited = True
         if seat == self.host:
             self.host_gone = False
         elif self.host_gone and self.status == "lobby" and seat is not None:
@@ -467,9 +505,9 @@ class Room:
         self.connections.discard(connection)
         if connection.seat is None:
             self.watchers -= 1
-        if not self.connections:
-            self.empty_since = asyncio.get_running_loop().time()
         seat = connection.seat
+        if self.empty_since is None and all(other.seat is None for other in self.connections):
+            self.empty_since = asyncio.get_running_loop().time()
         if self.match is not None and not any(other.seat == seat for other in self.connections):
             self.match.leave(seat)
         if seat is None:

@@ -106,6 +106,11 @@ class Store(ABC):
     def close(self) -> None:
         """Release the store."""
 
+    @abstractmethod
+    def probe(self) -> None:
+        """Raise unless the store takes writes just now (what ``/readyz`` asks once a call
+        has failed)."""
+
     def batch(self) -> contextlib.AbstractContextManager[None]:
         """``with``: the calls made inside in one transaction where the store can, each still
         succeeding or failing alone, none kept unless the whole batch is (an error leaving
@@ -151,6 +156,11 @@ class SQLiteStore(Store):
                 yield
             finally:
                 self._batching = None
+
+    def probe(self) -> None:
+        """Take the write lock and let it go: raises if the database is locked or broken."""
+        with self._transaction():
+            pass
 
     def save_room(self, room: StoredRoom) -> None:
         with self._transaction() as db:
@@ -263,6 +273,8 @@ class StoreWriter:
         """Moves stored (counted by the rooms)."""
         self.calls = 0
         self.failures = 0
+        self.failing = False
+        """Whether the last call failed."""
         self.seconds = 0.0
         """Total seconds the calls took, queueing included (for the metrics)."""
         self.pending = 0
@@ -282,11 +294,15 @@ class StoreWriter:
         else:
             self._queue.put(_Call(partial(method, *args), answer, loop))
         try:
-            return await answer
+            result = await answer
         except Exception as error:
             self.failures += 1
+            self.failing = True
             log.warning("store: %s failed: %s", getattr(method, "__name__", method), error)
             raise Refusal("store.unavailable") from error
+        else:
+            self.failing = False
+            return result
         finally:
             self.pending -= 1
             self.calls += 1
