@@ -7,15 +7,16 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.widgets import Checkbox, Input, Label
+from textual.widgets import Checkbox, Input, Label, Select
 
 from tui_fixtures import Crashing, Scripted, exhausting_game, next_keys, play_out, screen_text, stacked_game
 from unomas import record
 from unomas.actions import Action
+from unomas.bots.levels import LEVELS
 from unomas.cards import parse_card
 from unomas.events import Caught, Challenged, Drew, Event, HandsSwapped, MatchEnded, Played, UnoCalled
 from unomas.game import Deal, Game
-from unomas.i18n import translator, wording
+from unomas.i18n import bot_slips, translator, wording
 from unomas.i18n.narration import describe
 from unomas.rules import PRESETS, SWITCHES, Rules
 from unomas.testing import make_game
@@ -83,6 +84,8 @@ async def setup_then_play() -> tuple[list[Setup], str]:
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
         shown = screen_text(app)
+        app.screen.query_one("#preset-all").scroll_visible(animate=False)  # below the bots' levels
+        await pilot.pause()
         await pilot.click("#preset-all")
         await pilot.pause()
         app.screen.query_one("#target").value = "0"  # type: ignore[attr-defined]
@@ -552,6 +555,32 @@ def test_the_setup_screen_s_heading_and_drop_downs_are_whole_at_every_size(
     drop_downs = [line for line in lines if "▼  ▎" in line]
     assert len(drop_downs) == 2 and any(level in line for line in drop_downs)  # players, and the bot's level
     assert any(line.startswith(seat) for line in lines)
+
+
+async def level_choices(lang: str) -> list[tuple[str, str]]:
+    app = UnomasApp(translator(lang), setup=Setup(players=2, bots=["heuristic"]), make_session=lambda _setup: None)  # type: ignore[arg-type,return-value]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        choices = [(str(prompt), str(spec)) for prompt, spec in app.screen.query_one("#bot-1", Select)._options]
+        await pilot.press("escape")
+    return choices
+
+
+@pytest.mark.parametrize(
+    ("lang", "default", "strongest"),
+    [
+        ("en", "forgets UNO 20% of the time, misses 25% of catches", "never forgets UNO, always catches"),
+        ("es", "olvida cantar UNO el 20 % de las veces y no pilla el 25 %", "nunca olvida el UNO y siempre pilla"),
+    ],
+)
+def test_the_setup_screen_says_how_often_each_level_forgets_uno_and_misses_a_catch(
+    lang: str, default: str, strongest: str
+) -> None:
+    choices = dict((spec, prompt) for prompt, spec in asyncio.run(level_choices(lang)))
+    assert list(choices) == [level.spec for level in LEVELS]
+    assert choices["heuristic"] == f"{translator(lang).gettext('heuristic (3)')} · {default}"
+    assert choices[LEVELS[-1].spec].endswith(strongest)
+    assert all(prompt.endswith(bot_slips(spec, lang)) for spec, prompt in choices.items())
 
 
 async def catch_out_of_turn() -> list[Action | None]:

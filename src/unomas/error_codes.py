@@ -200,6 +200,7 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "setup.unknown_bot_option": N_("bot {name} has no option {option} (options: {known})"),
             "setup.bad_bot_option": N_("bot {name}: option {option} takes a {type}, not {value}"),
             "setup.bad_search": N_("ismcts needs iterations ≥ 1 or seconds > 0"),
+            "setup.bad_slip_rate": N_("a bot's {option} is a rate from 0 to 1, not {value}"),
             "setup.bot_count": N_("{players} players need {bots} bots, not {given}"),
             "setup.person_seat": N_("the person's seat must be 0 to {last}, not {value}"),
             "setup.name_count": N_("{names} names for {players} seats"),

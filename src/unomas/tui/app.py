@@ -29,7 +29,7 @@ from unomas.cards import COLOR_LETTERS, COLOR_OF
 from unomas.errors import SettingsError
 from unomas.events import Event, MatchEnded, RoundEnded
 from unomas.game import Phase
-from unomas.i18n import Translations, bot_label, wording
+from unomas.i18n import Translations, bot_label, bot_slips, wording
 from unomas.i18n.narration import describe
 from unomas.i18n.switches import switch_groups
 from unomas.rules import PRESETS, SWITCHES, Rules
@@ -555,7 +555,7 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label(t.gettext("Seconds to catch or jump in before a bot acts"))
                 yield Input(f"{self.setup.window:g}", id="window", type="number")
-            levels = [(bot_label(level.spec, t), level.spec) for level in LEVELS]
+            levels = [(f"{bot_label(level.spec, t)} · {bot_slips(level.spec, t)}", level.spec) for level in LEVELS]
             for seat in range(1, 10):
                 spec = self.setup.bots[seat - 1] if seat - 1 < len(self.setup.bots) else self.setup.bots[-1]
                 if level_of(spec) is None:
