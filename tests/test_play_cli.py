@@ -22,7 +22,7 @@ from unomas.actions import Kind
 from unomas.cards import parse_card
 from unomas.cli.app import app
 from unomas.errors import IllegalAction, RecordError, SettingsError, StaleAction, UnoError
-from unomas.i18n import translator, wording
+from unomas.i18n import error_text, translator, wording
 from unomas.rules import Rules
 from unomas.runs.plot import PLOT_INSTALL
 from unomas.testing import draw, make_game
@@ -706,13 +706,31 @@ def test_a_drawn_card_is_offered_to_keep_only_where_the_rules_allow_it(force: bo
         assert (dict(wording.offers(view, ["Ana", "Beto"], translator(lang))).get("p") is None) is force
 
 
-def test_plain_mode_says_a_key_the_rules_do_not_allow_now_is_not_allowed() -> None:
+@pytest.mark.parametrize(
+    ("lang", "reason"),
+    [
+        ("en", "the last card may not be an action or wild card (no_action_finish)"),
+        ("es", "la última carta no puede ser una carta de acción ni un comodín (no_action_finish)"),
+    ],
+)
+def test_plain_mode_explains_a_refused_card_by_the_rule_that_forbids_it(lang: str, reason: str) -> None:
+    game = make_game([["RS"], ["G1"]], ["R5", "Y1", "Y2"], target_score=0, no_action_finish=True)
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+    out: list[str] = []
+    answers = iter(["1", "1 u"])
+    plain.run(session, translator(lang), lambda _prompt: next(answers, "q"), out.append)
+    assert out.count(reason) == 2 and len(session.history) == 2  # Beto drew; Ana, refused twice, changed nothing
+
+
+def test_plain_mode_says_why_the_rules_do_not_allow_a_key_now() -> None:
     game = make_game([["R1", "G2"], ["Y3", "Y4"]], ["B9", "Y5", "B7"], target_score=0, force_play_drawn=True)
     session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
     out: list[str] = []
     answers = iter(["d", "p", "x", "3"])
     plain.run(session, translator("en"), lambda _prompt: next(answers, "q"), out.append)
-    assert out.count("That is not allowed now.") == 2 and "Not understood" not in "\n".join(out)
+    assert error_text("move.must_play_drawn", {}, "en") in out  # p: the drawn card must be played
+    assert error_text("move.nothing_to_challenge", {}, "en") in out  # x
+    assert "That is not allowed now." not in out and "Not understood" not in "\n".join(out)
     assert "Ana plays Blue 7 (B7)." in out
 
 

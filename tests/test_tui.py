@@ -141,7 +141,38 @@ def test_jump_in_seven_target_and_a_refused_card_through_keys_and_mouse() -> Non
     assert HandsSwapped(0, 1) in seen
     assert "j jump in" in screens[0] and "space let it go" in screens[0]
     assert "Swap hands with: 1 = Beto" in screens[1]
-    assert "That card cannot be played now." in screens[2]
+    assert "Y3 does not match the top card G7 (colour in play G)" in screens[2]  # the engine's reason
+
+
+async def refused_last_action_card(lang: str) -> tuple[str, tuple[Action, ...]]:
+    """Ana's last card is a Skip under no_action_finish: she picks it anyway."""
+    game = make_game([["RS"], ["G1"]], ["R5", "Y1", "Y2"], target_score=0, no_action_finish=True)
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+    app = UnomasApp(translator(lang), session=session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("1", "enter")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if session.trouble() is not None:
+                break
+        shown = screen_text(app)
+        legal = session.view().legal_actions
+        await pilot.press("q")
+    return shown, legal
+
+
+@pytest.mark.parametrize(
+    ("lang", "reason"),
+    [
+        ("en", "the last card may not be an action or wild card (no_action_finish)"),
+        ("es", "la última carta no puede ser una carta de acción ni un comodín (no_action_finish)"),
+    ],
+)
+def test_a_card_the_engine_refuses_is_explained_by_the_rule_that_forbids_it(lang: str, reason: str) -> None:
+    shown, legal = asyncio.run(refused_last_action_card(lang))
+    assert legal == (Action.draw(0),)  # nothing changed: Ana still has to draw
+    assert reason in " ".join(shown.split())
 
 
 async def preset_switches() -> dict[str, dict[str, bool]]:

@@ -349,15 +349,15 @@ class GameScreen(Screen[None]):
         self._play(cards[min(self.selected, len(cards) - 1)])
 
     def _play(self, card: int, *, color: int | None = None, target: int | None = None) -> None:
-        choice = choose_play(self.view().legal_actions, card, color=color, target=target, uno=self.uno_armed)
+        view = self.view()
+        choice = choose_play(view.legal_actions, card, color=color, target=target, uno=self.uno_armed)
         if isinstance(choice, str):
             self.picking = (choice, card)
             self.refresh_all()
-        elif choice is None:
-            self.message = self.t.gettext("That card cannot be played now.")
-            self.picking = None
-            self.refresh_all()
-        else:
+        elif choice is None and view.seat is not None:
+            # Not among the legal actions: the table's engine refuses it and says why.
+            self._apply(Action.play(view.seat, card, color=color, target=target, uno=self.uno_armed))
+        elif choice is not None:
             self._apply(choice)
 
     def action_key(self, key: str) -> None:
