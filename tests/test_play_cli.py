@@ -770,3 +770,34 @@ def test_plain_mode_wraps_its_lines_between_words_at_the_terminal_s_width() -> N
         assert all(len(row) <= width for row in rows)
         assert " ".join(rows).split() == line.split()  # no word cut in two, none lost
     assert fit(line, 200) == line
+
+
+@pytest.mark.parametrize(
+    ("args", "start"),
+    [
+        (["host", "http://127.0.0.1:9"], 0),
+        (["play", "--join", "http://127.0.0.1:9/r/ABCDEFGHJK"], 0),
+        (["play", "--join", "http://127.0.0.1:9/nothing-here"], 1),
+        (["play", "--join", "notaurl", "--name", "Ana"], None),  # a code, on the default server
+    ],
+)
+@pytest.mark.parametrize(("lang", "starts"), [("en", ("Cannot reach", "--join")), ("es", ("No se puede", "--join"))])
+def test_a_server_that_cannot_be_reached_is_one_line_in_the_reader_s_language(
+    data_folder: Path, args: list[str], start: int | None, lang: str, starts: tuple[str, str]
+) -> None:
+    """The real command, at a port where nothing listens (9, discard). A bare code is
+    looked for on the default server (127.0.0.1:8000), whatever answers there: one line."""
+    program = Path(sys.executable).parent / "unomas"
+    done = subprocess.run(
+        [str(program), *args, "--lang", lang, "--plain"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=os.environ | {"UNOMAS_DATA": str(data_folder)},
+        stdin=subprocess.DEVNULL,
+    )
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in lines[0], lines
+    assert done.returncode == (1 if start != 1 else 2)
+    if start is not None:
+        assert lines[0].startswith(starts[start])

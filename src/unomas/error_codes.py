@@ -423,6 +423,12 @@ ERRORS: Final[dict[str, ErrorCode]] = {
         "LinkError", 422, N_("{text} is not a room's link, a room's code nor a server's address.")
     ),
     "client.connection_lost": ErrorCode("UnoError", 503, N_("The connection to the room is closed.")),
+    "client.unreachable": ErrorCode(
+        "UnoError", 503, N_("Cannot reach the server {server}: is unomas serve running there?")
+    ),
+    "client.not_a_server": ErrorCode(
+        "UnoError", 502, N_("{server} answered as no unomas server does (HTTP {status}).")
+    ),
     "client.no_answer": ErrorCode("ConnectionLost", 504, N_("The room did not answer in {seconds} s.")),
     "client.closed": ErrorCode("ConnectionLost", 503, N_("The client was closed.")),
     "client.not_connected": ErrorCode("ConnectionLost", 503, N_("Not connected just now: try again.")),
