@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -28,7 +30,7 @@ from unomas.runs.plot import PLOT_INSTALL
 from unomas.testing import draw, make_game
 from unomas.tui import plain
 from unomas.tui.app import UnomasApp
-from unomas.tui.session import ResumeError, Session, Setup, Watch
+from unomas.tui.session import NAMES, ResumeError, Session, Setup, Watch
 
 runner = CliRunner()
 
@@ -801,3 +803,82 @@ def test_a_server_that_cannot_be_reached_is_one_line_in_the_reader_s_language(
     assert done.returncode == (1 if start != 1 else 2)
     if start is not None:
         assert lines[0].startswith(starts[start])
+
+
+CROWDED = "--players 10 --bots random --rules all --set challenge_wild_draw_four=false --pace 0.05 --seed 3"
+"""Ten players, every house rule the official rules lack and without the one they have:
+the longest rules line there is."""
+STATUS_FIELD = {
+    "es": r"Ronda \d+|Mesa: .+ \([A-Z0-9+]+\)|Color: .+ \([RYGB]\)|—|(anti)?horario [↻↺]|Mazo: \d+",
+    "en": r"Round \d+|Top: .+ \([A-Z0-9+]+\)|Colour: .+ \([RYGB]\)|—|(counter-)?clockwise [↻↺]|Pile: \d+",
+}
+
+
+@contextlib.contextmanager
+def tmux_window(command: str, width: int, height: int) -> Iterator[str]:
+    """A tmux window of ``width`` × ``height`` running ``command``: its name."""
+    name = f"unomas-crowd-{os.getpid()}-{width}-{time.monotonic_ns()}"
+    tmux("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), f"sleep 0.5; {command}; sleep 60")
+    tmux("resize-window", "-t", name, "-x", str(width), "-y", str(height))
+    try:
+        yield name
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, check=False)
+
+
+def shown_when(name: str, until: Callable[[str], bool], seconds: float = 60) -> str:
+    """The screen of the tmux window ``name`` once ``until`` holds of it (or the last one)."""
+    deadline = time.monotonic() + seconds
+    screen = tmux("capture-pane", "-p", "-t", name)
+    while time.monotonic() < deadline and not until(screen):
+        time.sleep(0.3)
+        screen = tmux("capture-pane", "-p", "-t", name)
+    return screen
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (CI installs it)")
+@pytest.mark.parametrize(("width", "height", "lang"), [(60, 20, "es"), (80, 24, "en"), (60, 20, "en"), (80, 24, "es")])
+def test_ten_players_and_every_house_rule_are_whole_on_a_small_screen(
+    data_folder: Path, width: int, height: int, lang: str
+) -> None:
+    program = Path(sys.executable).parent / "unomas"
+    t = translator(lang)
+    turn = t.gettext("Your turn: play a card or draw.").split(":")[0]
+    with tmux_window(f"UNOMAS_DATA={data_folder} {program} play {CROWDED} --lang {lang}", width, height) as name:
+        screen = shown_when(name, lambda shown: turn in shown)
+    lines = screen.rstrip("\n").split("\n")
+    assert len(lines) <= height and max(len(line) for line in lines) <= width
+    for player in NAMES:  # every player, the tenth too
+        assert re.search(rf"(^|│ |▶ ){player}: \d+ ", screen, re.MULTILINE), player
+    rules = Rules.preset("all", players=10, challenge_wild_draw_four=False)
+    for part in wording.rules_line(rules, t).split(" · "):  # every switch, and the target score
+        assert " ".join(part.split()) in " ".join(screen.split()), part
+    status = lines[: next(n for n, line in enumerate(lines) if "▶" in line or line.startswith(NAMES[0]))]
+    fields = [field for line in status for field in line.split(" · ")]
+    assert fields and all(re.fullmatch(STATUS_FIELD[lang], field) for field in fields), status  # none broken
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (CI installs it)")
+@pytest.mark.parametrize(("width", "height", "lang"), [(60, 20, "es"), (80, 24, "en")])
+def test_a_ten_player_match_summary_shows_how_to_close_it(
+    data_folder: Path, width: int, height: int, lang: str
+) -> None:
+    """One card each and a single round: the match is over within a few turns (the
+    person plays their card, or draws and plays or keeps what they drew)."""
+    program = Path(sys.executable).parent / "unomas"
+    t = translator(lang)
+    close = t.gettext("Enter: close")
+    turn = t.gettext("Your turn: play a card or draw.").split(":")[0]
+    one_card = f"{CROWDED} --set hand_size=1 --set target_score=0"
+    with tmux_window(f"UNOMAS_DATA={data_folder} {program} play {one_card} --lang {lang}", width, height) as name:
+        screen = ""
+        for _ in range(30):
+            screen = shown_when(name, lambda shown: close in shown or turn in shown)
+            if close in screen:
+                break
+            for key in ("1", "Enter", "r", "d", "Enter", "r", "p"):
+                tmux("send-keys", "-t", name, key)
+                time.sleep(0.2)
+    lines = screen.rstrip("\n").split("\n")
+    assert close in screen and len(lines) <= height, screen
+    assert t.gettext("{player} wins the match!").split("{player}")[1] in screen

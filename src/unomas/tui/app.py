@@ -18,7 +18,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, RichLog, Select, Static
@@ -53,6 +53,9 @@ def card_text(token: str, color: int, *, marked: bool, selected: bool, new: bool
         style = "reverse " + style
     return Text(f"{'*' if marked else ' '}{token}{NEW_MARK if new else ''}", style=style)
 
+
+SEPARATOR = " · "
+"""Between the fields of the status line and of the rules line."""
 
 NEW_MARK = "•"
 """After a card got since the person's last turn (the line mode writes ``(new)``)."""
@@ -101,9 +104,9 @@ class GameScreen(Screen[None]):
     """A match at a table (against bots here, or a room's), or (``watch``) a record stepped through."""
 
     CSS = """
-    #status { height: auto; max-height: 2; background: $boost; }
-    #players { height: auto; max-height: 5; }
-    #rules { height: auto; max-height: 2; color: $text-muted; }
+    #status { height: auto; background: $boost; }
+    #players { height: auto; }
+    #rules { height: auto; color: $text-muted; }
     #log { height: 1fr; border: round $primary; }
     #prompt { height: auto; max-height: 2; text-style: bold; }
     #hand { height: 1; link-style: none; link-style-hover: bold; }
@@ -153,7 +156,6 @@ class GameScreen(Screen[None]):
         yield Static(id="keys")
 
     def on_mount(self) -> None:
-        self.query_one("#rules", Static).update(Text(wording.rules_line(self.rules, self.t)))
         if self.session is not None:
             for _action, events in self.session.history:
                 self._narrate(events)
@@ -211,12 +213,16 @@ class GameScreen(Screen[None]):
     def refresh_all(self) -> None:
         view = self.view()
         t = self.t
-        self.query_one("#status", Static).update(Text(wording.status_line(view, t)))
+        width = self.size.width
+        # Lines break between the fields of the status, the players and the rules: none is
+        # cut in two, and none is hidden however many lines they take.
+        fields = wording.status_line(view, t).split(SEPARATOR)
+        self.query_one("#status", Static).update(Text("\n".join(wording.packed(fields, width, SEPARATOR))))
         person = self.watched is None or self.watched.person == view.seat
         seats = [wording.seat_line(view, s, self.names, t, person=person) for s in range(len(view.hand_sizes))]
-        per_line = 2 if len(seats) <= 6 else 3
-        rows = [" │ ".join(seats[i : i + per_line]) for i in range(0, len(seats), per_line)]
-        self.query_one("#players", Static).update(Text("\n".join(rows)))
+        self.query_one("#players", Static).update(Text("\n".join(wording.packed(seats, width, " │ "))))
+        rules = wording.rules_line(self.rules, t).split(SEPARATOR)
+        self.query_one("#rules", Static).update(Text("\n".join(wording.packed(rules, width, SEPARATOR))))
         self.query_one("#prompt", Static).update(Text(self._prompt(view)))
         self.query_one("#hand", Static).update(self._hand(view))
         self.query_one("#keys", Static).update(self._keys(view))
@@ -429,20 +435,25 @@ Row = str | tuple[str, str]
 
 
 class Panel(ModalScreen[None]):
-    """Lines of text over the game, a footer saying how to leave; scrolls when they do not
-    fit. Rows of (key, words) line up in two columns, the words wrapped beside their key."""
+    """Lines of text over the game, and below them a footer saying how to leave, always in
+    sight: the lines scroll when they do not fit. Rows of (key, words) line up in two
+    columns, the words wrapped beside their key."""
 
     DEFAULT_CSS = """
     Panel { align: center middle; }
-    Panel > VerticalScroll { width: 90%; max-width: 100; height: auto; max-height: 100%;
-                             border: double $accent; background: $surface; padding: 0 1; }
+    Panel > Vertical { width: 90%; max-width: 100; height: auto; max-height: 100%;
+                       border: double $accent; background: $surface; padding: 0 1; }
+    Panel VerticalScroll { height: auto; }
+    Panel .footer { dock: bottom; height: auto; text-style: bold; }
     """
 
     def __init__(self, rows: Sequence[Row], footer: str) -> None:
         super().__init__()
-        self.rows: list[Row] = [*rows, "", footer]
-        self.lines = [row if isinstance(row, str) else f"{row[0]:>9}  {row[1]}" for row in self.rows]
-        """The rows as plain lines."""
+        self.rows: list[Row] = list(rows)
+        self.footer = footer
+        """How to leave, below the rows: in sight however long they are (the rows scroll)."""
+        self.lines = [*(row if isinstance(row, str) else f"{row[0]:>9}  {row[1]}" for row in self.rows), footer]
+        """The rows as plain lines, and the footer."""
 
     def compose(self) -> ComposeResult:
         shown: list[Text | RichTable] = []
@@ -458,8 +469,10 @@ class Panel(ModalScreen[None]):
             table = shown[-1]
             assert isinstance(table, RichTable)
             table.add_row(Text(row[0]), Text(row[1]))
-        with VerticalScroll():
-            yield Static(Group(*shown))
+        with Vertical():
+            yield Static(self.footer, classes="footer")
+            with VerticalScroll():
+                yield Static(Group(*shown))
 
 
 class SummaryScreen(Panel):
