@@ -36,6 +36,11 @@ def status_line(view: View, t: Translations) -> str:
     )
 
 
+ACTION_KEYS: dict[str, Kind] = {"d": Kind.DRAW, "p": Kind.PASS, "x": Kind.CHALLENGE, "c": Kind.CATCH, "u": Kind.UNO}
+"""The letter that takes each action other than a play, in the line modes (local and at a
+room) as on the game screen."""
+
+
 def packed(parts: Sequence[str], width: int, separator: str) -> list[str]:
     """``parts`` joined by ``separator`` into lines of at most ``width`` columns, a line
     breaking only between parts (a part wider than the line has a line of its own); a

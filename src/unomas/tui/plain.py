@@ -209,9 +209,8 @@ def parse_answer(answer: str, session: Session, t: Translations) -> Action | Pen
     view = session.view()
     words = answer.split()
     by_kind = {a.kind: a for a in view.legal_actions}
-    simple = {"d": Kind.DRAW, "p": Kind.PASS, "x": Kind.CHALLENGE, "c": Kind.CATCH, "u": Kind.UNO}
-    if len(words) == 1 and words[0] in simple:
-        kind = simple[words[0]]
+    if len(words) == 1 and words[0] in wording.ACTION_KEYS:
+        kind = wording.ACTION_KEYS[words[0]]
         if kind in by_kind:
             return by_kind[kind]
         if kind is Kind.CATCH:  # nobody to catch: no seat to name to the engine
