@@ -634,3 +634,37 @@ async def catch_out_of_turn() -> list[Action | None]:
 def test_a_person_catches_a_bot_out_of_turn_while_the_bots_wait_the_window() -> None:
     actions = asyncio.run(catch_out_of_turn())
     assert actions[:3] == [None, Action.play(1, parse_card("R2")), Action.catch(0, 1)]
+
+
+async def pick_then_escape(lang: str) -> tuple[str, str, int]:
+    """Ana picks her Wild (the colour picker opens), then changes her mind with Esc."""
+    session = stacked_session_for_keys()
+    app = UnomasApp(translator(lang), session=session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        while not session.waiting_for_person():
+            await pilot.pause()
+        cards = wording.hand_cards(session.view())
+        await pilot.press(str(cards.index(parse_card("W")) + 1), "enter")
+        await pilot.pause()
+        picking = screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        after = screen_text(app)
+        ply = session.view().ply
+        await pilot.press("q")
+    return picking, after, ply
+
+
+def stacked_session_for_keys() -> Session:
+    game = stacked_game()
+    return Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+
+
+@pytest.mark.parametrize(("lang", "back"), [("en", "Esc back"), ("es", "Esc volver")])
+def test_esc_closes_the_colour_picker_and_plays_nothing(lang: str, back: str) -> None:
+    picking, after, ply = asyncio.run(pick_then_escape(lang))
+    t = translator(lang)
+    choose = t.gettext("Choose a colour: {choices}").split("{")[0]
+    assert choose in picking and back in " ".join(picking.split())
+    assert choose not in after and t.gettext("Your turn: play a card or draw.") in after
+    assert ply == 1  # only Beto's G2: Ana has not played

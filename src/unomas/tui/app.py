@@ -122,6 +122,7 @@ class GameScreen(Screen[None]):
         *[Binding(str(d), f"digit({d})", show=False) for d in range(10)],
         *[Binding(k, f"key('{k}')", show=False) for k in "dpxucjrygbns"],
         Binding("space", "go_on", show=False),
+        Binding("escape", "back", show=False),
         Binding("question_mark", "help", show=False),
         Binding("q", "quit_game", show=False),
     ]
@@ -289,6 +290,8 @@ class GameScreen(Screen[None]):
             keys.insert(0, ("←→/0-9 ⏎", self.t.gettext("play")))
         if view.phase >= Phase.ROUND_OVER:
             keys = [("⏎", self.t.gettext("go on"))]
+        if self.picking:
+            keys.append(("Esc", self.t.gettext("back")))
         keys.append(("?", self.t.gettext("help")))
         keys.append(("q", self.t.gettext("quit")))
         out = Text()
@@ -417,6 +420,12 @@ class GameScreen(Screen[None]):
         elif self.session.chance_open():
             self.session.let_go()
         self.refresh_all()
+
+    def action_back(self) -> None:
+        """Esc: close the colour or swap picker; the card stays in hand."""
+        if self.picking is not None:
+            self.picking = None
+            self.refresh_all()
 
     def action_help(self) -> None:
         """?: every key, and the rules in force."""
