@@ -882,3 +882,19 @@ def test_a_ten_player_match_summary_shows_how_to_close_it(
     lines = screen.rstrip("\n").split("\n")
     assert close in screen and len(lines) <= height, screen
     assert t.gettext("{player} wins the match!").split("{player}")[1] in screen
+
+
+def test_play_with_piped_input_and_no_plain_takes_the_line_mode(data_folder: Path) -> None:
+    """Not a terminal to draw a screen on: the lines, which end with the input."""
+    program = Path(sys.executable).parent / "unomas"
+    done = subprocess.run(
+        [str(program), "play", "--players", "2", "--bots", "random", "--seed", "1", "--lang", "es"],
+        input="q\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=os.environ | {"UNOMAS_DATA": str(data_folder)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Reglas oficiales · a 500 puntos\n")
+    assert "La partida está guardada" in done.stdout
