@@ -468,3 +468,15 @@ def test_a_person_at_a_room_s_lines_answers_with_the_letters_of_the_local_game()
     assert "no hay ningún Comodín roba cuatro que desafiar" in lines  # x: the server's reason
     assert sum(line.startswith("Beto roba") for line in lines) >= 2  # d, twice (p kept or was refused)
     assert prompts and not any("deja pasar" in prompt for prompt in prompts)
+
+
+def test_unomas_host_s_usage_errors_are_one_line_in_the_reader_s_language_and_exit_2() -> None:
+    with running(SQLiteStore(":memory:")) as address:
+        seat = CliRunner().invoke(app, ["host", f"http://{address}", "--bot-seat", "0", "--lang", "es", "--plain"])
+    assert seat.exit_code == 2, seat.output
+    assert (
+        seat.output == "Los ajustes de la sala no son válidos (bots): el asiento 0 no es uno de los asientos 1 a 3.\n"
+    )
+    setting = CliRunner().invoke(app, ["host", "http://127.0.0.1:9", "--set", "jump_in=maybe", "--lang", "es"])
+    assert setting.exit_code == 2 and setting.output.count("\n") == 1, setting.output
+    assert setting.output == "jump_in debe ser true o false, no 'maybe'.\n"

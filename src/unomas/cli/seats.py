@@ -28,8 +28,11 @@ NAME_LIMIT = 24
 
 
 def _refused(error: UnoError, language: str) -> typer.Exit:
-    """A refusal (the server's, by its code) or a lost connection, in one line."""
-    return fail(error_text(error.code, error.params, language, str(error)))
+    """A refusal (the server's, by its code) or a lost connection, in one line; the
+    settings of a room the server refuses are a usage error (status 2)."""
+    return fail(
+        error_text(error.code, error.params, language, str(error)), code=2 if error.code.startswith("setup.") else 1
+    )
 
 
 def _missing(words: str, extra: str, error: ImportError) -> typer.Exit:
@@ -264,7 +267,7 @@ def host_command(
 
     language = lang or default_language()
     t = translations(language)
-    rules = rules_from_options(players, preset, settings or [])
+    rules = rules_from_options(players, preset, settings or [], language)
     try:
         from unomas.client import SimpleSeat, create_room
         from unomas.tui.remote_plain import play_room as play_lines
