@@ -898,3 +898,23 @@ def test_play_with_piped_input_and_no_plain_takes_the_line_mode(data_folder: Pat
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Reglas oficiales · a 500 puntos\n")
     assert "La partida está guardada" in done.stdout
+
+
+async def watch_help(path: Path, lang: str) -> list[str]:
+    app = UnomasApp(translator(lang), watch=Watch(json.loads(path.read_text(encoding="utf-8"))))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        lines = list(getattr(app.screen, "lines", []))
+        await pilot.press("escape", "q")
+    return lines
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_replay_watch_s_help_lists_the_keys_that_step_through_the_record(tmp_path: Path, lang: str) -> None:
+    helped = "\n".join(asyncio.run(watch_help(finished_record(tmp_path), lang)))
+    t = translator(lang)
+    for key in ("→", "←", "Home End"):
+        assert re.search(rf"^ *{key}  \S", helped, re.MULTILINE), key
+    assert f"d  {t.gettext('draw')}" not in helped and t.gettext("catch a player who forgot UNO") not in helped

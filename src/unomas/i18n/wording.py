@@ -296,6 +296,17 @@ def key_help(t: Translations, *, plain: bool) -> list[tuple[str, str]]:
     return keys
 
 
+def watch_keys(t: Translations) -> list[tuple[str, str]]:
+    """Every key of ``unomas replay --watch`` and what it does."""
+    return [
+        ("→", t.gettext("the next step (also space and n)")),
+        ("←", t.gettext("a step back")),
+        ("Home End", t.gettext("the first step, the last")),
+        ("?", t.gettext("this help")),
+        ("q", t.gettext("quit")),
+    ]
+
+
 def hand_window(widths: Sequence[int], selected: int, first: int, room: int, marker: int) -> tuple[int, int]:
     """The cards ``[start, end)`` of a hand shown in ``room`` columns, the ``selected``
     one among them: all if they fit, else as many as fit beside two ``marker``-wide marks

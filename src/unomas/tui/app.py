@@ -428,9 +428,10 @@ class GameScreen(Screen[None]):
             self.refresh_all()
 
     def action_help(self) -> None:
-        """?: every key, and the rules in force."""
+        """?: every key (a record's steps, when watching one), and the rules in force."""
         t = self.t
-        rows: list[Row] = [t.gettext("Keys"), *wording.key_help(t, plain=False), "", t.gettext("Rules")]
+        keys = wording.watch_keys(t) if self.watched is not None else wording.key_help(t, plain=False)
+        rows: list[Row] = [t.gettext("Keys"), *keys, "", t.gettext("Rules")]
         rows += [wording.rules_line(self.rules, t), *wording.switch_marks(self.rules, t)]
         self.app.push_screen(HelpScreen(rows, t.gettext("Esc, Enter or ?: back to the game")))
 
