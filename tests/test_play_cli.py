@@ -918,3 +918,33 @@ def test_replay_watch_s_help_lists_the_keys_that_step_through_the_record(tmp_pat
     for key in ("→", "←", "Home End"):
         assert re.search(rf"^ *{key}  \S", helped, re.MULTILINE), key
     assert f"d  {t.gettext('draw')}" not in helped and t.gettext("catch a player who forgot UNO") not in helped
+
+
+@pytest.mark.parametrize(
+    ("content", "english", "spanish"),
+    [
+        (
+            b'{"format": "unomas-record/1", "winner": nu',
+            "b.json is damaged: no record can be read from it (line 1, column 41).",
+            "b.json está dañado: no se puede leer ningún registro (línea 1, columna 41).",
+        ),
+        (
+            b"\xff\xfe{}",
+            "b.json is damaged: it is not text (records are UTF-8 JSON).",
+            "b.json está dañado: no es texto (los registros son JSON en UTF-8).",
+        ),
+    ],
+)
+def test_resume_names_the_damage_of_the_newest_record_and_resumes_no_older_match(
+    data_folder: Path, content: bytes, english: str, spanish: str
+) -> None:
+    folder = data_folder / "records"
+    game = stacked_game()
+    older = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0)
+    asyncio.run(older.close())
+    assert older.path is not None and older.path.parent == folder
+    (folder / "b.json").write_bytes(content)  # after the older one, by name
+    assert sorted(folder.glob("*.json"))[-1].name == "b.json"
+    for lang, words in (("en", english), ("es", spanish)):
+        result = runner.invoke(app, ["play", "--resume", "--lang", lang])
+        assert (result.exit_code, result.stderr) == (1, words + "\n"), result.output

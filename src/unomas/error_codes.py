@@ -442,6 +442,10 @@ ERRORS: Final[dict[str, ErrorCode]] = {
     "match.not_over": ErrorCode("UnoError", 409, N_("The game is not over: its record is revealed at the end.")),
     # A saved match the terminal cannot continue.
     "resume.finished": ErrorCode("ResumeError", 409, N_("{file}: that match is over.")),
+    "resume.damaged": ErrorCode(
+        "ResumeError", 422, N_("{file} is damaged: no record can be read from it (line {line}, column {column}).")
+    ),
+    "resume.not_text": ErrorCode("ResumeError", 422, N_("{file} is damaged: it is not text (records are UTF-8 JSON).")),
     "resume.no_person": ErrorCode("ResumeError", 422, N_("{file}: not a match of a person against bots.")),
     "resume.no_secret": ErrorCode(
         "ResumeError", 422, N_("{file}: saved without its shuffle seed (an older unomas), so it cannot go on.")

@@ -85,7 +85,10 @@ def play(
 
     session: Session | None = None
     if resume_last:
-        path = last_unfinished()
+        try:
+            path = last_unfinished()
+        except UnoError as error:
+            raise fail(wording.error_line(error, t)) from None
         if path is None:
             raise fail(t.gettext("There is no unfinished match to resume."))
         try:
