@@ -948,3 +948,20 @@ def test_resume_names_the_damage_of_the_newest_record_and_resumes_no_older_match
     for lang, words in (("en", english), ("es", spanish)):
         result = runner.invoke(app, ["play", "--resume", "--lang", lang])
         assert (result.exit_code, result.stderr) == (1, words + "\n"), result.output
+
+
+def test_replay_verify_says_a_record_without_a_commitment_is_unverified_not_invalid(data_folder: Path) -> None:
+    """A match of the terminal still going on keeps its seed secret: nothing to check yet."""
+
+    async def unfinished() -> Path:
+        session = Session(Rules(players=2, target_score=0), ["random"], seed=5, pace=0, window=0)
+        await session.decision()
+        await session.close()
+        assert session.path is not None
+        return session.path
+
+    path = asyncio.run(unfinished())
+    for lang, unverified, invalid in (("en", "UNVERIFIED", "INVALID"), ("es", "SIN VERIFICAR", "NO VÁLIDO")):
+        result = runner.invoke(app, ["replay", str(path), "--verify", "--lang", lang], env={"COLUMNS": "300"})
+        assert result.exit_code == 1 and result.output.startswith(unverified) and invalid not in result.output
+        assert error_text("record.seed_not_revealed", {}, lang) in " ".join(result.output.split())

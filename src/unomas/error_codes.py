@@ -326,6 +326,9 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "record.draw_differs": N_("the draw lists {listed} but draws {drawn}"),
             "record.misplaced_field": N_("field {field} does not belong to {what}"),
             "record.no_shuffle": N_("the record has no {field} object with a commitment and a seed"),
+            "record.seed_not_revealed": N_(
+                "its match is not over: the seed committed to is revealed at its end, and only then can it be checked"
+            ),
             "record.bad_shuffle": N_("{field} must hold a 'commitment' and a 'seed', both hex strings"),
             "record.seed_not_hex": N_("the seed {seed} is not hex"),
             "record.seed_mismatch": N_("the seed does not match the commitment (its SHA-256 differs)"),

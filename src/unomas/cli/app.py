@@ -800,6 +800,10 @@ def replay_command(
                 game = fairness.verify(item) if verify else record.replay(item)
             except RecordError as error:
                 bad += 1
+                if error.code in ("record.no_shuffle", "record.seed_not_revealed"):  # valid, nothing to check
+                    unverified = t.gettext("UNVERIFIED")
+                    _out().print(f"[yellow]{escape(unverified)}[/] {escape(name)}: {escape(_where(error, t))}")
+                    continue
                 invalid = t.gettext("INVALID")
                 _out().print(f"[red]{escape(invalid)}[/] {escape(name)}: {escape(_where(error, t))}")
                 continue
