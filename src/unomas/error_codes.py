@@ -285,7 +285,7 @@ ERRORS: Final[dict[str, ErrorCode]] = {
     **_kind(
         "RecordError",
         {
-            "record.not_json": N_("line {line} is not JSON: {detail}"),
+            "record.not_json": N_("line {line} is not JSON (column {column})"),
             "record.not_an_object": N_("a record must be a JSON object, not {type}"),
             "record.bad_format": N_("format must be {expected}, not {value}"),
             "record.rules": N_("rules: {cause}"),
