@@ -193,10 +193,13 @@ def test_play_join_takes_the_screen_on_a_terminal_the_lines_with_plain_or_a_pipe
     with running(SQLiteStore(":memory:")) as address:
         _, link = create_room(f"http://{address}", "Ana", rules=ONE_ROUND | {"players": 3})
         result = CliRunner().invoke(cli_app, ["play", "--join", link, "--name", "Beto", "--lang", "es", *flags])
-        again = CliRunner().invoke(cli_app, ["play", "--join", link, "--name", "Carla", "--lang", "es", *flags])
-    assert result.exit_code == 0 and again.exit_code == 0, result.output + again.output
-    assert played == [(chosen, 1, "es")] * 2  # the second time, the seat held, not the next free one
+        other = CliRunner().invoke(cli_app, ["play", "--join", link, "--name", "Carla", "--lang", "es", *flags])
+        again = CliRunner().invoke(cli_app, ["play", "--join", link, "--name", "Beto", "--lang", "es", *flags])
+    assert result.exit_code == 0 and other.exit_code == 0 and again.exit_code == 0, result.output + again.output
+    # Beto's seat, then Carla's own (another name is another player), then Beto's again, not the next free one.
+    assert played == [(chosen, 1, "es"), (chosen, 2, "es"), (chosen, 1, "es")]
     assert f"Juegas en el asiento 1 de {link}." in result.output
+    assert f"Juegas en el asiento 2 de {link}." in other.output
     assert f"Vuelves al asiento 1 de {link}." in again.output
 
 

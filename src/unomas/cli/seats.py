@@ -201,12 +201,15 @@ def play_room(join: str, name: str | None, lang: str | None, *, plain: bool = Fa
 
 
 def _take_seat(room: "RoomLink", name: str) -> "tuple[Ticket, bool]":
-    """The ticket of the seat this person holds at ``room`` (kept in the data folder) and
-    True, so that they come back to it; else the next free seat's, kept there, and False."""
+    """The ticket of the seat this person, by ``name``, holds at ``room`` (kept in the data
+    folder) and True, so that they come back to it; else the next free seat's, kept there,
+    and False. Another name is another player: it takes a seat of its own."""
+    from urllib.parse import quote
+
     from unomas.client import Ticket, join_room
     from unomas.tui.session import data_dir
 
-    path = data_dir() / "seats" / f"{room.code}.json"
+    path = data_dir() / "seats" / f"{room.code}-{quote(name, safe='')}.json"
     held = Ticket.load(path)
     if held is not None and held.room == room:
         return held, True
