@@ -14,6 +14,7 @@ from unomas import record
 from unomas.actions import Action
 from unomas.bots.levels import LEVELS
 from unomas.cards import parse_card
+from unomas.errors import UnoError
 from unomas.events import Caught, Challenged, Drew, Event, HandsSwapped, MatchEnded, Played, UnoCalled
 from unomas.game import Deal, Game
 from unomas.i18n import bot_slips, translator, wording
@@ -668,3 +669,29 @@ def test_esc_closes_the_colour_picker_and_plays_nothing(lang: str, back: str) ->
     assert choose in picking and back in " ".join(picking.split())
     assert choose not in after and t.gettext("Your turn: play a card or draw.") in after
     assert ply == 1  # only Beto's G2: Ana has not played
+
+
+class Reconnecting(Session):
+    """A table whose connection is being restored (as a room's seat says while it is)."""
+
+    def trouble(self) -> UnoError | None:
+        return UnoError("client.reconnecting")
+
+
+async def keys_while_reconnecting() -> str:
+    game = stacked_game()
+    session = Reconnecting(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+    app = UnomasApp(translator("en"), session=session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        while not session.waiting_for_person():
+            await pilot.pause()
+        await pilot.pause()
+        shown = screen_text(app)
+        await pilot.press("q")
+    return shown
+
+
+def test_while_the_connection_is_restored_the_footer_offers_no_move() -> None:
+    lines = asyncio.run(keys_while_reconnecting()).splitlines()
+    assert "The connection was lost; reconnecting…" in lines
+    assert lines[-1].split() == ["?", "help", "q", "quit"]  # no play, no draw: they would be dropped

@@ -34,7 +34,7 @@ from unomas.i18n.narration import describe
 from unomas.i18n.switches import switch_groups
 from unomas.rules import PRESETS, SWITCHES, Rules
 from unomas.tui.session import Session, Setup, Watch, choose_play
-from unomas.tui.table import Table
+from unomas.tui.table import RECONNECTING, Table
 from unomas.view import View
 
 CARD_STYLES = ("bold white on red", "bold black on yellow", "bold white on green", "bold white on blue")
@@ -283,10 +283,12 @@ class GameScreen(Screen[None]):
     def _keys(self, view: View) -> Text:
         if self.watched is not None:
             return Text(self.t.gettext("→/space: next · ←: back · ?: help · q: quit"))
-        keys = [] if self.picking else wording.offers(view, self.names, self.t)
-        if self.session is not None and self.session.chance_open() and not self.picking:
+        trouble = None if self.session is None else self.session.trouble()
+        offline = trouble is not None and trouble.code == RECONNECTING  # a move would be dropped
+        keys = [] if self.picking or offline else wording.offers(view, self.names, self.t)
+        if self.session is not None and self.session.chance_open() and not (self.picking or offline):
             keys.append((self.t.gettext("space"), self.t.gettext("let it go")))
-        if any(a.kind is Kind.PLAY for a in view.legal_actions) and not self.picking:
+        if any(a.kind is Kind.PLAY for a in view.legal_actions) and not (self.picking or offline):
             keys.insert(0, ("←→/0-9 ⏎", self.t.gettext("play")))
         if view.phase >= Phase.ROUND_OVER:
             keys = [("⏎", self.t.gettext("go on"))]
