@@ -221,7 +221,8 @@ def _take_seat(room: "RoomLink", name: str) -> "tuple[Ticket, bool]":
 async def _on_screen(ticket: "Ticket", t: Translations, language: str, *, start: bool = False) -> None:
     """The seat of ``ticket`` on the game screen, once the match has started (``start``:
     the host starts it); then the match's scores, or that a bot plays the seat of the
-    person who left (a refusal that ended the connection is raised)."""
+    person who left (or, the server out of reach, that the seat waits for them to join
+    again; a refusal that ended the connection is raised)."""
     from unomas.client import RoomClient
     from unomas.tui.app import UnomasApp
     from unomas.tui.remote import RemoteTable
@@ -241,6 +242,12 @@ async def _on_screen(ticket: "Ticket", t: Translations, language: str, *, start:
             typer.echo(words.format(seat=ticket.seat, scores=scores))
         elif client.failed is not None:
             raise client.failed
+        elif not client.connected:  # the server never heard that the person left
+            typer.echo(
+                t.gettext(
+                    "You left the room without reaching the server: join again with its link to take your seat back."
+                )
+            )
         else:
             typer.echo(t.gettext("You left the room: a bot plays your seat until you join again with its link."))
 
