@@ -22,6 +22,7 @@ from unomas.actions import Action, Kind
 from unomas.bots import BUILTIN_BOTS, HeuristicBot, IsmctsBot, PlayFirstBot, RandomBot, bot_names, make_bot
 from unomas.bots.base import Bot
 from unomas.bots.heuristic import guilt_probability
+from unomas.bots.levels import LEVELS, Level, slips
 from unomas.bots.player import bot_match
 from unomas.bots.process import ProcessBot
 from unomas.bots.search import rollout_action, sample_world, search
@@ -210,7 +211,7 @@ def policy_check(bot: Bot) -> Callable[[View, Action | None, bool], None] | None
     """Policy points that hold in every position, by bot."""
     if isinstance(bot, PlayFirstBot):
         return check_playfirst
-    if isinstance(bot, HeuristicBot):
+    if isinstance(bot, HeuristicBot) and bot.forget == bot.miss == 0:
         return check_heuristic_out_of_turn
     return None
 
@@ -265,9 +266,9 @@ def play_watched(rules: Rules, specs: list[str], seed: int) -> None:
 @pytest.mark.parametrize("rule_set", RULE_SETS)
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_bots_play_legally_and_see_only_their_view(rule_set: str, players: int) -> None:
-    base = ["random", "playfirst", "heuristic"]
+    base = ["random", "playfirst", "heuristic", "heuristic:forget=0:miss=0"]
     for seed in range(2):
-        specs = [base[(seat + seed) % 3] for seat in range(players)]
+        specs = [base[(seat + seed) % 4] for seat in range(players)]
         play_watched(rules_of(rule_set, players=players, target_score=150), specs, seed)
 
 
@@ -556,16 +557,73 @@ def test_guilt_probability_on_known_counts() -> None:
     assert guilt_probability(deck, GREEN, 1) == pytest.approx(25 / 108)
 
 
-def test_heuristic_catches_an_opponent_who_forgot_uno() -> None:
+def test_heuristic_that_never_slips_catches_an_opponent_who_forgot_uno() -> None:
     game = position(["R1 R2 R3", "G1", OPPONENT], "R5", current=2, uno_pending=1)
-    assert react(HeuristicBot(), game, 0) == Action.catch(0, 1)
+    assert react(make_bot("heuristic:forget=0:miss=0"), game, 0) == Action.catch(0, 1)
 
 
-def test_heuristic_calls_uno() -> None:
+def test_heuristic_that_never_slips_calls_uno() -> None:
     game = position(["R1 G2", OPPONENT], "R5")
-    assert act(HeuristicBot(), game) == Action.play(0, C("R1"), uno=True)
+    assert act(make_bot("heuristic:forget=0:miss=0"), game) == Action.play(0, C("R1"), uno=True)
     late = position(["R1", OPPONENT, OTHER], "R5", current=1, uno_pending=0)
-    assert react(HeuristicBot(), late, 0) == Action.call_uno(0)
+    assert react(make_bot("heuristic:forget=0:miss=0"), late, 0) == Action.call_uno(0)
+
+
+FORGOT = position(["R1 R2 R3", "G1", OPPONENT], "R5", current=2, uno_pending=1)
+"""Seat 0 may catch seat 1, who forgot UNO."""
+LAST_BUT_ONE = position(["R1 G2", OPPONENT], "R5")
+"""Seat 0's play of R1 leaves it one card: it may call UNO with it."""
+
+
+def slip_rates(spec: str, samples: int) -> tuple[float, float]:
+    """How often the bot of ``spec`` forgets UNO with a play and lets a catch go, measured."""
+    plays = [a for seed in range(samples) if (a := act(make_bot(spec), LAST_BUT_ONE, seed=seed)).kind is Kind.PLAY]
+    catches = [react(make_bot(spec), FORGOT, 0, seed=seed) for seed in range(samples)]
+    assert {a.card for a in plays} == {C("R1")} and set(catches) <= {Action.catch(0, 1), None}
+    return sum(not a.uno for a in plays) / len(plays), catches.count(None) / samples
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=[level.spec for level in LEVELS])
+def test_every_level_slips_as_often_as_it_says(level: Level) -> None:
+    forget, miss = slips(level.spec)
+    samples = 12 if level.spec.startswith("ismcts") else 600
+    measured_forget, measured_miss = slip_rates(level.spec, samples)
+    assert measured_forget == pytest.approx(forget, abs=0.06)
+    assert measured_miss == pytest.approx(miss, abs=0.06)
+
+
+def test_the_default_level_slips_and_the_strongest_never() -> None:
+    assert slips("heuristic") == (0.2, 0.25)
+    assert slips(LEVELS[-1].spec) == slips(LEVELS[-2].spec) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("spec", "rates"),
+    [
+        ("heuristic:forget=0.5:miss=0", (0.5, 0.0)),
+        ("heuristic:forget=1:miss=1", (1.0, 1.0)),
+        ("playfirst:forget=0.4:miss=0.1", (0.4, 0.1)),
+        ("random:forget=0:miss=0", (0.0, 0.0)),
+        ("ismcts:iterations=20:forget=1:miss=0", (1.0, 0.0)),
+    ],
+)
+def test_slips_are_tunable_and_played_at_the_rate_asked(spec: str, rates: tuple[float, float]) -> None:
+    assert slips(spec) == rates
+    measured = slip_rates(spec, 40 if spec.startswith("ismcts") else 400)
+    assert measured == pytest.approx(rates, abs=0.07)
+
+
+@pytest.mark.parametrize("spec", ["heuristic:forget=1.5", "playfirst:miss=-0.1", "ismcts:forget=2"])
+def test_a_slip_rate_outside_0_to_1_is_refused(spec: str) -> None:
+    with raises_code(SettingsError, "setup.bad_slip_rate"):
+        make_bot(spec)
+
+
+def test_a_heuristic_that_forgot_puts_its_late_call_off_as_often() -> None:
+    late = position(["R1", OPPONENT, OTHER], "R5", current=1, uno_pending=0)
+    answers = [react(make_bot("heuristic:forget=0.5"), late, 0, seed=seed) for seed in range(400)]
+    assert set(answers) == {Action.call_uno(0), None}
+    assert 160 <= answers.count(None) <= 240
 
 
 def test_heuristic_jumps_in() -> None:

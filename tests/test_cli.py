@@ -239,8 +239,16 @@ def test_replay_of_a_good_record_and_a_line_not_json_in_spanish(tmp_path: Path) 
     assert result.exit_code == 1
     assert result.output.splitlines() == [
         f"válido {path}: registro 0: puntuaciones 0 8; ganador asiento 1",
-        f"NO VÁLIDO {path}: registro 1: la línea 2 no es JSON: Expecting property name enclosed in double quotes",
+        f"NO VÁLIDO {path}: registro 1: la línea 2 no es JSON (columna 2)",
     ]
+
+
+def test_a_record_that_breaks_off_is_placed_by_its_line_and_column_in_spanish(tmp_path: Path) -> None:
+    path = tmp_path / "cut.json"
+    path.write_text('{\n  "format": "unomas-record/1",\n  "rules": \n', encoding="utf-8")
+    result = in_spanish("replay", str(path))
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [f"NO VÁLIDO {path}: registro 0: la línea 4 no es JSON (columna 1)"]
 
 
 def test_replay_verify_says_what_is_wrong_with_the_seed_in_spanish(tmp_path: Path) -> None:

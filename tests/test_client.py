@@ -354,8 +354,8 @@ def test_a_person_in_the_terminal_plays_a_room_to_its_end_through_a_dropped_conn
             assert person.client.connects == 2 and person.room is not None and person.room["you"] == 1
     assert "Se perdió la conexión; reconectando…" in lines
     assert all(asked_connected)  # nothing asked while the connection was being restored
-    assert "No hay ninguna acción 99." in lines and "No hay ninguna acción x." in lines
-    assert any(line.startswith("El número de tu acción") for line in lines)
+    assert "No hay ninguna acción 99." in lines and "No hay ninguna acción x." not in lines  # x: a challenge
+    assert any(line.startswith("Tu acción: su número o su letra") for line in lines)
     assert any("gana la partida" in line for line in lines)
     assert lines.count("Ronda 1: reparte Ana.") == 1  # nothing told twice after the reconnection
 
@@ -523,3 +523,46 @@ def test_unomas_bot_seats_a_program_under_the_name_its_hello_gives(tmp_path: Pat
     assert names == ["Ana", "Zorro"]
     assert results[0].exit_code == 0, results[0].output
     assert f"Zorro joins the room {link}." in results[0].output
+
+
+def test_a_person_at_a_room_s_lines_answers_with_the_letters_of_the_local_game() -> None:
+    """d draws, p passes, as at a local table; a letter the view does not offer gets the
+    server's reason; on the person's own turn nothing says a chance may be let go."""
+    with running(SQLiteStore(":memory:")) as address:
+        host = SimpleSeat.create(f"http://{address}", "Ana", rules={"players": 2, "target_score": 0})
+        person = SimpleSeat.join(host.link, "Beto", lang="es")
+        answers = iter(["x", "d", "p", "d", "p"])
+        prompts: list[str] = []
+        lines: list[str] = []
+
+        def read(prompt: str) -> str:
+            prompts.append(prompt)
+            answer = next(answers, None)
+            if answer is None:
+                raise EOFError
+            return answer
+
+        with host, person:
+            host.start()
+            terminal = threading.Thread(target=lambda: play_room(person, translator("es"), read, lines.append))
+            terminal.start()
+            while terminal.is_alive() and (view := host.wait_turn(timeout=5)) is not None:
+                with contextlib.suppress(Refused):
+                    host.act(first_legal(view))
+            terminal.join(30)
+    assert not any(line.startswith("No hay ninguna acción") for line in lines), lines
+    assert "no hay ningún Comodín roba cuatro que desafiar" in lines  # x: the server's reason
+    assert sum(line.startswith("Beto roba") for line in lines) >= 2  # d, twice (p kept or was refused)
+    assert prompts and not any("deja pasar" in prompt for prompt in prompts)
+
+
+def test_unomas_host_s_usage_errors_are_one_line_in_the_reader_s_language_and_exit_2() -> None:
+    with running(SQLiteStore(":memory:")) as address:
+        seat = CliRunner().invoke(app, ["host", f"http://{address}", "--bot-seat", "0", "--lang", "es", "--plain"])
+    assert seat.exit_code == 2, seat.output
+    assert (
+        seat.output == "Los ajustes de la sala no son válidos (bots): el asiento 0 no es uno de los asientos 1 a 3.\n"
+    )
+    setting = CliRunner().invoke(app, ["host", "http://127.0.0.1:9", "--set", "jump_in=maybe", "--lang", "es"])
+    assert setting.exit_code == 2 and setting.output.count("\n") == 1, setting.output
+    assert setting.output == "jump_in debe ser true o false, no 'maybe'.\n"

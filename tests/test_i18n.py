@@ -314,3 +314,14 @@ def test_narration_and_the_catalogs_load_without_an_import_cycle() -> None:
     assert done.stdout.strip() == "True True"
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         _ = i18n.nothing  # type: ignore[attr-defined]
+
+
+def test_a_chosen_colour_is_named_the_same_way_with_a_wild_and_for_a_starting_wild() -> None:
+    from unomas.events import ColorChosen, Played
+
+    wild = Played(0, parse_card("W"), 1, None, False, False)
+    for lang, played, chosen in (
+        ("es", "Ana juega Comodín (W) y elige amarillo.", "Ana elige amarillo."),
+        ("en", "Ana plays Wild (W) and chooses Yellow.", "Ana chooses Yellow."),
+    ):
+        assert narrate([wild, ColorChosen(0, 1)], ["Ana", "Beto"], lang) == [played, chosen]

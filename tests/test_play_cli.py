@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -22,13 +24,13 @@ from unomas.actions import Kind
 from unomas.cards import parse_card
 from unomas.cli.app import app
 from unomas.errors import IllegalAction, RecordError, SettingsError, StaleAction, UnoError
-from unomas.i18n import translator, wording
+from unomas.i18n import error_text, translator, wording
 from unomas.rules import Rules
 from unomas.runs.plot import PLOT_INSTALL
 from unomas.testing import draw, make_game
 from unomas.tui import plain
 from unomas.tui.app import UnomasApp
-from unomas.tui.session import ResumeError, Session, Setup, Watch
+from unomas.tui.session import NAMES, ResumeError, Session, Setup, Watch
 
 runner = CliRunner()
 
@@ -706,13 +708,31 @@ def test_a_drawn_card_is_offered_to_keep_only_where_the_rules_allow_it(force: bo
         assert (dict(wording.offers(view, ["Ana", "Beto"], translator(lang))).get("p") is None) is force
 
 
-def test_plain_mode_says_a_key_the_rules_do_not_allow_now_is_not_allowed() -> None:
+@pytest.mark.parametrize(
+    ("lang", "reason"),
+    [
+        ("en", "the last card may not be an action or wild card (no_action_finish)"),
+        ("es", "la última carta no puede ser una carta de acción ni un comodín (no_action_finish)"),
+    ],
+)
+def test_plain_mode_explains_a_refused_card_by_the_rule_that_forbids_it(lang: str, reason: str) -> None:
+    game = make_game([["RS"], ["G1"]], ["R5", "Y1", "Y2"], target_score=0, no_action_finish=True)
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+    out: list[str] = []
+    answers = iter(["1", "1 u"])
+    plain.run(session, translator(lang), lambda _prompt: next(answers, "q"), out.append)
+    assert out.count(reason) == 2 and len(session.history) == 2  # Beto drew; Ana, refused twice, changed nothing
+
+
+def test_plain_mode_says_why_the_rules_do_not_allow_a_key_now() -> None:
     game = make_game([["R1", "G2"], ["Y3", "Y4"]], ["B9", "Y5", "B7"], target_score=0, force_play_drawn=True)
     session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
     out: list[str] = []
     answers = iter(["d", "p", "x", "3"])
     plain.run(session, translator("en"), lambda _prompt: next(answers, "q"), out.append)
-    assert out.count("That is not allowed now.") == 2 and "Not understood" not in "\n".join(out)
+    assert error_text("move.must_play_drawn", {}, "en") in out  # p: the drawn card must be played
+    assert error_text("move.nothing_to_challenge", {}, "en") in out  # x
+    assert "That is not allowed now." not in out and "Not understood" not in "\n".join(out)
     assert "Ana plays Blue 7 (B7)." in out
 
 
@@ -752,3 +772,196 @@ def test_plain_mode_wraps_its_lines_between_words_at_the_terminal_s_width() -> N
         assert all(len(row) <= width for row in rows)
         assert " ".join(rows).split() == line.split()  # no word cut in two, none lost
     assert fit(line, 200) == line
+
+
+@pytest.mark.parametrize(
+    ("args", "start"),
+    [
+        (["host", "http://127.0.0.1:9"], 0),
+        (["play", "--join", "http://127.0.0.1:9/r/ABCDEFGHJK"], 0),
+        (["play", "--join", "http://127.0.0.1:9/nothing-here"], 1),
+        (["play", "--join", "notaurl", "--name", "Ana"], None),  # a code, on the default server
+    ],
+)
+@pytest.mark.parametrize(("lang", "starts"), [("en", ("Cannot reach", "--join")), ("es", ("No se puede", "--join"))])
+def test_a_server_that_cannot_be_reached_is_one_line_in_the_reader_s_language(
+    data_folder: Path, args: list[str], start: int | None, lang: str, starts: tuple[str, str]
+) -> None:
+    """The real command, at a port where nothing listens (9, discard). A bare code is
+    looked for on the default server (127.0.0.1:8000), whatever answers there: one line."""
+    program = Path(sys.executable).parent / "unomas"
+    done = subprocess.run(
+        [str(program), *args, "--lang", lang, "--plain"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=os.environ | {"UNOMAS_DATA": str(data_folder)},
+        stdin=subprocess.DEVNULL,
+    )
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in lines[0], lines
+    assert done.returncode == (1 if start != 1 else 2)
+    if start is not None:
+        assert lines[0].startswith(starts[start])
+
+
+CROWDED = "--players 10 --bots random --rules all --set challenge_wild_draw_four=false --pace 0.05 --seed 3"
+"""Ten players, every house rule the official rules lack and without the one they have:
+the longest rules line there is."""
+STATUS_FIELD = {
+    "es": r"Ronda \d+|Mesa: .+ \([A-Z0-9+]+\)|Color: .+ \([RYGB]\)|—|(anti)?horario [↻↺]|Mazo: \d+",
+    "en": r"Round \d+|Top: .+ \([A-Z0-9+]+\)|Colour: .+ \([RYGB]\)|—|(counter-)?clockwise [↻↺]|Pile: \d+",
+}
+
+
+@contextlib.contextmanager
+def tmux_window(command: str, width: int, height: int) -> Iterator[str]:
+    """A tmux window of ``width`` × ``height`` running ``command``: its name."""
+    name = f"unomas-crowd-{os.getpid()}-{width}-{time.monotonic_ns()}"
+    tmux("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), f"sleep 0.5; {command}; sleep 60")
+    tmux("resize-window", "-t", name, "-x", str(width), "-y", str(height))
+    try:
+        yield name
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, check=False)
+
+
+def shown_when(name: str, until: Callable[[str], bool], seconds: float = 60) -> str:
+    """The screen of the tmux window ``name`` once ``until`` holds of it (or the last one)."""
+    deadline = time.monotonic() + seconds
+    screen = tmux("capture-pane", "-p", "-t", name)
+    while time.monotonic() < deadline and not until(screen):
+        time.sleep(0.3)
+        screen = tmux("capture-pane", "-p", "-t", name)
+    return screen
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (CI installs it)")
+@pytest.mark.parametrize(("width", "height", "lang"), [(60, 20, "es"), (80, 24, "en"), (60, 20, "en"), (80, 24, "es")])
+def test_ten_players_and_every_house_rule_are_whole_on_a_small_screen(
+    data_folder: Path, width: int, height: int, lang: str
+) -> None:
+    program = Path(sys.executable).parent / "unomas"
+    t = translator(lang)
+    turn = t.gettext("Your turn: play a card or draw.").split(":")[0]
+    with tmux_window(f"UNOMAS_DATA={data_folder} {program} play {CROWDED} --lang {lang}", width, height) as name:
+        screen = shown_when(name, lambda shown: turn in shown)
+    lines = screen.rstrip("\n").split("\n")
+    assert len(lines) <= height and max(len(line) for line in lines) <= width
+    for player in NAMES:  # every player, the tenth too
+        assert re.search(rf"(^|│ |▶ ){player}: \d+ ", screen, re.MULTILINE), player
+    rules = Rules.preset("all", players=10, challenge_wild_draw_four=False)
+    for part in wording.rules_line(rules, t).split(" · "):  # every switch, and the target score
+        assert " ".join(part.split()) in " ".join(screen.split()), part
+    status = lines[: next(n for n, line in enumerate(lines) if "▶" in line or line.startswith(NAMES[0]))]
+    fields = [field for line in status for field in line.split(" · ")]
+    assert fields and all(re.fullmatch(STATUS_FIELD[lang], field) for field in fields), status  # none broken
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (CI installs it)")
+@pytest.mark.parametrize(("width", "height", "lang"), [(60, 20, "es"), (80, 24, "en")])
+def test_a_ten_player_match_summary_shows_how_to_close_it(
+    data_folder: Path, width: int, height: int, lang: str
+) -> None:
+    """One card each and a single round: the match is over within a few turns (the
+    person plays their card, or draws and plays or keeps what they drew)."""
+    program = Path(sys.executable).parent / "unomas"
+    t = translator(lang)
+    close = t.gettext("Enter: close")
+    turn = t.gettext("Your turn: play a card or draw.").split(":")[0]
+    one_card = f"{CROWDED} --set hand_size=1 --set target_score=0"
+    with tmux_window(f"UNOMAS_DATA={data_folder} {program} play {one_card} --lang {lang}", width, height) as name:
+        screen = ""
+        for _ in range(30):
+            screen = shown_when(name, lambda shown: close in shown or turn in shown)
+            if close in screen:
+                break
+            for key in ("1", "Enter", "r", "d", "Enter", "r", "p"):
+                tmux("send-keys", "-t", name, key)
+                time.sleep(0.2)
+    lines = screen.rstrip("\n").split("\n")
+    assert close in screen and len(lines) <= height, screen
+    assert t.gettext("{player} wins the match!").split("{player}")[1] in screen
+
+
+def test_play_with_piped_input_and_no_plain_takes_the_line_mode(data_folder: Path) -> None:
+    """Not a terminal to draw a screen on: the lines, which end with the input."""
+    program = Path(sys.executable).parent / "unomas"
+    done = subprocess.run(
+        [str(program), "play", "--players", "2", "--bots", "random", "--seed", "1", "--lang", "es"],
+        input="q\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=os.environ | {"UNOMAS_DATA": str(data_folder)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Reglas oficiales · a 500 puntos\n")
+    assert "La partida está guardada" in done.stdout
+
+
+async def watch_help(path: Path, lang: str) -> list[str]:
+    app = UnomasApp(translator(lang), watch=Watch(json.loads(path.read_text(encoding="utf-8"))))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        lines = list(getattr(app.screen, "lines", []))
+        await pilot.press("escape", "q")
+    return lines
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_replay_watch_s_help_lists_the_keys_that_step_through_the_record(tmp_path: Path, lang: str) -> None:
+    helped = "\n".join(asyncio.run(watch_help(finished_record(tmp_path), lang)))
+    t = translator(lang)
+    for key in ("→", "←", "Home End"):
+        assert re.search(rf"^ *{key}  \S", helped, re.MULTILINE), key
+    assert f"d  {t.gettext('draw')}" not in helped and t.gettext("catch a player who forgot UNO") not in helped
+
+
+@pytest.mark.parametrize(
+    ("content", "english", "spanish"),
+    [
+        (
+            b'{"format": "unomas-record/1", "winner": nu',
+            "b.json is damaged: no record can be read from it (line 1, column 41).",
+            "b.json está dañado: no se puede leer ningún registro (línea 1, columna 41).",
+        ),
+        (
+            b"\xff\xfe{}",
+            "b.json is damaged: it is not text (records are UTF-8 JSON).",
+            "b.json está dañado: no es texto (los registros son JSON en UTF-8).",
+        ),
+    ],
+)
+def test_resume_names_the_damage_of_the_newest_record_and_resumes_no_older_match(
+    data_folder: Path, content: bytes, english: str, spanish: str
+) -> None:
+    folder = data_folder / "records"
+    game = stacked_game()
+    older = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0)
+    asyncio.run(older.close())
+    assert older.path is not None and older.path.parent == folder
+    (folder / "b.json").write_bytes(content)  # after the older one, by name
+    assert sorted(folder.glob("*.json"))[-1].name == "b.json"
+    for lang, words in (("en", english), ("es", spanish)):
+        result = runner.invoke(app, ["play", "--resume", "--lang", lang])
+        assert (result.exit_code, result.stderr) == (1, words + "\n"), result.output
+
+
+def test_replay_verify_says_a_record_without_a_commitment_is_unverified_not_invalid(data_folder: Path) -> None:
+    """A match of the terminal still going on keeps its seed secret: nothing to check yet."""
+
+    async def unfinished() -> Path:
+        session = Session(Rules(players=2, target_score=0), ["random"], seed=5, pace=0, window=0)
+        await session.decision()
+        await session.close()
+        assert session.path is not None
+        return session.path
+
+    path = asyncio.run(unfinished())
+    for lang, unverified, invalid in (("en", "UNVERIFIED", "INVALID"), ("es", "SIN VERIFICAR", "NO VÁLIDO")):
+        result = runner.invoke(app, ["replay", str(path), "--verify", "--lang", lang], env={"COLUMNS": "300"})
+        assert result.exit_code == 1 and result.output.startswith(unverified) and invalid not in result.output
+        assert error_text("record.seed_not_revealed", {}, lang) in " ".join(result.output.split())

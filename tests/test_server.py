@@ -605,6 +605,9 @@ def test_the_i18n_endpoint_serves_both_languages_and_refuses_others() -> None:
             "playfirst": "primera que sirva (2)",
             "random": "aleatorio (1, el más fácil)",
         }
+        assert {bot["spec"]: bot["slips"] for bot in words["bots"]}["heuristic"] == (
+            "olvida cantar UNO el 20 % de las veces y no pilla el 25 %"
+        )
         status, words = get(address, "/api/i18n/en")
         assert status == 200 and words["catalog"]["Skip"] == "Skip"
         assert words["errors"] == error_messages("en") and words["errors"]["room.full"] == "The room is full."

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
@@ -351,9 +352,43 @@ def uno_calls(spec: str, matches: int) -> tuple[int, int]:
     return left_one, calls
 
 
-def test_the_random_level_forgets_uno_now_and_then_and_the_heuristic_never() -> None:
+def test_the_levels_forget_uno_now_and_then_and_one_that_never_slips_never() -> None:
     """As the README's bot table says, so that a person gets to catch someone."""
     left_one, calls = uno_calls("random", 20)
     assert 0.1 < 1 - calls / left_one < 0.6
-    left_one, calls = uno_calls("heuristic", 10)
+    left_one, calls = uno_calls("heuristic", 20)
+    assert 0.05 < 1 - calls / left_one < 0.4
+    left_one, calls = uno_calls("heuristic:forget=0:miss=0", 10)
     assert left_one > 0 and calls == left_one
+
+
+def first_catch_chance(seed: int, bots: list[str] | None = None, rounds: int = 3) -> int | None:
+    """The round in which the person, at the setup's default table (or among ``bots``), is
+    first offered a catch within ``rounds`` rounds of a seeded match, or None."""
+
+    async def scenario() -> int | None:
+        setup = Setup()
+        session = Session(setup.rules(), bots or setup.bots, seed=seed, pace=0, window=math.inf, save=False)
+        try:
+            while await session.decision() and session.view().round < rounds:
+                view = session.view()
+                if any(a.kind is Kind.CATCH for a in view.legal_actions):
+                    return view.round
+                if view.phase == Phase.ROUND_OVER:
+                    session.next_round()
+                elif session.chance_open():
+                    session.let_go()
+                else:
+                    with contextlib.suppress(StaleAction):
+                        await session.submit(session.actions()[-1])
+            return None
+        finally:
+            await session.close()
+
+    return run(scenario)
+
+
+def test_a_person_at_the_default_table_gets_a_bot_to_catch_within_a_few_rounds() -> None:
+    assert Setup().bots == ["heuristic"] * 3
+    assert [first_catch_chance(seed) for seed in range(5)] == [1, 0, 0, 1, 0]
+    assert [first_catch_chance(seed, ["heuristic:forget=0:miss=0"] * 3) for seed in range(2)] == [None, None]

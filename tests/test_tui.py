@@ -7,15 +7,17 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.widgets import Checkbox, Input, Label
+from textual.widgets import Checkbox, Input, Label, Select
 
 from tui_fixtures import Crashing, Scripted, exhausting_game, next_keys, play_out, screen_text, stacked_game
 from unomas import record
 from unomas.actions import Action
+from unomas.bots.levels import LEVELS
 from unomas.cards import parse_card
+from unomas.errors import UnoError
 from unomas.events import Caught, Challenged, Drew, Event, HandsSwapped, MatchEnded, Played, UnoCalled
 from unomas.game import Deal, Game
-from unomas.i18n import translator, wording
+from unomas.i18n import bot_slips, translator, wording
 from unomas.i18n.narration import describe
 from unomas.rules import PRESETS, SWITCHES, Rules
 from unomas.testing import make_game
@@ -83,6 +85,8 @@ async def setup_then_play() -> tuple[list[Setup], str]:
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
         shown = screen_text(app)
+        app.screen.query_one("#preset-all").scroll_visible(animate=False)  # below the bots' levels
+        await pilot.pause()
         await pilot.click("#preset-all")
         await pilot.pause()
         app.screen.query_one("#target").value = "0"  # type: ignore[attr-defined]
@@ -138,7 +142,38 @@ def test_jump_in_seven_target_and_a_refused_card_through_keys_and_mouse() -> Non
     assert HandsSwapped(0, 1) in seen
     assert "j jump in" in screens[0] and "space let it go" in screens[0]
     assert "Swap hands with: 1 = Beto" in screens[1]
-    assert "That card cannot be played now." in screens[2]
+    assert "Y3 does not match the top card G7 (colour in play G)" in screens[2]  # the engine's reason
+
+
+async def refused_last_action_card(lang: str) -> tuple[str, tuple[Action, ...]]:
+    """Ana's last card is a Skip under no_action_finish: she picks it anyway."""
+    game = make_game([["RS"], ["G1"]], ["R5", "Y1", "Y2"], target_score=0, no_action_finish=True)
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+    app = UnomasApp(translator(lang), session=session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("1", "enter")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if session.trouble() is not None:
+                break
+        shown = screen_text(app)
+        legal = session.view().legal_actions
+        await pilot.press("q")
+    return shown, legal
+
+
+@pytest.mark.parametrize(
+    ("lang", "reason"),
+    [
+        ("en", "the last card may not be an action or wild card (no_action_finish)"),
+        ("es", "la última carta no puede ser una carta de acción ni un comodín (no_action_finish)"),
+    ],
+)
+def test_a_card_the_engine_refuses_is_explained_by_the_rule_that_forbids_it(lang: str, reason: str) -> None:
+    shown, legal = asyncio.run(refused_last_action_card(lang))
+    assert legal == (Action.draw(0),)  # nothing changed: Ana still has to draw
+    assert reason in " ".join(shown.split())
 
 
 async def preset_switches() -> dict[str, dict[str, bool]]:
@@ -554,6 +589,32 @@ def test_the_setup_screen_s_heading_and_drop_downs_are_whole_at_every_size(
     assert any(line.startswith(seat) for line in lines)
 
 
+async def level_choices(lang: str) -> list[tuple[str, str]]:
+    app = UnomasApp(translator(lang), setup=Setup(players=2, bots=["heuristic"]), make_session=lambda _setup: None)  # type: ignore[arg-type,return-value]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        choices = [(str(prompt), str(spec)) for prompt, spec in app.screen.query_one("#bot-1", Select)._options]
+        await pilot.press("escape")
+    return choices
+
+
+@pytest.mark.parametrize(
+    ("lang", "default", "strongest"),
+    [
+        ("en", "forgets UNO 20% of the time, misses 25% of catches", "never forgets UNO, always catches"),
+        ("es", "olvida cantar UNO el 20 % de las veces y no pilla el 25 %", "nunca olvida el UNO y siempre pilla"),
+    ],
+)
+def test_the_setup_screen_says_how_often_each_level_forgets_uno_and_misses_a_catch(
+    lang: str, default: str, strongest: str
+) -> None:
+    choices = dict((spec, prompt) for prompt, spec in asyncio.run(level_choices(lang)))
+    assert list(choices) == [level.spec for level in LEVELS]
+    assert choices["heuristic"] == f"{translator(lang).gettext('heuristic (3)')} · {default}"
+    assert choices[LEVELS[-1].spec].endswith(strongest)
+    assert all(prompt.endswith(bot_slips(spec, lang)) for spec, prompt in choices.items())
+
+
 async def catch_out_of_turn() -> list[Action | None]:
     """Seat 1 (a bot) plays R2 and forgets UNO while seat 2 (a bot) is on turn: Ana catches
     him within the reaction window, which holds both bots back."""
@@ -574,3 +635,63 @@ async def catch_out_of_turn() -> list[Action | None]:
 def test_a_person_catches_a_bot_out_of_turn_while_the_bots_wait_the_window() -> None:
     actions = asyncio.run(catch_out_of_turn())
     assert actions[:3] == [None, Action.play(1, parse_card("R2")), Action.catch(0, 1)]
+
+
+async def pick_then_escape(lang: str) -> tuple[str, str, int]:
+    """Ana picks her Wild (the colour picker opens), then changes her mind with Esc."""
+    session = stacked_session_for_keys()
+    app = UnomasApp(translator(lang), session=session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        while not session.waiting_for_person():
+            await pilot.pause()
+        cards = wording.hand_cards(session.view())
+        await pilot.press(str(cards.index(parse_card("W")) + 1), "enter")
+        await pilot.pause()
+        picking = screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        after = screen_text(app)
+        ply = session.view().ply
+        await pilot.press("q")
+    return picking, after, ply
+
+
+def stacked_session_for_keys() -> Session:
+    game = stacked_game()
+    return Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+
+
+@pytest.mark.parametrize(("lang", "back"), [("en", "Esc back"), ("es", "Esc volver")])
+def test_esc_closes_the_colour_picker_and_plays_nothing(lang: str, back: str) -> None:
+    picking, after, ply = asyncio.run(pick_then_escape(lang))
+    t = translator(lang)
+    choose = t.gettext("Choose a colour: {choices}").split("{")[0]
+    assert choose in picking and back in " ".join(picking.split())
+    assert choose not in after and t.gettext("Your turn: play a card or draw.") in after
+    assert ply == 1  # only Beto's G2: Ana has not played
+
+
+class Reconnecting(Session):
+    """A table whose connection is being restored (as a room's seat says while it is)."""
+
+    def trouble(self) -> UnoError | None:
+        return UnoError("client.reconnecting")
+
+
+async def keys_while_reconnecting() -> str:
+    game = stacked_game()
+    session = Reconnecting(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+    app = UnomasApp(translator("en"), session=session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        while not session.waiting_for_person():
+            await pilot.pause()
+        await pilot.pause()
+        shown = screen_text(app)
+        await pilot.press("q")
+    return shown
+
+
+def test_while_the_connection_is_restored_the_footer_offers_no_move() -> None:
+    lines = asyncio.run(keys_while_reconnecting()).splitlines()
+    assert "The connection was lost; reconnecting…" in lines
+    assert lines[-1].split() == ["?", "help", "q", "quit"]  # no play, no draw: they would be dropped

@@ -193,10 +193,13 @@ def test_play_join_takes_the_screen_on_a_terminal_the_lines_with_plain_or_a_pipe
     with running(SQLiteStore(":memory:")) as address:
         _, link = create_room(f"http://{address}", "Ana", rules=ONE_ROUND | {"players": 3})
         result = CliRunner().invoke(cli_app, ["play", "--join", link, "--name", "Beto", "--lang", "es", *flags])
-        again = CliRunner().invoke(cli_app, ["play", "--join", link, "--name", "Carla", "--lang", "es", *flags])
-    assert result.exit_code == 0 and again.exit_code == 0, result.output + again.output
-    assert played == [(chosen, 1, "es")] * 2  # the second time, the seat held, not the next free one
+        other = CliRunner().invoke(cli_app, ["play", "--join", link, "--name", "Carla", "--lang", "es", *flags])
+        again = CliRunner().invoke(cli_app, ["play", "--join", link, "--name", "Beto", "--lang", "es", *flags])
+    assert result.exit_code == 0 and other.exit_code == 0 and again.exit_code == 0, result.output + again.output
+    # Beto's seat, then Carla's own (another name is another player), then Beto's again, not the next free one.
+    assert played == [(chosen, 1, "es"), (chosen, 2, "es"), (chosen, 1, "es")]
     assert f"Juegas en el asiento 1 de {link}." in result.output
+    assert f"Juegas en el asiento 2 de {link}." in other.output
     assert f"Vuelves al asiento 1 de {link}." in again.output
 
 
@@ -216,3 +219,45 @@ def test_unomas_host_starts_the_match_on_enter_and_plays_the_host_s_seat_on_the_
         )
     assert result.exit_code == 0, result.output
     assert played == [(0, True)] and "The room's link, to share: http://" in result.output
+
+
+class AwayClient:
+    """A room's client as it stands when the person quits the screen: no match over, no
+    refusal, and (``connected``) the server within reach or not."""
+
+    def __init__(self, connected: bool) -> None:
+        self.connected = connected
+        self.view: dict[str, Any] | None = {"ply": 0}
+        self.over: dict[str, Any] | None = None
+        self.failed: Exception | None = None
+
+    async def __aenter__(self) -> AwayClient:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        return None
+
+
+@pytest.mark.parametrize(
+    ("connected", "said"),
+    [
+        (True, "Has salido de la sala: un bot juega por ti hasta que vuelvas a entrar con su enlace."),
+        (
+            False,
+            "Has salido de la sala sin llegar al servidor: vuelve a entrar con su enlace para recuperar tu asiento.",
+        ),
+    ],
+)
+def test_quitting_a_room_says_a_bot_plays_only_when_the_server_could_hear_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], connected: bool, said: str
+) -> None:
+    async def quit_at_once(_app: UnomasApp) -> None:
+        return None
+
+    client = AwayClient(connected)
+    monkeypatch.setattr(RoomClient, "of", lambda *_args, **_kwargs: client)
+    monkeypatch.setattr(UnomasApp, "run_async", quit_at_once)
+    monkeypatch.setattr("unomas.tui.remote.RemoteTable", lambda _client: None)
+    ticket = Ticket("http://127.0.0.1:9", "ABCDEFGHJK", 1, "token")
+    asyncio.run(seats._on_screen(ticket, translator("es"), "es"))
+    assert capsys.readouterr().out.splitlines() == [said]

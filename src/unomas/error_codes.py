@@ -201,6 +201,7 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "setup.unknown_bot_option": N_("bot {name} has no option {option} (options: {known})"),
             "setup.bad_bot_option": N_("bot {name}: option {option} takes a {type}, not {value}"),
             "setup.bad_search": N_("ismcts needs iterations ≥ 1 or seconds > 0"),
+            "setup.bad_slip_rate": N_("a bot's {option} is a rate from 0 to 1, not {value}"),
             "setup.bot_count": N_("{players} players need {bots} bots, not {given}"),
             "setup.person_seat": N_("the person's seat must be 0 to {last}, not {value}"),
             "setup.name_count": N_("{names} names for {players} seats"),
@@ -285,7 +286,7 @@ ERRORS: Final[dict[str, ErrorCode]] = {
     **_kind(
         "RecordError",
         {
-            "record.not_json": N_("line {line} is not JSON: {detail}"),
+            "record.not_json": N_("line {line} is not JSON (column {column})"),
             "record.not_an_object": N_("a record must be a JSON object, not {type}"),
             "record.bad_format": N_("format must be {expected}, not {value}"),
             "record.rules": N_("rules: {cause}"),
@@ -326,6 +327,9 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "record.draw_differs": N_("the draw lists {listed} but draws {drawn}"),
             "record.misplaced_field": N_("field {field} does not belong to {what}"),
             "record.no_shuffle": N_("the record has no {field} object with a commitment and a seed"),
+            "record.seed_not_revealed": N_(
+                "its match is not over: the seed committed to is revealed at its end, and only then can it be checked"
+            ),
             "record.bad_shuffle": N_("{field} must hold a 'commitment' and a 'seed', both hex strings"),
             "record.seed_not_hex": N_("the seed {seed} is not hex"),
             "record.seed_mismatch": N_("the seed does not match the commitment (its SHA-256 differs)"),
@@ -438,6 +442,12 @@ ERRORS: Final[dict[str, ErrorCode]] = {
         "LinkError", 422, N_("{text} is not a room's link, a room's code nor a server's address.")
     ),
     "client.connection_lost": ErrorCode("UnoError", 503, N_("The connection to the room is closed.")),
+    "client.unreachable": ErrorCode(
+        "UnoError", 503, N_("Cannot reach the server {server}: is unomas serve running there?")
+    ),
+    "client.not_a_server": ErrorCode(
+        "UnoError", 502, N_("{server} answered as no unomas server does (HTTP {status}).")
+    ),
     "client.no_answer": ErrorCode("ConnectionLost", 504, N_("The room did not answer in {seconds} s.")),
     "client.closed": ErrorCode("ConnectionLost", 503, N_("The client was closed.")),
     "client.not_connected": ErrorCode("ConnectionLost", 503, N_("Not connected just now: try again.")),
@@ -454,6 +464,10 @@ ERRORS: Final[dict[str, ErrorCode]] = {
     "match.not_over": ErrorCode("UnoError", 409, N_("The game is not over: its record is revealed at the end.")),
     # A saved match the terminal cannot continue.
     "resume.finished": ErrorCode("ResumeError", 409, N_("{file}: that match is over.")),
+    "resume.damaged": ErrorCode(
+        "ResumeError", 422, N_("{file} is damaged: no record can be read from it (line {line}, column {column}).")
+    ),
+    "resume.not_text": ErrorCode("ResumeError", 422, N_("{file} is damaged: it is not text (records are UTF-8 JSON).")),
     "resume.no_person": ErrorCode("ResumeError", 422, N_("{file}: not a match of a person against bots.")),
     "resume.no_secret": ErrorCode(
         "ResumeError", 422, N_("{file}: saved without its shuffle seed (an older unomas), so it cannot go on.")

@@ -69,7 +69,8 @@ def verify(record: Any) -> Game:
     """Check that ``record`` is valid and that its revealed seed dealt it; return the game.
 
     Raises :class:`RecordError` naming the first problem: an invalid record, a missing or
-    malformed ``shuffle`` field, a seed that does not hash to the commitment, or a deal or
+    malformed ``shuffle`` field (``record.seed_not_revealed`` for a match not over, whose
+    seed is still secret), a seed that does not hash to the commitment, or a deal or
     reshuffle (round and event counted from 0) that the seed does not produce.
     """
     replay(record)
@@ -77,6 +78,8 @@ def verify(record: Any) -> Game:
     if not isinstance(field, dict):
         raise RecordError("record.no_shuffle", field=repr(FIELD))
     commitment, seed_hex = field.get("commitment"), field.get("seed")
+    if isinstance(commitment, str) and "seed" not in field and record.get("winner") is None:
+        raise RecordError("record.seed_not_revealed")
     if not isinstance(commitment, str) or not isinstance(seed_hex, str):
         raise RecordError("record.bad_shuffle", field=repr(FIELD))
     try:

@@ -103,15 +103,21 @@ def iter_file(path: str | Path) -> Iterator[Any]:
     try:
         yield json.loads(text)
         return
-    except json.JSONDecodeError:
-        pass
-    for number, line in enumerate(text.splitlines(), start=1):
+    except json.JSONDecodeError as error:
+        whole = error
+    lines = text.splitlines()
+    try:
+        json.loads(next((line for line in lines if line.strip()), ""))
+    except json.JSONDecodeError:  # not JSON Lines: one record, broken where the parser stopped
+        yield RecordError("record.not_json", line=whole.lineno, column=whole.colno, record=0)
+        return
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             yield json.loads(line)
         except json.JSONDecodeError as error:
-            yield RecordError("record.not_json", line=number, detail=error.msg, record=number - 1)
+            yield RecordError("record.not_json", line=number, column=error.colno, record=number - 1)
 
 
 def read_file(path: str | Path) -> list[Any]:

@@ -25,8 +25,12 @@ Its policy, in order:
 * **Hoarding wilds**: when only wild cards can be played, it draws instead while it holds
   ``hoard`` cards or more (4 by default; 0 never) and no opponent holds three or fewer.
 * **A drawn card** that can be played is played.
-* **Out of turn**: always calls UNO (with the play, or late if it must), always catches an
-  opponent who forgot, always jumps in when it can.
+* **Out of turn**: calls UNO late if it must, catches an opponent who forgot, always jumps
+  in when it can.
+* **Slips, as people do**: it forgets to call UNO ``forget`` of the time (0.2 by default:
+  with the play that leaves it one card, and each time a late call is open to it) and lets
+  a chance to catch go ``miss`` of the time (0.25 by default), so that a person at its table
+  has someone to catch; ``heuristic:forget=0:miss=0`` never slips.
 """
 
 from __future__ import annotations
@@ -68,11 +72,16 @@ class HeuristicBot(Bot):
     """A strong rule-based player (see the module's documentation for its policy)."""
 
     name = "heuristic"
+    forget = 0.2
+    miss = 0.25
 
-    def __init__(self, challenge_at: float = 0.3, hoard: int = 4) -> None:
+    def __init__(
+        self, challenge_at: float = 0.3, hoard: int = 4, forget: float | None = None, miss: float | None = None
+    ) -> None:
         super().__init__()
         self.challenge_at = challenge_at
         self.hoard = hoard
+        self.set_slips(forget, miss)
         self.color_in_play = -1
         self.color_before_wild_draw_four = -1
         self.voids: dict[int, set[int]] = {}
@@ -111,10 +120,9 @@ class HeuristicBot(Bot):
 
     def act(self, view: View) -> Action:
         actions = view.legal_actions
-        for kind in (Kind.UNO, Kind.CATCH):  # the seat on turn may call or catch first
-            action = first_of(actions, kind)
-            if action is not None:
-                return action
+        call = self.call_or_catch(view)  # the seat on turn may call or catch first
+        if call is not None:
+            return call
         options = plays(actions)
         if view.phase is Phase.COLOR:
             best = self.best_color(view.hand)
@@ -136,12 +144,10 @@ class HeuristicBot(Bot):
         return uno
 
     def react(self, view: View) -> Action | None:
-        actions = view.legal_actions
-        for kind in (Kind.UNO, Kind.CATCH):
-            action = first_of(actions, kind)
-            if action is not None:
-                return action
-        options = plays(actions)
+        call = self.call_or_catch(view)
+        if call is not None:
+            return call
+        options = plays(view.legal_actions)
         return self.best_play(view, options) if options else None
 
     def answer_penalty(self, view: View, options: list[Action], actions: Sequence[Action]) -> Action:
@@ -176,8 +182,8 @@ class HeuristicBot(Bot):
             variants = [a for a in variants if a.color == color] or variants
         targets = [a for a in variants if a.target is not None]
         if targets:
-            return min(targets, key=lambda a: (view.hand_sizes[a.target or 0], a.target))
-        return variants[0]
+            return self.slip_call(view, min(targets, key=lambda a: (view.hand_sizes[a.target or 0], a.target)))
+        return self.slip_call(view, variants[0])
 
     def card_score(self, view: View, card: Card) -> float:
         seat, rules = self.seat, view.rules

@@ -16,7 +16,8 @@ on by default).
 
 Inside the search every player calls UNO with the play, and out-of-turn actions (catches,
 jump-ins) are left out; out of turn, and for the starting colour, the bot follows
-``heuristic``. Budget: ``iterations`` per decision, or ``seconds`` (then the result depends
+``heuristic``. It never slips unless asked (``ismcts:forget=0.1:miss=0.2``: see
+:attr:`~unomas.bots.base.Bot.forget`). Budget: ``iterations`` per decision, or ``seconds`` (then the result depends
 on the machine's speed).
 """
 
@@ -47,6 +48,8 @@ class IsmctsBot(Bot):
         seconds: float | None = None,
         exploration: float = 0.7,
         voids: bool = True,
+        forget: float | None = None,
+        miss: float | None = None,
     ) -> None:
         super().__init__()
         if iterations is None and seconds is None:
@@ -57,7 +60,8 @@ class IsmctsBot(Bot):
         self.seconds = seconds
         self.exploration = exploration
         self.voids = voids
-        self.helper = HeuristicBot()
+        self.set_slips(forget, miss)
+        self.helper = HeuristicBot(forget=self.forget, miss=self.miss)
 
     def start(self, seat: int, rules: Rules, rng: random.Random) -> None:
         super().start(seat, rules, rng)
@@ -75,10 +79,10 @@ class IsmctsBot(Bot):
             return self.helper.act(view)
         candidates = turn_candidates(view.legal_actions)
         if len(candidates) == 1:
-            return candidates[0]
+            return self.slip_call(view, candidates[0])
         root = self.search(view)
         best = max(candidates, key=lambda a: root.children[a].visits if a in root.children else -1)
-        return best
+        return self.slip_call(view, best)
 
     def search(self, view: View) -> Node:
         """Run the search from ``view``; return the root with its statistics."""

@@ -4,6 +4,8 @@ the server.
 Each level is a bot spec with a label (an English message id, translated by the catalogs
 through :func:`unomas.i18n.bot_label`), weakest first. ``in_rooms`` marks the levels a
 server room may seat: built in and quick, never a program of the host's choosing.
+Each level slips as people do at its own rates (:func:`slips`), which the setup screens show
+beside it: the weaker levels forget UNO and let catches go more often, the strongest never.
 
 >>> [level.spec for level in LEVELS if level.in_rooms]
 ['random', 'playfirst', 'heuristic']
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["LEVELS", "ROOM_LEVELS", "Level", "level_of"]
+__all__ = ["LEVELS", "ROOM_LEVELS", "Level", "level_of", "slips"]
 
 
 def N_(message: str) -> str:
@@ -45,3 +47,21 @@ ROOM_LEVELS: tuple[str, ...] = tuple(level.spec for level in LEVELS if level.in_
 def level_of(spec: str) -> Level | None:
     """The level of ``spec``, or None for a spec that is not one of the levels."""
     return next((level for level in LEVELS if level.spec == spec), None)
+
+
+def slips(spec: str) -> tuple[float, float]:
+    """How often the bot of ``spec`` forgets UNO and lets a catch go (its bot's
+    :attr:`~unomas.bots.base.Bot.forget` and :attr:`~unomas.bots.base.Bot.miss`).
+
+    >>> [slips(level.spec) for level in LEVELS[1:3]]
+    [(0.1, 0.5), (0.2, 0.25)]
+    >>> slips("heuristic:forget=0.05:miss=0")
+    (0.05, 0.0)
+    """
+    from unomas.bots import make_bot
+
+    bot = make_bot(spec)
+    try:
+        return bot.forget, bot.miss
+    finally:
+        bot.close()

@@ -245,12 +245,13 @@ def _param_name(param: Any) -> str:
     return str(param.metavar or param.name or "").upper()
 
 
-def _refused(error: SettingsError, option: str | None = None) -> Refused:
-    """A bad setting of a command as one line in the reader's words (by its code, see
-    :func:`unomas.i18n.wording.error_line`), after the option it came from."""
+def _refused(error: SettingsError, option: str | None = None, lang: str | None = None) -> Refused:
+    """A bad setting of a command as one line in the reader's words (``lang``'s, else the
+    locale's; by its code, see :func:`unomas.i18n.wording.error_line`), after the option
+    it came from."""
     from unomas.i18n.wording import error_line
 
-    t = _words()
+    t = _words(["--lang", lang] if lang else [])
     line = error_line(error, t)
     return Refused(line if option is None else t.gettext("{option}: {reason}").format(option=option, reason=line))
 
@@ -285,15 +286,16 @@ def _markup_literal(text: str) -> str:
     return text.replace("[", "\\[")
 
 
-def rules_from_options(players: int | None, preset: str, settings: list[str]) -> Rules:
-    """The rules of a preset, with ``--players`` and ``--set NAME=VALUE`` applied."""
+def rules_from_options(players: int | None, preset: str, settings: list[str], lang: str | None = None) -> Rules:
+    """The rules of a preset, with ``--players`` and ``--set NAME=VALUE`` applied (a bad
+    one refused in ``lang``, else the locale's language)."""
     try:
         rules = Rules.preset(preset)
         if players is not None:
             rules = rules.replace(players=players)
         return rules.with_settings(settings)
     except SettingsError as error:
-        raise _refused(error) from None
+        raise _refused(error, lang=lang) from None
 
 
 RAY_EXTRA = "unomas[ray]"
@@ -802,6 +804,10 @@ def replay_command(
                 game = fairness.verify(item) if verify and not sealed else record.replay(item)
             except RecordError as error:
                 bad += 1
+                if error.code in ("record.no_shuffle", "record.seed_not_revealed"):  # valid, nothing to check
+                    unverified = t.gettext("UNVERIFIED")
+                    _out().print(f"[yellow]{escape(unverified)}[/] {escape(name)}: {escape(_where(error, t))}")
+                    continue
                 invalid = t.gettext("INVALID")
                 _out().print(f"[red]{escape(invalid)}[/] {escape(name)}: {escape(_where(error, t))}")
                 continue

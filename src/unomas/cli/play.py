@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,8 @@ def play(
 
     if window is not None:
         setup.window = window
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        plain = True  # no terminal to draw the game screen on: a pipe reads and writes lines
     if plain:  # the line mode waits for the person at every chance: an empty line lets it go
         setup.window = math.inf
 
@@ -82,7 +85,10 @@ def play(
 
     session: Session | None = None
     if resume_last:
-        path = last_unfinished()
+        try:
+            path = last_unfinished()
+        except UnoError as error:
+            raise fail(wording.error_line(error, t)) from None
         if path is None:
             raise fail(t.gettext("There is no unfinished match to resume."))
         try:

@@ -25,8 +25,11 @@ __all__ = ["register"]
 
 
 def _refused(error: UnoError, language: str) -> typer.Exit:
-    """A refusal (the server's, by its code) or a lost connection, in one line."""
-    return fail(error_text(error.code, error.params, language, str(error)))
+    """A refusal (the server's, by its code) or a lost connection, in one line; the
+    settings of a room the server refuses are a usage error (status 2)."""
+    return fail(
+        error_text(error.code, error.params, language, str(error)), code=2 if error.code.startswith("setup.") else 1
+    )
 
 
 def _missing(words: str, extra: str, error: ImportError) -> typer.Exit:
@@ -201,12 +204,15 @@ def play_room(join: str, name: str | None, lang: str | None, *, plain: bool = Fa
 
 
 def _take_seat(room: "RoomLink", name: str) -> "tuple[Ticket, bool]":
-    """The ticket of the seat this person holds at ``room`` (kept in the data folder) and
-    True, so that they come back to it; else the next free seat's, kept there, and False."""
+    """The ticket of the seat this person, by ``name``, holds at ``room`` (kept in the data
+    folder) and True, so that they come back to it; else the next free seat's, kept there,
+    and False. Another name is another player: it takes a seat of its own."""
+    from urllib.parse import quote
+
     from unomas.client import Ticket, join_room
     from unomas.tui.session import data_dir
 
-    path = data_dir() / "seats" / f"{room.code}.json"
+    path = data_dir() / "seats" / f"{room.code}-{quote(name, safe='')}.json"
     held = Ticket.load(path)
     if held is not None and held.room == room:
         return held, True
@@ -218,7 +224,8 @@ def _take_seat(room: "RoomLink", name: str) -> "tuple[Ticket, bool]":
 async def _on_screen(ticket: "Ticket", t: Translations, language: str, *, start: bool = False) -> None:
     """The seat of ``ticket`` on the game screen, once the match has started (``start``:
     the host starts it); then the match's scores, or that a bot plays the seat of the
-    person who left (a refusal that ended the connection is raised)."""
+    person who left (or, the server out of reach, that the seat waits for them to join
+    again; a refusal that ended the connection is raised)."""
     from unomas.client import RoomClient
     from unomas.tui.app import UnomasApp
     from unomas.tui.remote import RemoteTable
@@ -238,6 +245,12 @@ async def _on_screen(ticket: "Ticket", t: Translations, language: str, *, start:
             typer.echo(words.format(seat=ticket.seat, scores=scores))
         elif client.failed is not None:
             raise client.failed
+        elif not client.connected:  # the server never heard that the person left
+            typer.echo(
+                t.gettext(
+                    "You left the room without reaching the server: join again with its link to take your seat back."
+                )
+            )
         else:
             typer.echo(t.gettext("You left the room: a bot plays your seat until you join again with its link."))
 
@@ -267,7 +280,7 @@ def host_command(
 
     language = lang or default_language()
     t = translations(language)
-    rules = rules_from_options(players, preset, settings or [])
+    rules = rules_from_options(players, preset, settings or [], language)
     try:
         from unomas.client import SimpleSeat, create_room
         from unomas.client.links import NAME_LIMIT

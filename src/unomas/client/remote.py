@@ -21,6 +21,7 @@ import contextlib
 import json
 import logging
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -93,9 +94,14 @@ def seat_names(room: dict[str, Any]) -> list[str]:
 
 
 def _request(url: str, body: dict[str, Any] | None = None) -> Any:
+    """The JSON answer of a server's HTTP API; a refusal raises :class:`Refused`, a server
+    that cannot be reached ``client.unreachable``, one that answers no JSON
+    ``client.not_a_server``."""
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, method="GET" if body is None else "POST")
     request.add_header("Content-Type", "application/json")
+    parts = urllib.parse.urlsplit(url)
+    server = f"{parts.scheme}://{parts.netloc}"
     try:
         with urllib.request.urlopen(request, timeout=15) as response:
             return json.loads(response.read())
@@ -104,7 +110,13 @@ def _request(url: str, body: dict[str, Any] | None = None) -> Any:
             answer = json.loads(error.read())
         except ValueError:
             answer = {}
-        raise Refused.from_json(answer.get("error") or {"code": "error", "message": str(error)}) from None
+        if not isinstance(answer, dict) or not isinstance(answer.get("error"), dict):
+            raise UnoError("client.not_a_server", server=server, status=error.code) from None
+        raise Refused.from_json(answer["error"]) from None
+    except OSError:  # refused, no such host, timed out: a URLError or the socket's own
+        raise UnoError("client.unreachable", server=server) from None
+    except ValueError:
+        raise UnoError("client.not_a_server", server=server, status=200) from None
 
 
 def create_room(server: str, name: str, **setup: Any) -> tuple[Ticket, str]:

@@ -63,6 +63,7 @@ __all__ = [
     "LOCALE_DIR",
     "Translations",
     "bot_label",
+    "bot_slips",
     "card_name",
     "catalog_json",
     "color_name",
@@ -169,6 +170,27 @@ def bot_label(spec: str, lang: str | Translations) -> str:
 
     level = level_of(spec)
     return spec if level is None else _t(lang).gettext(level.label)
+
+
+def bot_slips(spec: str, lang: str | Translations) -> str:
+    """How often a bot level slips, in words: how often it forgets UNO and lets a catch go.
+
+    >>> bot_slips("heuristic", "en"), bot_slips("ismcts:iterations=300", "es")
+    ('forgets UNO 20% of the time, misses 25% of catches', 'nunca olvida el UNO y siempre pilla')
+    """
+    from unomas.bots.levels import slips
+
+    t = _t(lang)
+    forget, miss = slips(spec)
+    if forget == miss == 0:
+        return t.gettext("never forgets UNO, always catches")
+    return t.gettext("forgets UNO {forget} of the time, misses {miss} of catches").format(
+        forget=_percent(forget, t), miss=_percent(miss, t)
+    )
+
+
+def _percent(rate: float, t: Translations) -> str:
+    return t.gettext("{percent}%").format(percent=round(100 * rate))
 
 
 @cache

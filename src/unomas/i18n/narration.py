@@ -40,7 +40,7 @@ from unomas.events import (
     StartingCardReturned,
     UnoCalled,
 )
-from unomas.i18n import Translations, _in_card_color, _t, card_name, color_name
+from unomas.i18n import Translations, _in_card_color, _t, card_name
 
 
 def narrate(events: Sequence[Event], names: Sequence[str], lang: str | Translations) -> list[str]:
@@ -140,7 +140,7 @@ def _passed(e: Passed, n: Sequence[str], t: Translations) -> str:
 
 
 def _color(e: ColorChosen, n: Sequence[str], t: Translations) -> str:
-    return t.gettext("{player} chooses {color}.").format(player=n[e.player], color=color_name(e.color, t))
+    return t.gettext("{player} chooses {color}.").format(player=n[e.player], color=_in_card_color(e.color, t))
 
 
 def _uno(e: UnoCalled, n: Sequence[str], t: Translations) -> str:

@@ -36,6 +36,28 @@ def status_line(view: View, t: Translations) -> str:
     )
 
 
+ACTION_KEYS: dict[str, Kind] = {"d": Kind.DRAW, "p": Kind.PASS, "x": Kind.CHALLENGE, "c": Kind.CATCH, "u": Kind.UNO}
+"""The letter that takes each action other than a play, in the line modes (local and at a
+room) as on the game screen."""
+
+
+def packed(parts: Sequence[str], width: int, separator: str) -> list[str]:
+    """``parts`` joined by ``separator`` into lines of at most ``width`` columns, a line
+    breaking only between parts (a part wider than the line has a line of its own); a
+    width of 0 or less (not known yet) puts them all on one line.
+
+    >>> packed(["Round 1", "Top: Wild Draw Four (W+4)", "Pile: 80"], 36, " · ")
+    ['Round 1 · Top: Wild Draw Four (W+4)', 'Pile: 80']
+    """
+    lines: list[str] = []
+    for part in parts:
+        if lines and (width <= 0 or len(lines[-1]) + len(separator) + len(part) <= width):
+            lines[-1] += separator + part
+        else:
+            lines.append(part)
+    return lines
+
+
 def seat_line(view: View, seat: int, names: Sequence[str], t: Translations, *, person: bool = True) -> str:
     """One player: name, cards, score, and marks for the turn and a missed UNO; the seat
     of the view is "(you)" when a person sits there (``person``; not in a bots' record)."""
@@ -272,6 +294,17 @@ def key_help(t: Translations, *, plain: bool) -> list[tuple[str, str]]:
         ("q", t.gettext("quit (the match is saved)")),
     ]
     return keys
+
+
+def watch_keys(t: Translations) -> list[tuple[str, str]]:
+    """Every key of ``unomas replay --watch`` and what it does."""
+    return [
+        ("→", t.gettext("the next step (also space and n)")),
+        ("←", t.gettext("a step back")),
+        ("Home End", t.gettext("the first step, the last")),
+        ("?", t.gettext("this help")),
+        ("q", t.gettext("quit")),
+    ]
 
 
 def hand_window(widths: Sequence[int], selected: int, first: int, room: int, marker: int) -> tuple[int, int]:

@@ -56,7 +56,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from unomas.bots.levels import ROOM_LEVELS
 from unomas.error_codes import ERRORS
 from unomas.errors import Refusal, UnoError
-from unomas.i18n import LANGUAGES, bot_label, catalog_json, error_messages
+from unomas.i18n import LANGUAGES, bot_label, bot_slips, catalog_json, error_messages
 from unomas.i18n.switches import switches_json
 from unomas.server.collector import tend_collector
 from unomas.server.metrics import CONTENT_TYPE, Metrics
@@ -635,7 +635,7 @@ def create_app(
         lang = request.path_params["lang"]
         if lang not in LANGUAGES:
             return _error(Refusal("lang.unknown", lang=lang))
-        bots = [{"spec": spec, "label": bot_label(spec, lang)} for spec in ROOM_LEVELS]
+        bots = [{"spec": spec, "label": bot_label(spec, lang), "slips": bot_slips(spec, lang)} for spec in ROOM_LEVELS]
         words = {"catalog": catalog_json(lang), "switches": switches_json(lang), "bots": bots}
         return JSONResponse(words | {"errors": error_messages(lang)})
 

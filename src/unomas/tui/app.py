@@ -18,7 +18,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, RichLog, Select, Static
@@ -29,12 +29,12 @@ from unomas.cards import COLOR_LETTERS, COLOR_OF
 from unomas.errors import SettingsError
 from unomas.events import Event, MatchEnded, RoundEnded
 from unomas.game import Phase
-from unomas.i18n import Translations, bot_label, wording
+from unomas.i18n import Translations, bot_label, bot_slips, wording
 from unomas.i18n.narration import describe
 from unomas.i18n.switches import switch_groups
 from unomas.rules import PRESETS, SWITCHES, Rules
 from unomas.tui.session import Session, Setup, Watch, choose_play
-from unomas.tui.table import Table
+from unomas.tui.table import RECONNECTING, Table
 from unomas.view import View
 
 CARD_STYLES = ("bold white on red", "bold black on yellow", "bold white on green", "bold white on blue")
@@ -53,6 +53,9 @@ def card_text(token: str, color: int, *, marked: bool, selected: bool, new: bool
         style = "reverse " + style
     return Text(f"{'*' if marked else ' '}{token}{NEW_MARK if new else ''}", style=style)
 
+
+SEPARATOR = " · "
+"""Between the fields of the status line and of the rules line."""
 
 NEW_MARK = "•"
 """After a card got since the person's last turn (the line mode writes ``(new)``)."""
@@ -101,9 +104,9 @@ class GameScreen(Screen[None]):
     """A match at a table (against bots here, or a room's), or (``watch``) a record stepped through."""
 
     CSS = """
-    #status { height: auto; max-height: 2; background: $boost; }
-    #players { height: auto; max-height: 5; }
-    #rules { height: auto; max-height: 2; color: $text-muted; }
+    #status { height: auto; background: $boost; }
+    #players { height: auto; }
+    #rules { height: auto; color: $text-muted; }
     #log { height: 1fr; border: round $primary; }
     #prompt { height: auto; max-height: 2; text-style: bold; }
     #hand { height: 1; link-style: none; link-style-hover: bold; }
@@ -119,6 +122,7 @@ class GameScreen(Screen[None]):
         *[Binding(str(d), f"digit({d})", show=False) for d in range(10)],
         *[Binding(k, f"key('{k}')", show=False) for k in "dpxucjrygbns"],
         Binding("space", "go_on", show=False),
+        Binding("escape", "back", show=False),
         Binding("question_mark", "help", show=False),
         Binding("q", "quit_game", show=False),
     ]
@@ -153,7 +157,6 @@ class GameScreen(Screen[None]):
         yield Static(id="keys")
 
     def on_mount(self) -> None:
-        self.query_one("#rules", Static).update(Text(wording.rules_line(self.rules, self.t)))
         if self.session is not None:
             for _action, events in self.session.history:
                 self._narrate(events)
@@ -211,12 +214,16 @@ class GameScreen(Screen[None]):
     def refresh_all(self) -> None:
         view = self.view()
         t = self.t
-        self.query_one("#status", Static).update(Text(wording.status_line(view, t)))
+        width = self.size.width
+        # Lines break between the fields of the status, the players and the rules: none is
+        # cut in two, and none is hidden however many lines they take.
+        fields = wording.status_line(view, t).split(SEPARATOR)
+        self.query_one("#status", Static).update(Text("\n".join(wording.packed(fields, width, SEPARATOR))))
         person = self.watched is None or self.watched.person == view.seat
         seats = [wording.seat_line(view, s, self.names, t, person=person) for s in range(len(view.hand_sizes))]
-        per_line = 2 if len(seats) <= 6 else 3
-        rows = [" │ ".join(seats[i : i + per_line]) for i in range(0, len(seats), per_line)]
-        self.query_one("#players", Static).update(Text("\n".join(rows)))
+        self.query_one("#players", Static).update(Text("\n".join(wording.packed(seats, width, " │ "))))
+        rules = wording.rules_line(self.rules, t).split(SEPARATOR)
+        self.query_one("#rules", Static).update(Text("\n".join(wording.packed(rules, width, SEPARATOR))))
         self.query_one("#prompt", Static).update(Text(self._prompt(view)))
         self.query_one("#hand", Static).update(self._hand(view))
         self.query_one("#keys", Static).update(self._keys(view))
@@ -276,13 +283,17 @@ class GameScreen(Screen[None]):
     def _keys(self, view: View) -> Text:
         if self.watched is not None:
             return Text(self.t.gettext("→/space: next · ←: back · ?: help · q: quit"))
-        keys = [] if self.picking else wording.offers(view, self.names, self.t)
-        if self.session is not None and self.session.chance_open() and not self.picking:
+        trouble = None if self.session is None else self.session.trouble()
+        offline = trouble is not None and trouble.code == RECONNECTING  # a move would be dropped
+        keys = [] if self.picking or offline else wording.offers(view, self.names, self.t)
+        if self.session is not None and self.session.chance_open() and not (self.picking or offline):
             keys.append((self.t.gettext("space"), self.t.gettext("let it go")))
-        if any(a.kind is Kind.PLAY for a in view.legal_actions) and not self.picking:
+        if any(a.kind is Kind.PLAY for a in view.legal_actions) and not (self.picking or offline):
             keys.insert(0, ("←→/0-9 ⏎", self.t.gettext("play")))
         if view.phase >= Phase.ROUND_OVER:
             keys = [("⏎", self.t.gettext("go on"))]
+        if self.picking:
+            keys.append(("Esc", self.t.gettext("back")))
         keys.append(("?", self.t.gettext("help")))
         keys.append(("q", self.t.gettext("quit")))
         out = Text()
@@ -349,15 +360,15 @@ class GameScreen(Screen[None]):
         self._play(cards[min(self.selected, len(cards) - 1)])
 
     def _play(self, card: int, *, color: int | None = None, target: int | None = None) -> None:
-        choice = choose_play(self.view().legal_actions, card, color=color, target=target, uno=self.uno_armed)
+        view = self.view()
+        choice = choose_play(view.legal_actions, card, color=color, target=target, uno=self.uno_armed)
         if isinstance(choice, str):
             self.picking = (choice, card)
             self.refresh_all()
-        elif choice is None:
-            self.message = self.t.gettext("That card cannot be played now.")
-            self.picking = None
-            self.refresh_all()
-        else:
+        elif choice is None and view.seat is not None:
+            # Not among the legal actions: the table's engine refuses it and says why.
+            self._apply(Action.play(view.seat, card, color=color, target=target, uno=self.uno_armed))
+        elif choice is not None:
             self._apply(choice)
 
     def action_key(self, key: str) -> None:
@@ -412,10 +423,17 @@ class GameScreen(Screen[None]):
             self.session.let_go()
         self.refresh_all()
 
+    def action_back(self) -> None:
+        """Esc: close the colour or swap picker; the card stays in hand."""
+        if self.picking is not None:
+            self.picking = None
+            self.refresh_all()
+
     def action_help(self) -> None:
-        """?: every key, and the rules in force."""
+        """?: every key (a record's steps, when watching one), and the rules in force."""
         t = self.t
-        rows: list[Row] = [t.gettext("Keys"), *wording.key_help(t, plain=False), "", t.gettext("Rules")]
+        keys = wording.watch_keys(t) if self.watched is not None else wording.key_help(t, plain=False)
+        rows: list[Row] = [t.gettext("Keys"), *keys, "", t.gettext("Rules")]
         rows += [wording.rules_line(self.rules, t), *wording.switch_marks(self.rules, t)]
         self.app.push_screen(HelpScreen(rows, t.gettext("Esc, Enter or ?: back to the game")))
 
@@ -429,20 +447,25 @@ Row = str | tuple[str, str]
 
 
 class Panel(ModalScreen[None]):
-    """Lines of text over the game, a footer saying how to leave; scrolls when they do not
-    fit. Rows of (key, words) line up in two columns, the words wrapped beside their key."""
+    """Lines of text over the game, and below them a footer saying how to leave, always in
+    sight: the lines scroll when they do not fit. Rows of (key, words) line up in two
+    columns, the words wrapped beside their key."""
 
     DEFAULT_CSS = """
     Panel { align: center middle; }
-    Panel > VerticalScroll { width: 90%; max-width: 100; height: auto; max-height: 100%;
-                             border: double $accent; background: $surface; padding: 0 1; }
+    Panel > Vertical { width: 90%; max-width: 100; height: auto; max-height: 100%;
+                       border: double $accent; background: $surface; padding: 0 1; }
+    Panel VerticalScroll { height: auto; }
+    Panel .footer { dock: bottom; height: auto; text-style: bold; }
     """
 
     def __init__(self, rows: Sequence[Row], footer: str) -> None:
         super().__init__()
-        self.rows: list[Row] = [*rows, "", footer]
-        self.lines = [row if isinstance(row, str) else f"{row[0]:>9}  {row[1]}" for row in self.rows]
-        """The rows as plain lines."""
+        self.rows: list[Row] = list(rows)
+        self.footer = footer
+        """How to leave, below the rows: in sight however long they are (the rows scroll)."""
+        self.lines = [*(row if isinstance(row, str) else f"{row[0]:>9}  {row[1]}" for row in self.rows), footer]
+        """The rows as plain lines, and the footer."""
 
     def compose(self) -> ComposeResult:
         shown: list[Text | RichTable] = []
@@ -458,8 +481,10 @@ class Panel(ModalScreen[None]):
             table = shown[-1]
             assert isinstance(table, RichTable)
             table.add_row(Text(row[0]), Text(row[1]))
-        with VerticalScroll():
-            yield Static(Group(*shown))
+        with Vertical():
+            yield Static(self.footer, classes="footer")
+            with VerticalScroll():
+                yield Static(Group(*shown))
 
 
 class SummaryScreen(Panel):
@@ -555,7 +580,7 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label(t.gettext("Seconds to catch or jump in before a bot acts"))
                 yield Input(f"{self.setup.window:g}", id="window", type="number")
-            levels = [(bot_label(level.spec, t), level.spec) for level in LEVELS]
+            levels = [(f"{bot_label(level.spec, t)} · {bot_slips(level.spec, t)}", level.spec) for level in LEVELS]
             for seat in range(1, 10):
                 spec = self.setup.bots[seat - 1] if seat - 1 < len(self.setup.bots) else self.setup.bots[-1]
                 if level_of(spec) is None:

@@ -209,11 +209,13 @@ def parse_answer(answer: str, session: Session, t: Translations) -> Action | Pen
     view = session.view()
     words = answer.split()
     by_kind = {a.kind: a for a in view.legal_actions}
-    simple = {"d": Kind.DRAW, "p": Kind.PASS, "x": Kind.CHALLENGE, "c": Kind.CATCH, "u": Kind.UNO}
-    if len(words) == 1 and words[0] in simple:
-        if simple[words[0]] in by_kind:
-            return by_kind[simple[words[0]]]
-        raise ValueError(t.gettext("That is not allowed now."))
+    if len(words) == 1 and words[0] in wording.ACTION_KEYS:
+        kind = wording.ACTION_KEYS[words[0]]
+        if kind in by_kind:
+            return by_kind[kind]
+        if kind is Kind.CATCH:  # nobody to catch: no seat to name to the engine
+            raise ValueError(t.gettext("That is not allowed now."))
+        return Action(session.person, kind)  # not offered: the session's engine says why
     if len(words) == 1 and len(words[0]) == 1 and words[0].upper() in COLOR_LETTERS:
         starting = COLOR_LETTERS.index(words[0].upper())
         for action in view.legal_actions:
@@ -248,13 +250,15 @@ def parse_answer(answer: str, session: Session, t: Translations) -> Action | Pen
 def _play(
     session: Session, t: Translations, card: Card, color: int | None, target: int | None, uno: bool
 ) -> Action | Pending:
-    """The legal play of ``card`` with these choices, or what is still to ask."""
+    """The legal play of ``card`` with these choices, or what is still to ask (a play
+    that is not legal as it is, for the engine to refuse with its reason)."""
     view = session.view()
     choice = choose_play(view.legal_actions, card, color=color, target=target, uno=uno)
     if choice == "color":
         return Pending(card, color, target, uno, wording.color_prompt(t, view.hand))
     if choice == "target":
         return Pending(card, color, target, uno, wording.target_prompt(view, session.names, t))
-    if not isinstance(choice, Action):
-        raise ValueError(t.gettext("That card cannot be played now."))
-    return choice
+    if isinstance(choice, Action):
+        return choice
+    # Not among the legal actions: the session's engine refuses it and says why.
+    return Action.play(session.person, card, color=color, target=target, uno=uno)

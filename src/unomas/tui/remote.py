@@ -26,12 +26,10 @@ from unomas.conductor import Listener
 from unomas.errors import UnoError
 from unomas.events import Event
 from unomas.rules import Rules
+from unomas.tui.table import RECONNECTING
 from unomas.view import View
 
-__all__ = ["RECONNECTING", "RemoteTable"]
-
-RECONNECTING = "client.reconnecting"
-"""The code of :meth:`RemoteTable.trouble` while a lost connection is opened again."""
+__all__ = ["RemoteTable"]
 
 
 class RemoteTable:

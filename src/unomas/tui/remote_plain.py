@@ -3,7 +3,8 @@
 Line by line, for terminals, screen readers and pipes: what happens is told as it
 happens (the server's narration, in the person's language); when the seat may act, the
 table is shown and its legal actions are listed by number, as the server sent them; the
-person answers with a number (an empty line lets an out-of-turn chance go, ``q`` leaves:
+person answers with a number, or with the letter of an action as at a local table (``d``
+draws, ``p`` passes…; an empty line lets an out-of-turn chance go, ``q`` leaves:
 the seat stays theirs, and a bot plays it after the grace period). An answer to a view the
 game has left behind is refused as stale, and the new view is shown; when the connection
 drops, nothing is asked until it is back and the server has sent the table as it is.
@@ -14,12 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from unomas.actions import Action, Kind
 from unomas.client.decode import view_from_json
 from unomas.client.remote import ConnectionLost, Refused, seat_names
 from unomas.client.simple import SimpleSeat
 from unomas.i18n import Translations, error_text, wording
 from unomas.i18n.view_words import listed_actions, table_lines
 from unomas.rules import Rules
+from unomas.view import View
 
 __all__ = ["play_room"]
 
@@ -31,6 +34,19 @@ def _names(seat: SimpleSeat) -> list[str]:
     room = seat.room
     assert room is not None
     return seat_names(room)
+
+
+def _chosen(view: View, answer: str) -> Action | None:
+    """The action an answer names: a listed action by its number, or by its letter as at a
+    local table (one the view does not list is sent all the same, for the server to say
+    why it is refused), or None (a catch names no one when none is listed)."""
+    if answer.isdigit():
+        return view.legal_actions[int(answer)] if int(answer) < len(view.legal_actions) else None
+    kind = wording.ACTION_KEYS.get(answer)
+    if kind is None or view.seat is None:
+        return None
+    listed = next((action for action in view.legal_actions if action.kind is kind), None)
+    return listed if listed is not None or kind is Kind.CATCH else Action(view.seat, kind)
 
 
 def play_room(
@@ -65,8 +81,14 @@ def play_room(
             write(line)
         for entry in listed_actions(view, names, t):
             write(f"  {entry['id']}: {entry['description']}")
+        if view.seat == view.current:  # the turn is the person's: no chance to let go
+            question = t.gettext("Your action: its number or letter (d, p, x, c, u); q: leave")
+        else:
+            question = t.gettext(
+                "Your action: its number or letter (d, p, x, c, u); Enter: let the chance go; q: leave"
+            )
         try:
-            answer = read(t.gettext("Your action's number (Enter: let a chance go, q: leave)") + " ").strip().lower()
+            answer = read(question + " ").strip().lower()
         except EOFError:
             return None
         if answer == "q":
@@ -74,12 +96,13 @@ def play_room(
         if not answer:
             seat.wait_change(WAIT)
             continue
-        if not answer.isdigit() or int(answer) >= len(view.legal_actions):
+        action = _chosen(view, answer)
+        if action is None:
             write(t.gettext("There is no action {answer}.").format(answer=answer))
             continue
         seen = seat.updates
         try:
-            seat.act(view.legal_actions[int(answer)].to_json(), ply=view.ply)
+            seat.act(action.to_json(), ply=view.ply)
         except Refused as refusal:
             write(error_text(refusal.code, refusal.params, lang, str(refusal)))
         except ConnectionLost:

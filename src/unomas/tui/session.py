@@ -430,15 +430,22 @@ def choose_play(
 
 
 def last_unfinished() -> Path | None:
-    """The newest record in the data folder whose match is not over."""
+    """The newest record in the data folder whose match is not over. A damaged record
+    newer than it raises :class:`ResumeError` naming the damage (``resume.damaged``,
+    ``resume.not_text``): it may be the match the person means, so no older one is
+    resumed in its place."""
     folder = records_dir()
     if not folder.is_dir():
         return None
     for path in sorted(folder.glob("*.json"), reverse=True):
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
+            data = json.loads(path.read_bytes().decode("utf-8"))
+        except OSError:
+            continue  # gone meanwhile, or not ours to read
+        except UnicodeDecodeError:
+            raise ResumeError(path, "resume.not_text") from None
+        except json.JSONDecodeError as error:
+            raise ResumeError(path, "resume.damaged", line=error.lineno, column=error.colno) from None
         if isinstance(data, dict) and data.get("winner", 0) is None:
             return path
     return None
@@ -446,10 +453,11 @@ def last_unfinished() -> Path | None:
 
 class ResumeError(UnoError):
     """A saved record whose match cannot be continued: ``resume.finished`` (its match is
-    over) or ``resume.no_person`` (it is not a match of a person against bots)."""
+    over), ``resume.no_person`` (it is not a match of a person against bots),
+    ``resume.damaged`` or ``resume.not_text`` (it cannot be read)."""
 
-    def __init__(self, path: Path, code: str) -> None:
-        super().__init__(code, file=path.name)
+    def __init__(self, path: Path, code: str, **params: object) -> None:
+        super().__init__(code, file=path.name, **params)
 
 
 def resume(path: Path, *, pace: float = 0.8, window: float = WINDOW) -> Session:

@@ -24,7 +24,11 @@ from unomas.events import Event
 from unomas.rules import Rules
 from unomas.view import View
 
-__all__ = ["Table"]
+__all__ = ["RECONNECTING", "Table"]
+
+RECONNECTING = "client.reconnecting"
+"""The code of :meth:`Table.trouble` while a lost connection is opened again: the screen
+offers no move meanwhile (it could not be sent)."""
 
 
 class Table(Protocol):

@@ -50,7 +50,7 @@ function markPreset() {
 function buildBotChoice() {
   const select = $("#create-form").bot;
   const chosen = select.value || "heuristic";
-  select.replaceChildren(...state.bots.map((bot) => el("option", { value: bot.spec, textContent: bot.label })));
+  select.replaceChildren(...state.bots.map((bot) => el("option", { value: bot.spec, textContent: `${bot.label} · ${bot.slips}` })));
   select.value = chosen;
 }
 
