@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from server_support import post, running
+from server_support import get, post, running
 from unomas.i18n.switches import switch_groups
 from unomas.live import host as live_host
 from unomas.rules import Rules
@@ -623,3 +623,40 @@ def test_a_person_in_the_browser_catches_a_bot_that_forgot_uno_and_jumps_in_whil
         browser.close()
     assert taken["catch"] >= 1 and taken["jump"] >= 1 and taken["let go"] >= 1, taken
     assert set(errors) <= {"move.stale"}, errors
+
+
+@needs_chromium
+def test_coming_back_to_an_expired_lobby_with_a_saved_seat_lands_on_the_home_page_told_why(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """The lobby was forgotten while nobody was in it; the browser still keeps its seat's
+    token: the page goes home and says, in its language, that the room is gone (no blank page
+    reconnecting for ever)."""
+    settings = Settings(grace=60, bot_delay=0, window=0, round_pause=0, keep_empty_lobby=0.2)
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2}})
+        deadline = time.monotonic() + 10
+        while get(address, f"/api/rooms/{room['code']}")[0] != 404:
+            assert time.monotonic() < deadline, "the empty lobby was never forgotten"
+            time.sleep(0.1)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        page.set_default_timeout(5_000)
+        page.add_init_script(KEEP_ERRORS)
+        page.add_init_script("localStorage.setItem('unomas:lang', 'es')")
+        page.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {room['token']!r})")
+        page.goto(f"http://{address}/r/{room['code']}")
+        page.wait_for_selector("#home:not([hidden])")
+        assert page.url == f"http://{address}/"
+        gone = f"La sala {room['code']} ya no existe: se cierra si nadie está en ella un rato."
+        assert page.text_content("#error") == gone
+        assert page.is_hidden("#offline")
+        page.wait_for_timeout(1500)  # no retrying: one connection, refused once
+        assert page.evaluate("window.unomasSockets.length") == 1
+        assert page.evaluate(f"localStorage.getItem('unomas:{room['code']}')") is None
+        assert axe_problems(page) == []
+        screens = Screens(tmp_path_factory.mktemp("browser-expired"))
+        for name, size in (("desktop", {"width": 1280, "height": 800}), ("phone", {"width": 390, "height": 844})):
+            page.set_viewport_size(size)
+            screens(page, f"expired-lobby-{name}")
+        browser.close()

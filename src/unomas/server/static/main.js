@@ -47,6 +47,15 @@ function receive(message) {
       localStorage.removeItem(`unomas:${state.code}`);
       disconnect(); route(); return;
     }
+    if (message.code === "room.not_found") {  // the lobby closed while nobody was in it: home, told why
+      const code = state.code;
+      localStorage.removeItem(`unomas:${code}`);
+      disconnect();
+      history.replaceState(null, "", "/");
+      route();
+      showError(_("Room {code} is gone: a room closes when nobody is in it for a while.", { code }));
+      return;
+    }
     if (message.code === "seat.taken_over") disconnect();  // played in another tab now: no reconnecting
     // The page offers only the view's legal actions, so a refused one was overtaken by
     // another seat's (an UNO call, a catch, a jump-in): move.stale says so.
