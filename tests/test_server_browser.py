@@ -660,3 +660,63 @@ def test_coming_back_to_an_expired_lobby_with_a_saved_seat_lands_on_the_home_pag
             page.set_viewport_size(size)
             screens(page, f"expired-lobby-{name}")
         browser.close()
+
+
+# What a screen reader is given to say: the text put into a live region (one whose
+# politeness is not "off"), with the region's id, in order.
+HEARD = """(() => {
+  window.unomasHeard = [];
+  const live = '[aria-live], [role=status], [role=log], [role=alert]';
+  new MutationObserver((mutations) => {
+    for (const mutation of mutations) {
+      const target = mutation.target.nodeType === 1 ? mutation.target : mutation.target.parentElement;
+      const region = target && target.closest(live);
+      if (!region || region.getAttribute('aria-live') === 'off') continue;
+      for (const node of mutation.addedNodes) {
+        const text = node.textContent.trim();
+        if (text) window.unomasHeard.push([region.id, text]);
+      }
+    }
+  }).observe(document, { childList: true, subtree: true });
+})();"""
+
+
+@needs_chromium
+def test_a_screen_reader_hears_every_move_of_a_whole_turn_in_the_page_s_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ana (Spanish) against a bot: from her turn to her next one, her play and the bot's
+    moves are each said once, in Spanish, by a polite live region, in the order the log
+    shows them; the log is a log (role=log) that does not say its lines a second time."""
+    rules = {"players": 2, "hand_size": 3, "target_score": 0}
+    game = make_game([["R5", "G2", "G3"], ["R7", "B4", "B5"]], ["R1", "Y9", "Y8", "Y7"], **rules)
+    monkeypatch.setattr(live_host, "Game", lambda rules, seed: game)
+    settings = Settings(grace=60, bot_delay=0.3, window=0, round_pause=5)
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": rules, "bots": [1]})
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.set_default_timeout(10_000)
+        page.add_init_script("localStorage.setItem('unomas:lang', 'es')")
+        page.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {room['token']!r})")
+        page.add_init_script(HEARD)
+        page.goto(f"http://{address}/r/{room['code']}")
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.click("#start")
+        page.wait_for_selector("#hand .card.playable")
+        assert page.evaluate("document.querySelector('#log').closest('[role=log]').getAttribute('aria-label')") == (
+            "Qué ha pasado"
+        )
+        page.evaluate("window.unomasHeard = []")
+        log_before = page.locator("#log li").count()
+        page.locator("#hand .card.playable").first.click()
+        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Tu turno')")
+        page.wait_for_timeout(500)
+        heard = page.evaluate("window.unomasHeard")
+        logged = page.locator("#log li").all_text_contents()[log_before:]
+        moves = [text for region, text in heard if region == "announce"]
+        assert moves == logged == ["Ana juega 5 rojo (R5).", "bot 2 juega 5 azul (B5).", "¡bot 2 canta UNO!"]
+        assert heard[-1] == ["status", "Tu turno: nada coincide, roba una carta."]
+        assert all(region in ("announce", "status") for region, _ in heard)  # the log does not say them again
+        assert axe_problems(page) == []
+        browser.close()

@@ -24,11 +24,18 @@ function showError(message) {
   showError.timer = setTimeout(() => { box.hidden = true; }, 6000);
 }
 
-function addLog(line, kind = "") {
+// A line of the log, said by a screen reader too (polite, after what it is saying) unless it
+// is the match so far told again after a reload. The log itself (role=log) stays quiet: it
+// may be folded away, and its history would be read out whole.
+function addLog(line, kind = "", say = true) {
   const log = $("#log");
   log.append(el("li", { className: kind }, line));
   while (log.children.length > 500) log.firstChild.remove();
-  log.scrollTop = log.scrollHeight;
+  log.parentElement.scrollTop = log.parentElement.scrollHeight;
+  if (!say) return;
+  const announce = $("#announce");
+  announce.append(el("p", {}, line));
+  while (announce.children.length > 5) announce.firstChild.remove();
 }
 
 function notePresence(seat, presence) {
@@ -79,7 +86,7 @@ function receive(message) {
     show("table");
     if (message.history) {  // the first update after a hello: the match so far, as this seat saw it
       $("#log").replaceChildren();
-      for (const entry of message.history) for (const line of entry.narration) addLog(line);
+      for (const entry of message.history) for (const line of entry.narration) addLog(line, "", false);
     }
     for (const line of message.narration || []) addLog(line);
     render();
