@@ -720,3 +720,72 @@ def test_a_screen_reader_hears_every_move_of_a_whole_turn_in_the_page_s_language
         assert all(region in ("announce", "status") for region, _ in heard)  # the log does not say them again
         assert axe_problems(page) == []
         browser.close()
+
+
+FOCUSED_CARD = """() => {
+  const card = document.activeElement.closest('#hand .card');
+  return card ? [...document.querySelectorAll('#hand .card')].indexOf(card) : null;
+}"""
+
+
+@needs_chromium
+def test_keyboard_play_starts_in_the_hand_and_moves_by_arrows_and_digits_with_visible_focus(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Ana starts the match with the keyboard: the focus lands on her hand (not on nothing);
+    digits pick a card as in the terminal (1 the first, 0 the tenth), arrows and Home/End
+    move between the cards, the focused card is outlined, and Enter plays it."""
+    screens = Screens(tmp_path_factory.mktemp("browser-keyboard"))
+    rules = {"players": 2, "hand_size": 5, "target_score": 0}
+    game = make_game([["G2", "R5", "G3", "B4", "Y5"], ["R7", "B7", "B8", "B9", "Y9"]], ["R1", "Y1", "Y2"], **rules)
+    monkeypatch.setattr(live_host, "Game", lambda rules, seed: game)
+    settings = Settings(grace=60, bot_delay=5, window=0, round_pause=5)  # the bot waits: the hand stays
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": rules, "bots": [1]})
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.set_default_timeout(10_000)
+        page.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {room['token']!r})")
+        page.goto(f"http://{address}/r/{room['code']}")
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.focus("#start")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#hand .card.playable")
+        page.wait_for_function("() => document.activeElement.closest('#hand') !== null")
+        assert page.evaluate(FOCUSED_CARD) == 0
+        assert [c.get_attribute("data-card") for c in page.locator("#hand .card").all()] == [
+            "R5",
+            "Y5",
+            "G2",
+            "G3",
+            "B4",
+        ]
+        page.keyboard.press("3")
+        assert page.evaluate(FOCUSED_CARD) == 2
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate(FOCUSED_CARD) == 3
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("ArrowLeft")
+        assert page.evaluate(FOCUSED_CARD) == 1
+        page.keyboard.press("End")
+        assert page.evaluate(FOCUSED_CARD) == 4
+        page.keyboard.press("ArrowRight")  # the last card stays
+        assert page.evaluate(FOCUSED_CARD) == 4
+        page.keyboard.press("Home")
+        assert page.evaluate(FOCUSED_CARD) == 0
+        page.keyboard.press("9")  # no ninth card: the focus stays
+        assert page.evaluate(FOCUSED_CARD) == 0
+        outline = page.evaluate(
+            "(() => { const s = getComputedStyle(document.activeElement); return [s.outlineStyle, s.outlineWidth]; })()"
+        )
+        assert outline[0] == "solid" and float(outline[1].rstrip("px")) >= 3
+        screens(page, "keyboard-focus-desktop")
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.keyboard.press("2")
+        screens(page, "keyboard-focus-phone")
+        assert axe_problems(page) == []
+        page.keyboard.press("1")
+        page.keyboard.press("Enter")  # R5 on R1
+        page.wait_for_function("() => document.querySelector('#log').textContent.includes('Ana plays')")
+        assert "(R5)" in page.locator("#log li").last.text_content()
+        browser.close()

@@ -4,7 +4,7 @@ import { state, $, el, names, chanceOpen } from "./state.js";
 import { _, loadWords, errorText, reactionText, REACTIONS } from "./words.js";
 import { connect, disconnect, send, act, letGo, online, post } from "./net.js";
 import { render, tick, animate, showReaction } from "./table.js";
-import { setUpSort } from "./hand.js";
+import { setUpHandKeys, setUpSort } from "./hand.js";
 import { roundSummary, closeDialog } from "./dialogs.js";
 import { buildSwitches, createRoom, readCode, renderJoin, renderLobby, setUpHome, setUpLobby } from "./lobby.js";
 import { matchOver, renderOver } from "./over.js";
@@ -13,8 +13,23 @@ import { play, setUpMute, showMute } from "./sound.js";
 const saved = localStorage.getItem("unomas:lang") || (navigator.language || "en").slice(0, 2);
 state.lang = ["es", "en"].includes(saved) ? saved : "en";
 
+// Show one page; returns whether it was hidden until now.
 function show(id) {
+  const fresh = $(`#${id}`).hidden;
   for (const section of ["home", "join", "lobby", "table"]) $(`#${section}`).hidden = section !== id;
+  return fresh;
+}
+
+// The table just came in (the game started, or the page came back to it): once its first
+// view is drawn, if the focus was lost with the page it was on, it goes to the hand (a
+// spectator's, to the status).
+let focusPending = false;
+function focusTable() {
+  if (!state.view) return;
+  focusPending = false;
+  const active = document.activeElement;
+  if (active && active !== document.body && !active.closest("[hidden]")) return;
+  ($("#hand .card") || $("#status")).focus({ preventScroll: true });
 }
 
 function showError(message) {
@@ -71,7 +86,9 @@ function receive(message) {
     state.room = message;
     message.seats.forEach((seat, i) => { if (seat && !seat.bot) notePresence(i, seat); });
     if (message.status === "lobby") { show("lobby"); renderLobby(); } else {
-      show("table"); renderFairness(); render(); renderOver();
+      const fresh = show("table");
+      renderFairness(); render(); renderOver();
+      if (fresh) { focusPending = true; focusTable(); }
     }
   } else if (message.type === "presence") {  // a seat's player came, left or is away
     const seat = state.room && state.room.seats[message.seat];
@@ -83,13 +100,14 @@ function receive(message) {
   } else if (message.type === "update") {
     state.view = message.view;
     state.turnLeft = message.turn_left; state.turnAt = performance.now();
-    show("table");
+    const fresh = show("table");
     if (message.history) {  // the first update after a hello: the match so far, as this seat saw it
       $("#log").replaceChildren();
       for (const entry of message.history) for (const line of entry.narration) addLog(line, "", false);
     }
     for (const line of message.narration || []) addLog(line);
     render();
+    if (fresh || focusPending || message.events.some((e) => e.event === "dealt")) focusTable();
     animate(message.events);
     if (message.events.some((e) => e.event === "played")) play("card");
     if (message.events.some((e) => e.event === "drew")) play("draw");
@@ -149,6 +167,11 @@ document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const legal = state.view.legal_actions;
   // The terminal game's keys: X challenges, C catches (the first seat that can be caught).
+  if (/^[0-9]$/.test(event.key)) {  // as in the terminal: 1 picks the first card, 0 the tenth
+    const card = document.querySelectorAll("#hand .card")[(Number(event.key) + 9) % 10];
+    if (card) { event.preventDefault(); card.focus(); }
+    return;
+  }
   const move = { d: legal.find((m) => m.a === "draw"), p: legal.find((m) => m.a === "pass"),
     x: legal.find((m) => m.a === "challenge"), c: legal.find((m) => m.a === "catch"),
     u: legal.find((m) => m.a === "uno") }[event.key.toLowerCase()];
@@ -203,6 +226,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   setUpLobby();
   setUpMute();
   setUpSort();
+  setUpHandKeys();
   relabel();
   $("#lang").addEventListener("change", async (event) => {
     await loadWords(event.target.value);
