@@ -789,3 +789,43 @@ def test_keyboard_play_starts_in_the_hand_and_moves_by_arrows_and_digits_with_vi
         page.wait_for_function("() => document.querySelector('#log').textContent.includes('Ana plays')")
         assert "(R5)" in page.locator("#log li").last.text_content()
         browser.close()
+
+
+@needs_chromium
+def test_on_a_phone_one_tap_plays_against_bots_and_the_full_form_is_one_step_away(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """A first visit on a phone, in Spanish: "Jugar contra bots" is in the first screen; one
+    tap seats the person with three bots and the match starts at once. The form with every
+    setting opens from the home page in one more tap."""
+    screens = Screens(tmp_path_factory.mktemp("browser-quick"))
+    with running(SQLiteStore(":memory:")) as address, playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        desktop = browser.new_page(viewport={"width": 1280, "height": 800})
+        desktop.add_init_script("localStorage.setItem('unomas:lang', 'es')")
+        desktop.goto(f"http://{address}/")
+        desktop.wait_for_selector("#quick-play")
+        screens(desktop, "home-desktop")
+        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.add_init_script("localStorage.setItem('unomas:lang', 'es')")
+        page.goto(f"http://{address}/")
+        page.wait_for_function("() => document.querySelector('#quick-play').textContent === 'Jugar contra bots'")
+        box = page.locator("#quick-play").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 844  # above the fold
+        assert page.is_hidden("#create-form")  # the full form is folded away...
+        screens(page, "home-phone")
+        assert axe_problems(page) == []
+        page.click("#create-box summary")  # ...one tap away
+        assert page.is_visible("#create-form button[type=submit]")
+        screens(page, "home-form-phone")
+        page.click("#create-box summary")
+        page.tap("#quick-play")
+        page.wait_for_selector("#hand .card")
+        assert page.url.startswith(f"http://{address}/r/")
+        assert page.locator("#seats .seat").count() == 4
+        assert page.locator("#seats .seat .tag", has_text="bot").count() == 3
+        assert page.text_content('#seats [data-seat="0"] .name') == "Jugador"
+        screens(page, "quick-table-phone")
+        browser.close()

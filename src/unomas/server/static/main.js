@@ -6,7 +6,7 @@ import { connect, disconnect, send, act, letGo, online, post } from "./net.js";
 import { render, tick, animate, showReaction } from "./table.js";
 import { setUpHandKeys, setUpSort } from "./hand.js";
 import { roundSummary, closeDialog } from "./dialogs.js";
-import { buildSwitches, createRoom, readCode, renderJoin, renderLobby, setUpHome, setUpLobby } from "./lobby.js";
+import { buildSwitches, createRoom, quickPlay, readCode, renderJoin, renderLobby, setUpHome, setUpLobby } from "./lobby.js";
 import { matchOver, renderOver } from "./over.js";
 import { play, setUpMute, showMute } from "./sound.js";
 
@@ -85,7 +85,10 @@ function receive(message) {
   } else if (message.type === "room") {
     state.room = message;
     message.seats.forEach((seat, i) => { if (seat && !seat.bot) notePresence(i, seat); });
-    if (message.status === "lobby") { show("lobby"); renderLobby(); } else {
+    if (message.status === "lobby") {
+      show("lobby"); renderLobby();
+      if (state.startNow === message.code && message.you === message.host) { state.startNow = null; send({ type: "start" }); }
+    } else {
       const fresh = show("table");
       renderFairness(); render(); renderOver();
       if (fresh) { focusPending = true; focusTable(); }
@@ -241,6 +244,7 @@ window.addEventListener("DOMContentLoaded", async () => {
     input.addEventListener("input", () => input.setCustomValidity(""));
   }
   $("#create-form").addEventListener("submit", (event) => createRoom(event, route).catch((error) => showError(errorText(error))));
+  $("#quick-play").addEventListener("click", () => quickPlay(route).catch((error) => showError(errorText(error))));
   $("#join-code-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const code = readCode(event.target.code.value);
