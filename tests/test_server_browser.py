@@ -829,3 +829,35 @@ def test_on_a_phone_one_tap_plays_against_bots_and_the_full_form_is_one_step_awa
         assert page.text_content('#seats [data-seat="0"] .name') == "Jugador"
         screens(page, "quick-table-phone")
         browser.close()
+
+
+@needs_chromium
+def test_the_seven_swap_dialog_names_only_the_seats_to_swap_with(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """7-0 on: Ana's 7 asks whom to swap hands with, the two other seats and a way back,
+    and nothing else (no stray word where the dialog has no explanation)."""
+    screens = Screens(tmp_path_factory.mktemp("browser-seven"))
+    rules = {"players": 3, "hand_size": 3, "target_score": 0, "seven_zero": True}
+    hands = [["R7", "G2", "G3"], ["R4", "B4", "B5"], ["R6", "R8", "R9"]]
+    game = make_game(hands, ["R1", "Y1", "Y2", "Y3"], **rules)
+    monkeypatch.setattr(live_host, "Game", lambda rules, seed: game)
+    settings = Settings(grace=60, bot_delay=0, window=0, round_pause=5)
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": rules, "bots": [1, 2]})
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.set_default_timeout(10_000)
+        page.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {room['token']!r})")
+        page.goto(f"http://{address}/r/{room['code']}")
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.click("#start")
+        page.locator("#hand .card.playable[data-card=R7]").click()
+        page.wait_for_selector("#dialog[open]")
+        assert page.locator("#dialog-body button").all_inner_texts() == ["bot 2", "bot 3", "Cancel"]
+        assert page.text_content("#dialog-body") == "Swap hands withbot 2bot 3Cancel"  # no stray word
+        screens(page, "seven-swap-phone")
+        page.set_viewport_size({"width": 1280, "height": 800})
+        screens(page, "seven-swap-desktop")
+        assert axe_problems(page) == []
+        browser.close()
