@@ -861,3 +861,41 @@ def test_the_seven_swap_dialog_names_only_the_seats_to_swap_with(
         screens(page, "seven-swap-desktop")
         assert axe_problems(page) == []
         browser.close()
+
+
+@needs_chromium
+def test_a_spectator_is_told_why_and_shown_no_controls_of_a_hand(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """One spectator found the room full and chose to watch; another came after the start.
+    Each is told why they watch, and neither is offered a hand's sort or the keys to play."""
+    screens = Screens(tmp_path_factory.mktemp("browser-spectators"))
+    settings = Settings(grace=60, bot_delay=5, window=0, round_pause=5)
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 3}, "bots": [2]})
+        post(address, f"/api/rooms/{room['code']}/join", {"name": "Beto"})
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        link = f"http://{address}/r/{room['code']}"
+        ana, early, late = (browser.new_page(viewport={"width": 1280, "height": 800}) for _ in range(3))
+        late.set_viewport_size({"width": 390, "height": 844})
+        for page in (ana, early, late):
+            page.set_default_timeout(10_000)
+        ana.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {room['token']!r})")
+        ana.goto(link)
+        early.goto(link)
+        early.wait_for_selector("#join-full:not([hidden])")
+        early.click("#watch")
+        early.wait_for_selector("#lobby:not([hidden])")
+        ana.click("#start")
+        ana.wait_for_selector("#hand .card")
+        late.goto(link)
+        for page, why in (
+            (early, "You are watching: every seat was taken when you came."),
+            (late, "You are watching: the match had begun when you came."),
+        ):
+            page.wait_for_selector("#table:not([hidden])")
+            page.wait_for_function(f"() => document.querySelector('#status').textContent.includes({why!r})")
+            assert page.is_hidden("#sort") and page.is_hidden(".keys")
+            assert axe_problems(page) == []
+        assert ana.is_visible("#sort") and ana.is_visible(".keys")
+        screens(early, "spectator-desktop")
+        screens(late, "spectator-phone")
+        browser.close()

@@ -190,7 +190,7 @@ document.addEventListener("keydown", (event) => {
 
 async function route() {
   const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{4,16})$/);
-  Object.assign(state, { room: null, view: null, over: null, presence: {} });
+  Object.assign(state, { room: null, view: null, over: null, presence: {}, watching: null });
   $("#over").hidden = true;
   $("#log").replaceChildren();
   document.title = "unomas";
@@ -209,7 +209,10 @@ async function route() {
   if (info.status === "lobby") {
     show("join");
     renderJoin(info);
-  } else connect(null, receive);
+  } else {
+    state.watching = "started";
+    connect(null, receive);
+  }
 }
 
 async function relabel() {
@@ -262,7 +265,10 @@ window.addEventListener("DOMContentLoaded", async () => {
       route();
     } catch (error) { showError(errorText(error)); }
   });
-  $("#watch").addEventListener("click", () => connect(null, receive));
+  $("#watch").addEventListener("click", () => {
+    state.watching = $("#join-full").hidden ? "chose" : "full";
+    connect(null, receive);
+  });
   $("#start").addEventListener("click", () => send({ type: "start" }));
   window.addEventListener("popstate", () => { disconnect(); route(); });
   // A dialog that closes gives the focus back; if what had it is gone, to the hand or the status.
