@@ -899,3 +899,43 @@ def test_a_spectator_is_told_why_and_shown_no_controls_of_a_hand(tmp_path_factor
         screens(early, "spectator-desktop")
         screens(late, "spectator-phone")
         browser.close()
+
+
+# Each pair of seat plates that overlap, with how far (px), and the plates not wholly within the window.
+OVERLAPS = """() => {
+  const overlap = (a, b) => Math.round(Math.min(
+    Math.min(a.right, b.right) - Math.max(a.left, b.left), Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top)));
+  const rects = [...document.querySelectorAll('#seats .seat')].map((s) => s.getBoundingClientRect());
+  const piles = document.querySelector('#piles').getBoundingClientRect();
+  const out = [];
+  rects.forEach((a, i) => {
+    rects.slice(i + 1).forEach((b, k) => { if (overlap(a, b) > 0) out.push([i, i + 1 + k, overlap(a, b)]); });
+    if (overlap(a, piles) > 0) out.push([i, 'piles', overlap(a, piles)]);
+    if (a.left < 0 || a.top < 0 || a.right > innerWidth) out.push([i, 'outside']);
+  });
+  return out;
+}"""
+
+
+@needs_chromium
+@pytest.mark.parametrize("players", [9, 10])
+def test_nine_or_ten_seats_do_not_overlap_on_a_desktop(players: int, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """At 1280×800 every seat's plate stands clear of the others and of the piles, within the window."""
+    screens = Screens(tmp_path_factory.mktemp("browser-many-seats"))
+    settings = Settings(grace=60, bot_delay=5, window=0, round_pause=5)
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        setup = {"name": "Ana", "rules": {"players": players}, "bots": list(range(1, players))}
+        _, room = post(address, "/api/rooms", setup)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.set_default_timeout(10_000)
+        page.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {room['token']!r})")
+        page.goto(f"http://{address}/r/{room['code']}")
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.click("#start")
+        page.wait_for_selector("#hand .card")
+        screens(page, f"seats-{players}-desktop")
+        assert page.locator("#seats .seat").count() == players
+        assert page.evaluate(OVERLAPS) == []
+        assert axe_problems(page) == []
+        browser.close()
