@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from server_support import post, running
+from server_support import get, post, running
 from unomas.i18n.switches import switch_groups
 from unomas.live import host as live_host
 from unomas.rules import Rules
@@ -623,3 +623,319 @@ def test_a_person_in_the_browser_catches_a_bot_that_forgot_uno_and_jumps_in_whil
         browser.close()
     assert taken["catch"] >= 1 and taken["jump"] >= 1 and taken["let go"] >= 1, taken
     assert set(errors) <= {"move.stale"}, errors
+
+
+@needs_chromium
+def test_coming_back_to_an_expired_lobby_with_a_saved_seat_lands_on_the_home_page_told_why(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """The lobby was forgotten while nobody was in it; the browser still keeps its seat's
+    token: the page goes home and says, in its language, that the room is gone (no blank page
+    reconnecting for ever)."""
+    settings = Settings(grace=60, bot_delay=0, window=0, round_pause=0, keep_empty_lobby=0.2)
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2}})
+        deadline = time.monotonic() + 10
+        while get(address, f"/api/rooms/{room['code']}")[0] != 404:
+            assert time.monotonic() < deadline, "the empty lobby was never forgotten"
+            time.sleep(0.1)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        page.set_default_timeout(5_000)
+        page.add_init_script(KEEP_ERRORS)
+        page.add_init_script("localStorage.setItem('unomas:lang', 'es')")
+        page.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {room['token']!r})")
+        page.goto(f"http://{address}/r/{room['code']}")
+        page.wait_for_selector("#home:not([hidden])")
+        assert page.url == f"http://{address}/"
+        gone = f"La sala {room['code']} ya no existe: se cierra si nadie está en ella un rato."
+        assert page.text_content("#error") == gone
+        assert page.is_hidden("#offline")
+        page.wait_for_timeout(1500)  # no retrying: one connection, refused once
+        assert page.evaluate("window.unomasSockets.length") == 1
+        assert page.evaluate(f"localStorage.getItem('unomas:{room['code']}')") is None
+        assert axe_problems(page) == []
+        screens = Screens(tmp_path_factory.mktemp("browser-expired"))
+        for name, size in (("desktop", {"width": 1280, "height": 800}), ("phone", {"width": 390, "height": 844})):
+            page.set_viewport_size(size)
+            screens(page, f"expired-lobby-{name}")
+        browser.close()
+
+
+# What a screen reader is given to say: the text put into a live region (one whose
+# politeness is not "off"), with the region's id, in order.
+HEARD = """(() => {
+  window.unomasHeard = [];
+  const live = '[aria-live], [role=status], [role=log], [role=alert]';
+  new MutationObserver((mutations) => {
+    for (const mutation of mutations) {
+      const target = mutation.target.nodeType === 1 ? mutation.target : mutation.target.parentElement;
+      const region = target && target.closest(live);
+      if (!region || region.getAttribute('aria-live') === 'off') continue;
+      for (const node of mutation.addedNodes) {
+        const text = node.textContent.trim();
+        if (text) window.unomasHeard.push([region.id, text]);
+      }
+    }
+  }).observe(document, { childList: true, subtree: true });
+})();"""
+
+
+@needs_chromium
+def test_a_screen_reader_hears_every_move_of_a_whole_turn_in_the_page_s_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ana (Spanish) against a bot: from her turn to her next one, her play and the bot's
+    moves are each said once, in Spanish, by a polite live region, in the order the log
+    shows them; the log is a log (role=log) that does not say its lines a second time."""
+    rules = {"players": 2, "hand_size": 3, "target_score": 0}
+    game = make_game([["R5", "G2", "G3"], ["R7", "B4", "B5"]], ["R1", "Y9", "Y8", "Y7"], **rules)
+    monkeypatch.setattr(live_host, "Game", lambda rules, seed: game)
+    settings = Settings(grace=60, bot_delay=0.3, window=0, round_pause=5)
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": rules, "bots": [1]})
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.set_default_timeout(10_000)
+        page.add_init_script("localStorage.setItem('unomas:lang', 'es')")
+        page.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {room['token']!r})")
+        page.add_init_script(HEARD)
+        page.goto(f"http://{address}/r/{room['code']}")
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.click("#start")
+        page.wait_for_selector("#hand .card.playable")
+        assert page.evaluate("document.querySelector('#log').closest('[role=log]').getAttribute('aria-label')") == (
+            "Qué ha pasado"
+        )
+        page.evaluate("window.unomasHeard = []")
+        log_before = page.locator("#log li").count()
+        page.locator("#hand .card.playable").first.click()
+        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Tu turno')")
+        page.wait_for_timeout(500)
+        heard = page.evaluate("window.unomasHeard")
+        logged = page.locator("#log li").all_text_contents()[log_before:]
+        moves = [text for region, text in heard if region == "announce"]
+        assert moves == logged == ["Ana juega 5 rojo (R5).", "bot 2 juega 5 azul (B5).", "¡bot 2 canta UNO!"]
+        assert heard[-1] == ["status", "Tu turno: nada coincide, roba una carta."]
+        assert all(region in ("announce", "status") for region, _ in heard)  # the log does not say them again
+        assert axe_problems(page) == []
+        browser.close()
+
+
+FOCUSED_CARD = """() => {
+  const card = document.activeElement.closest('#hand .card');
+  return card ? [...document.querySelectorAll('#hand .card')].indexOf(card) : null;
+}"""
+
+
+@needs_chromium
+def test_keyboard_play_starts_in_the_hand_and_moves_by_arrows_and_digits_with_visible_focus(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Ana starts the match with the keyboard: the focus lands on her hand (not on nothing);
+    digits pick a card as in the terminal (1 the first, 0 the tenth), arrows and Home/End
+    move between the cards, the focused card is outlined, and Enter plays it."""
+    screens = Screens(tmp_path_factory.mktemp("browser-keyboard"))
+    rules = {"players": 2, "hand_size": 5, "target_score": 0}
+    game = make_game([["G2", "R5", "G3", "B4", "Y5"], ["R7", "B7", "B8", "B9", "Y9"]], ["R1", "Y1", "Y2"], **rules)
+    monkeypatch.setattr(live_host, "Game", lambda rules, seed: game)
+    settings = Settings(grace=60, bot_delay=5, window=0, round_pause=5)  # the bot waits: the hand stays
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": rules, "bots": [1]})
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.set_default_timeout(10_000)
+        page.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {room['token']!r})")
+        page.goto(f"http://{address}/r/{room['code']}")
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.focus("#start")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#hand .card.playable")
+        page.wait_for_function("() => document.activeElement.closest('#hand') !== null")
+        assert page.evaluate(FOCUSED_CARD) == 0
+        assert [c.get_attribute("data-card") for c in page.locator("#hand .card").all()] == [
+            "R5",
+            "Y5",
+            "G2",
+            "G3",
+            "B4",
+        ]
+        page.keyboard.press("3")
+        assert page.evaluate(FOCUSED_CARD) == 2
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate(FOCUSED_CARD) == 3
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("ArrowLeft")
+        assert page.evaluate(FOCUSED_CARD) == 1
+        page.keyboard.press("End")
+        assert page.evaluate(FOCUSED_CARD) == 4
+        page.keyboard.press("ArrowRight")  # the last card stays
+        assert page.evaluate(FOCUSED_CARD) == 4
+        page.keyboard.press("Home")
+        assert page.evaluate(FOCUSED_CARD) == 0
+        page.keyboard.press("9")  # no ninth card: the focus stays
+        assert page.evaluate(FOCUSED_CARD) == 0
+        outline = page.evaluate(
+            "(() => { const s = getComputedStyle(document.activeElement); return [s.outlineStyle, s.outlineWidth]; })()"
+        )
+        assert outline[0] == "solid" and float(outline[1].rstrip("px")) >= 3
+        screens(page, "keyboard-focus-desktop")
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.keyboard.press("2")
+        screens(page, "keyboard-focus-phone")
+        assert axe_problems(page) == []
+        page.keyboard.press("1")
+        page.keyboard.press("Enter")  # R5 on R1
+        page.wait_for_function("() => document.querySelector('#log').textContent.includes('Ana plays')")
+        assert "(R5)" in page.locator("#log li").last.text_content()
+        browser.close()
+
+
+@needs_chromium
+def test_on_a_phone_one_tap_plays_against_bots_and_the_full_form_is_one_step_away(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """A first visit on a phone, in Spanish: "Jugar contra bots" is in the first screen; one
+    tap seats the person with three bots and the match starts at once. The form with every
+    setting opens from the home page in one more tap."""
+    screens = Screens(tmp_path_factory.mktemp("browser-quick"))
+    with running(SQLiteStore(":memory:")) as address, playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        desktop = browser.new_page(viewport={"width": 1280, "height": 800})
+        desktop.add_init_script("localStorage.setItem('unomas:lang', 'es')")
+        desktop.goto(f"http://{address}/")
+        desktop.wait_for_selector("#quick-play")
+        screens(desktop, "home-desktop")
+        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.add_init_script("localStorage.setItem('unomas:lang', 'es')")
+        page.goto(f"http://{address}/")
+        page.wait_for_function("() => document.querySelector('#quick-play').textContent === 'Jugar contra bots'")
+        box = page.locator("#quick-play").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 844  # above the fold
+        assert page.is_hidden("#create-form")  # the full form is folded away...
+        screens(page, "home-phone")
+        assert axe_problems(page) == []
+        page.click("#create-box summary")  # ...one tap away
+        assert page.is_visible("#create-form button[type=submit]")
+        screens(page, "home-form-phone")
+        page.click("#create-box summary")
+        page.tap("#quick-play")
+        page.wait_for_selector("#hand .card")
+        assert page.url.startswith(f"http://{address}/r/")
+        assert page.locator("#seats .seat").count() == 4
+        assert page.locator("#seats .seat .tag", has_text="bot").count() == 3
+        assert page.text_content('#seats [data-seat="0"] .name') == "Jugador"
+        screens(page, "quick-table-phone")
+        browser.close()
+
+
+@needs_chromium
+def test_the_seven_swap_dialog_names_only_the_seats_to_swap_with(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """7-0 on: Ana's 7 asks whom to swap hands with, the two other seats and a way back,
+    and nothing else (no stray word where the dialog has no explanation)."""
+    screens = Screens(tmp_path_factory.mktemp("browser-seven"))
+    rules = {"players": 3, "hand_size": 3, "target_score": 0, "seven_zero": True}
+    hands = [["R7", "G2", "G3"], ["R4", "B4", "B5"], ["R6", "R8", "R9"]]
+    game = make_game(hands, ["R1", "Y1", "Y2", "Y3"], **rules)
+    monkeypatch.setattr(live_host, "Game", lambda rules, seed: game)
+    settings = Settings(grace=60, bot_delay=0, window=0, round_pause=5)
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": rules, "bots": [1, 2]})
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.set_default_timeout(10_000)
+        page.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {room['token']!r})")
+        page.goto(f"http://{address}/r/{room['code']}")
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.click("#start")
+        page.locator("#hand .card.playable[data-card=R7]").click()
+        page.wait_for_selector("#dialog[open]")
+        assert page.locator("#dialog-body button").all_inner_texts() == ["bot 2", "bot 3", "Cancel"]
+        assert page.text_content("#dialog-body") == "Swap hands withbot 2bot 3Cancel"  # no stray word
+        screens(page, "seven-swap-phone")
+        page.set_viewport_size({"width": 1280, "height": 800})
+        screens(page, "seven-swap-desktop")
+        assert axe_problems(page) == []
+        browser.close()
+
+
+@needs_chromium
+def test_a_spectator_is_told_why_and_shown_no_controls_of_a_hand(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """One spectator found the room full and chose to watch; another came after the start.
+    Each is told why they watch, and neither is offered a hand's sort or the keys to play."""
+    screens = Screens(tmp_path_factory.mktemp("browser-spectators"))
+    settings = Settings(grace=60, bot_delay=5, window=0, round_pause=5)
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 3}, "bots": [2]})
+        post(address, f"/api/rooms/{room['code']}/join", {"name": "Beto"})
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        link = f"http://{address}/r/{room['code']}"
+        ana, early, late = (browser.new_page(viewport={"width": 1280, "height": 800}) for _ in range(3))
+        late.set_viewport_size({"width": 390, "height": 844})
+        for page in (ana, early, late):
+            page.set_default_timeout(10_000)
+        ana.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {room['token']!r})")
+        ana.goto(link)
+        early.goto(link)
+        early.wait_for_selector("#join-full:not([hidden])")
+        early.click("#watch")
+        early.wait_for_selector("#lobby:not([hidden])")
+        ana.click("#start")
+        ana.wait_for_selector("#hand .card")
+        late.goto(link)
+        for page, why in (
+            (early, "You are watching: every seat was taken when you came."),
+            (late, "You are watching: the match had begun when you came."),
+        ):
+            page.wait_for_selector("#table:not([hidden])")
+            page.wait_for_function(f"() => document.querySelector('#status').textContent.includes({why!r})")
+            assert page.is_hidden("#sort") and page.is_hidden(".keys")
+            assert axe_problems(page) == []
+        assert ana.is_visible("#sort") and ana.is_visible(".keys")
+        screens(early, "spectator-desktop")
+        screens(late, "spectator-phone")
+        browser.close()
+
+
+# Each pair of seat plates that overlap, with how far (px), and the plates not wholly within the window.
+OVERLAPS = """() => {
+  const overlap = (a, b) => Math.round(Math.min(
+    Math.min(a.right, b.right) - Math.max(a.left, b.left), Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top)));
+  const rects = [...document.querySelectorAll('#seats .seat')].map((s) => s.getBoundingClientRect());
+  const piles = document.querySelector('#piles').getBoundingClientRect();
+  const out = [];
+  rects.forEach((a, i) => {
+    rects.slice(i + 1).forEach((b, k) => { if (overlap(a, b) > 0) out.push([i, i + 1 + k, overlap(a, b)]); });
+    if (overlap(a, piles) > 0) out.push([i, 'piles', overlap(a, piles)]);
+    if (a.left < 0 || a.top < 0 || a.right > innerWidth) out.push([i, 'outside']);
+  });
+  return out;
+}"""
+
+
+@needs_chromium
+@pytest.mark.parametrize("players", [9, 10])
+def test_nine_or_ten_seats_do_not_overlap_on_a_desktop(players: int, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """At 1280×800 every seat's plate stands clear of the others and of the piles, within the window."""
+    screens = Screens(tmp_path_factory.mktemp("browser-many-seats"))
+    settings = Settings(grace=60, bot_delay=5, window=0, round_pause=5)
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        setup = {"name": "Ana", "rules": {"players": players}, "bots": list(range(1, players))}
+        _, room = post(address, "/api/rooms", setup)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.set_default_timeout(10_000)
+        page.add_init_script(f"localStorage.setItem('unomas:{room['code']}', {room['token']!r})")
+        page.goto(f"http://{address}/r/{room['code']}")
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.click("#start")
+        page.wait_for_selector("#hand .card")
+        screens(page, f"seats-{players}-desktop")
+        assert page.locator("#seats .seat").count() == players
+        assert page.evaluate(OVERLAPS) == []
+        assert axe_problems(page) == []
+        browser.close()

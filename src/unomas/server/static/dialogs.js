@@ -6,7 +6,8 @@ import { _, ngettext } from "./words.js";
 export function dialog(title, buttons, text = null) {
   const cancel = el("button", { type: "button" }, _("Cancel"));
   cancel.addEventListener("click", closeDialog);
-  $("#dialog-body").replaceChildren(el("h2", { id: "dialog-title" }, title), text && el("p", {}, text),
+  // (replaceChildren would write a missing explanation as the word "null")
+  $("#dialog-body").replaceChildren(el("h2", { id: "dialog-title" }, title), ...(text ? [el("p", {}, text)] : []),
     el("div", { className: "choices" }, ...buttons), cancel);
   showDialog(buttons[0]);
 }

@@ -53,6 +53,19 @@ function sortKey(token) {
 
 const sorted = () => localStorage.getItem("unomas:sort") !== "0";
 
+// Arrows move between the hand's cards (Home and End: its ends), as the terminal's cursor does.
+export function setUpHandKeys() {
+  const steps = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: -Infinity, End: Infinity };
+  $("#hand").addEventListener("keydown", (event) => {
+    const step = steps[event.key];
+    const cards = [...$("#hand").querySelectorAll(".card")];
+    const at = cards.indexOf(event.target);
+    if (step === undefined || at < 0 || event.ctrlKey || event.metaKey || event.altKey) return;
+    event.preventDefault();
+    cards[Math.max(0, Math.min(cards.length - 1, at + step))].focus();
+  });
+}
+
 export function setUpSort() {
   const button = $("#sort");
   const show = () => {

@@ -93,6 +93,17 @@ export async function createRoom(event, then) {
   then();
 }
 
+// One tap to play: the person (by the name they last gave) and three bots, official rules;
+// the lobby starts the match as soon as it opens.
+export async function quickPlay(then) {
+  const name = localStorage.getItem("unomas:name") || _("Player");
+  const room = await post("/api/rooms", { name, rules: { players: 4 }, bots: [1, 2, 3] });
+  localStorage.setItem(`unomas:${room.code}`, room.token);
+  state.startNow = room.code;
+  history.pushState(null, "", `/r/${room.code}`);
+  then();
+}
+
 // A room code as typed or pasted: a whole link, spaces, lower case, all read the same.
 export function readCode(text) {
   const link = text.trim().match(/\/r\/([A-Za-z0-9]+)\/?$/);
@@ -103,6 +114,8 @@ export function setUpHome() {
   const form = $("#create-form");
   form.players.addEventListener("input", buildBotSeats);
   form.name.value = localStorage.getItem("unomas:name") || "";
+  // Where there is room, the full form shows at once; on a phone it is one tap away.
+  $("#create-box").open = window.matchMedia("(min-width: 48rem)").matches;
   for (const radio of document.querySelectorAll("#presets input")) {
     radio.addEventListener("change", () => { if (radio.value !== "custom") applyPreset(radio.value); });
   }

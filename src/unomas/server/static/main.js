@@ -4,17 +4,32 @@ import { state, $, el, names, chanceOpen } from "./state.js";
 import { _, loadWords, errorText, reactionText, REACTIONS } from "./words.js";
 import { connect, disconnect, send, act, letGo, online, post } from "./net.js";
 import { render, tick, animate, showReaction } from "./table.js";
-import { setUpSort } from "./hand.js";
+import { setUpHandKeys, setUpSort } from "./hand.js";
 import { roundSummary, closeDialog } from "./dialogs.js";
-import { buildSwitches, createRoom, readCode, renderJoin, renderLobby, setUpHome, setUpLobby } from "./lobby.js";
+import { buildSwitches, createRoom, quickPlay, readCode, renderJoin, renderLobby, setUpHome, setUpLobby } from "./lobby.js";
 import { matchOver, renderOver } from "./over.js";
 import { play, setUpMute, showMute } from "./sound.js";
 
 const saved = localStorage.getItem("unomas:lang") || (navigator.language || "en").slice(0, 2);
 state.lang = ["es", "en"].includes(saved) ? saved : "en";
 
+// Show one page; returns whether it was hidden until now.
 function show(id) {
+  const fresh = $(`#${id}`).hidden;
   for (const section of ["home", "join", "lobby", "table"]) $(`#${section}`).hidden = section !== id;
+  return fresh;
+}
+
+// The table just came in (the game started, or the page came back to it): once its first
+// view is drawn, if the focus was lost with the page it was on, it goes to the hand (a
+// spectator's, to the status).
+let focusPending = false;
+function focusTable() {
+  if (!state.view) return;
+  focusPending = false;
+  const active = document.activeElement;
+  if (active && active !== document.body && !active.closest("[hidden]")) return;
+  ($("#hand .card") || $("#status")).focus({ preventScroll: true });
 }
 
 function showError(message) {
@@ -24,11 +39,18 @@ function showError(message) {
   showError.timer = setTimeout(() => { box.hidden = true; }, 6000);
 }
 
-function addLog(line, kind = "") {
+// A line of the log, said by a screen reader too (polite, after what it is saying) unless it
+// is the match so far told again after a reload. The log itself (role=log) stays quiet: it
+// may be folded away, and its history would be read out whole.
+function addLog(line, kind = "", say = true) {
   const log = $("#log");
   log.append(el("li", { className: kind }, line));
   while (log.children.length > 500) log.firstChild.remove();
-  log.scrollTop = log.scrollHeight;
+  log.parentElement.scrollTop = log.parentElement.scrollHeight;
+  if (!say) return;
+  const announce = $("#announce");
+  announce.append(el("p", {}, line));
+  while (announce.children.length > 5) announce.firstChild.remove();
 }
 
 function notePresence(seat, presence) {
@@ -47,6 +69,15 @@ function receive(message) {
       localStorage.removeItem(`unomas:${state.code}`);
       disconnect(); route(); return;
     }
+    if (message.code === "room.not_found") {  // the lobby closed while nobody was in it: home, told why
+      const code = state.code;
+      localStorage.removeItem(`unomas:${code}`);
+      disconnect();
+      history.replaceState(null, "", "/");
+      route();
+      showError(_("Room {code} is gone: a room closes when nobody is in it for a while.", { code }));
+      return;
+    }
     if (message.code === "seat.taken_over") disconnect();  // played in another tab now: no reconnecting
     // The page offers only the view's legal actions, so a refused one was overtaken by
     // another seat's (an UNO call, a catch, a jump-in): move.stale says so.
@@ -54,8 +85,13 @@ function receive(message) {
   } else if (message.type === "room") {
     state.room = message;
     message.seats.forEach((seat, i) => { if (seat && !seat.bot) notePresence(i, seat); });
-    if (message.status === "lobby") { show("lobby"); renderLobby(); } else {
-      show("table"); renderFairness(); render(); renderOver();
+    if (message.status === "lobby") {
+      show("lobby"); renderLobby();
+      if (state.startNow === message.code && message.you === message.host) { state.startNow = null; send({ type: "start" }); }
+    } else {
+      const fresh = show("table");
+      renderFairness(); render(); renderOver();
+      if (fresh) { focusPending = true; focusTable(); }
     }
   } else if (message.type === "presence") {  // a seat's player came, left or is away
     const seat = state.room && state.room.seats[message.seat];
@@ -67,13 +103,14 @@ function receive(message) {
   } else if (message.type === "update") {
     state.view = message.view;
     state.turnLeft = message.turn_left; state.turnAt = performance.now();
-    show("table");
+    const fresh = show("table");
     if (message.history) {  // the first update after a hello: the match so far, as this seat saw it
       $("#log").replaceChildren();
-      for (const entry of message.history) for (const line of entry.narration) addLog(line);
+      for (const entry of message.history) for (const line of entry.narration) addLog(line, "", false);
     }
     for (const line of message.narration || []) addLog(line);
     render();
+    if (fresh || focusPending || message.events.some((e) => e.event === "dealt")) focusTable();
     animate(message.events);
     if (message.events.some((e) => e.event === "played")) play("card");
     if (message.events.some((e) => e.event === "drew")) play("draw");
@@ -133,6 +170,11 @@ document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const legal = state.view.legal_actions;
   // The terminal game's keys: X challenges, C catches (the first seat that can be caught).
+  if (/^[0-9]$/.test(event.key)) {  // as in the terminal: 1 picks the first card, 0 the tenth
+    const card = document.querySelectorAll("#hand .card")[(Number(event.key) + 9) % 10];
+    if (card) { event.preventDefault(); card.focus(); }
+    return;
+  }
   const move = { d: legal.find((m) => m.a === "draw"), p: legal.find((m) => m.a === "pass"),
     x: legal.find((m) => m.a === "challenge"), c: legal.find((m) => m.a === "catch"),
     u: legal.find((m) => m.a === "uno") }[event.key.toLowerCase()];
@@ -148,7 +190,7 @@ document.addEventListener("keydown", (event) => {
 
 async function route() {
   const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{4,16})$/);
-  Object.assign(state, { room: null, view: null, over: null, presence: {} });
+  Object.assign(state, { room: null, view: null, over: null, presence: {}, watching: null });
   $("#over").hidden = true;
   $("#log").replaceChildren();
   document.title = "unomas";
@@ -167,7 +209,10 @@ async function route() {
   if (info.status === "lobby") {
     show("join");
     renderJoin(info);
-  } else connect(null, receive);
+  } else {
+    state.watching = "started";
+    connect(null, receive);
+  }
 }
 
 async function relabel() {
@@ -187,6 +232,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   setUpLobby();
   setUpMute();
   setUpSort();
+  setUpHandKeys();
   relabel();
   $("#lang").addEventListener("change", async (event) => {
     await loadWords(event.target.value);
@@ -201,6 +247,7 @@ window.addEventListener("DOMContentLoaded", async () => {
     input.addEventListener("input", () => input.setCustomValidity(""));
   }
   $("#create-form").addEventListener("submit", (event) => createRoom(event, route).catch((error) => showError(errorText(error))));
+  $("#quick-play").addEventListener("click", () => quickPlay(route).catch((error) => showError(errorText(error))));
   $("#join-code-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const code = readCode(event.target.code.value);
@@ -218,7 +265,10 @@ window.addEventListener("DOMContentLoaded", async () => {
       route();
     } catch (error) { showError(errorText(error)); }
   });
-  $("#watch").addEventListener("click", () => connect(null, receive));
+  $("#watch").addEventListener("click", () => {
+    state.watching = $("#join-full").hidden ? "chose" : "full";
+    connect(null, receive);
+  });
   $("#start").addEventListener("click", () => send({ type: "start" }));
   window.addEventListener("popstate", () => { disconnect(); route(); });
   // A dialog that closes gives the focus back; if what had it is gone, to the hand or the status.

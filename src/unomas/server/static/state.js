@@ -6,6 +6,8 @@ export const state = {
   lang: "en", catalog: {}, switches: [], errors: {}, bots: [],
   code: null, token: null, room: null, view: null, over: null,
   sayUno: false, turnLeft: null, turnAt: 0, presence: {}, letGoAt: null,
+  watching: null,  // why this page watches: "full", "started" or "chose" (null: it holds a seat, or does not know)
+  startNow: null,  // the code of a room to start as soon as its lobby opens (one-tap play)
 };
 
 export const $ = (selector) => document.querySelector(selector);

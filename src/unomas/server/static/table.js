@@ -31,7 +31,9 @@ export function render() {
     renderHand();
   });
   const over = view.phase === "match_over";
-  $("#reactions").hidden = view.seat === null;
+  $("#reactions").hidden = view.seat === null;  // a spectator has no hand to sort, no keys to play
+  $("#sort").hidden = view.seat === null;
+  $(".keys").hidden = view.seat === null;
   turnCue(!over && view.seat !== null && view.legal_actions.some((m) => m.a !== "catch" && m.a !== "uno")
     && view.current === view.seat);
 }
@@ -137,7 +139,13 @@ function prompt(view) {
 function renderStatus(view) {
   const lines = [prompt(view)];
   if (view.shown_hand) lines.push(_("Shown to you: {cards}", { cards: view.shown_hand.hand.join(" ") }));
-  if (view.seat === null) lines.push(_("Spectating"));
+  if (view.seat === null) {
+    lines.push(_("Spectating"));
+    const why = { full: _("You are watching: every seat was taken when you came."),
+      started: _("You are watching: the match had begun when you came."),
+      chose: _("You are watching: you chose to watch rather than take a seat.") }[state.watching];
+    if (why) lines.push(why);
+  }
   const status = $("#status");
   const text = lines.join(" ");
   if (status.dataset.text !== text) {  // a live region: said again only when it changes
