@@ -328,7 +328,8 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "record.misplaced_field": N_("field {field} does not belong to {what}"),
             "record.no_shuffle": N_("the record has no {field} object with a commitment and a seed"),
             "record.seed_not_revealed": N_(
-                "its match is not over: the seed committed to is revealed at its end, and only then can it be checked"
+                "its moves are legal, but its seed is revealed only at the end of the match:"
+                " its deals cannot be checked yet"
             ),
             "record.bad_shuffle": N_("{field} must hold a 'commitment' and a 'seed', both hex strings"),
             "record.seed_not_hex": N_("the seed {seed} is not hex"),

@@ -800,8 +800,7 @@ def replay_command(
             try:
                 if isinstance(item, RecordError):
                     raise item
-                sealed = verify and _sealed(item)
-                game = fairness.verify(item) if verify and not sealed else record.replay(item)
+                game = fairness.verify(item) if verify else record.replay(item)
             except RecordError as error:
                 bad += 1
                 if error.code in ("record.no_shuffle", "record.seed_not_revealed"):  # valid, nothing to check
@@ -813,15 +812,6 @@ def replay_command(
                 continue
             scores = " ".join(str(s) for s in game.scores)
             summary = t.gettext("scores {scores}; winner {winner}").format(scores=scores, winner=_winner(item, game, t))
-            if sealed:
-                bad += 1
-                summary += t.gettext(
-                    "; its moves are legal, but its seed is revealed only at the end of the match:"
-                    " its deals cannot be checked yet"
-                )
-                unverified = t.gettext("UNVERIFIED")
-                _out().print(f"[yellow]{escape(unverified)}[/] {escape(name)}: {escape(summary)}")
-                continue
             if verify:
                 summary += t.gettext(
                     "; every deal and reshuffle comes from the committed seed (not that it was kept secret)"
@@ -830,13 +820,6 @@ def replay_command(
             _out().print(f"[green]{escape(valid)}[/] {escape(name)}: {escape(summary)}")
     if bad:
         raise typer.Exit(code=1)
-
-
-def _sealed(item: Any) -> bool:
-    """Whether a record commits to its shuffle without revealing the seed yet (a match not
-    over: the terminal game's file while it is played)."""
-    shuffle = item.get("shuffle") if isinstance(item, dict) else None
-    return isinstance(shuffle, dict) and "commitment" in shuffle and "seed" not in shuffle
 
 
 def _winner(item: dict[str, Any], game: "Game", t: "Translations") -> str:
