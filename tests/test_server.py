@@ -21,6 +21,7 @@ import websockets
 from server_support import get, post, running
 from unomas import fairness
 from unomas.actions import Action
+from unomas.bots import HeuristicBot
 from unomas.cards import card_token
 from unomas.client.seat_client import SeatClient, choose
 from unomas.error_codes import ERRORS
@@ -824,6 +825,8 @@ async def stacked_room(monkeypatch: pytest.MonkeyPatch, settings: Settings, **se
     over a starting R9: the bot plays first."""
     game = make_game([["RS", "G7"], ["R3", "B5"]], ["R9", "B7"], target_score=0)
     monkeypatch.setattr(host, "Game", lambda rules, seed: game)
+    for slip in ("forget", "miss"):  # the room's heuristic bots never slip here: each scenario is exact
+        monkeypatch.setattr(HeuristicBot, slip, 0.0)
     room_setup = RoomSetup(name="Ana", rules={"players": 2, "target_score": 0, "hand_size": 2}, bots=[1], **setup)
     return await Room.create(room_setup, StoreWriter(SQLiteStore(":memory:")), settings, "STACK1")
 
