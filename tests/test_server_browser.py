@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from server_support import get, post, running
+from unomas.bots import HeuristicBot
 from unomas.i18n.switches import switch_groups
 from unomas.live import host as live_host
 from unomas.rules import Rules
@@ -632,7 +633,7 @@ def test_coming_back_to_an_expired_lobby_with_a_saved_seat_lands_on_the_home_pag
     """The lobby was forgotten while nobody was in it; the browser still keeps its seat's
     token: the page goes home and says, in its language, that the room is gone (no blank page
     reconnecting for ever)."""
-    settings = Settings(grace=60, bot_delay=0, window=0, round_pause=0, keep_empty_lobby=0.2)
+    settings = Settings(grace=60, bot_delay=0, window=0, round_pause=0, keep_empty_lobby=0.2, keep_unvisited_lobby=0.2)
     with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
         _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2}})
         deadline = time.monotonic() + 10
@@ -691,6 +692,7 @@ def test_a_screen_reader_hears_every_move_of_a_whole_turn_in_the_page_s_language
     rules = {"players": 2, "hand_size": 3, "target_score": 0}
     game = make_game([["R5", "G2", "G3"], ["R7", "B4", "B5"]], ["R1", "Y9", "Y8", "Y7"], **rules)
     monkeypatch.setattr(live_host, "Game", lambda rules, seed: game)
+    monkeypatch.setattr(HeuristicBot, "forget", 0.0)  # the bot calls its UNO: the turn is exact
     settings = Settings(grace=60, bot_delay=0.3, window=0, round_pause=5)
     with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
         _, room = post(address, "/api/rooms", {"name": "Ana", "rules": rules, "bots": [1]})
