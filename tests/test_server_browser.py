@@ -542,6 +542,9 @@ TOLD_AFTER = """(last) => {
 }"""
 CLICK_NOW = "(selector) => { const node = document.querySelector(selector); if (node) node.click(); }"
 
+# A catch the person's page offers on her own turn (the bots' chances before it are over).
+CATCH_ON_TURN = "() => document.querySelector('#actions [data-a=catch]') !== null"
+
 # What the person's page offers out of turn: a catch, or a card to jump in with.
 CHANCE = """() => {
   if (document.querySelector('#over-banner')) return 'over';
@@ -558,7 +561,7 @@ def test_a_person_in_the_browser_catches_a_bot_that_forgot_uno_and_jumps_in_whil
 ) -> None:
     """Three bots that forget UNO, jump-in on: the person's page is
     offered the catches and the jump-ins, the bots hold still while it is (the window is 10 s), and the person
-    takes them (by a click and by the C key); Space lets another chance go at once."""
+    takes them (by a click and by the C key, out of turn or on her turn); Space lets another chance go at once."""
     screens = Screens(tmp_path_factory.mktemp("browser-chances"))
     settings = Settings(grace=60, bot_delay=0, round_pause=0.3)
     taken: dict[str, int] = {"catch": 0, "jump": 0, "let go": 0}
@@ -567,7 +570,7 @@ def test_a_person_in_the_browser_catches_a_bot_that_forgot_uno_and_jumps_in_whil
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.set_default_timeout(15_000)
         page.add_init_script(KEEP_ERRORS)
-        for _ in range(10):
+        for _ in range(30):  # single rounds until each chance came (about one in five has a catch of hers)
             rules = {"players": 4, "target_score": 0, "jump_in": True}
             setup = {"name": "Ana", "rules": rules, "bots": [1, 2, 3], "bot": "random", "window": 10}
             _, room = post(address, "/api/rooms", setup)
@@ -610,6 +613,14 @@ def test_a_person_in_the_browser_catches_a_bot_that_forgot_uno_and_jumps_in_whil
                     elif chance == "jump":
                         assert told[0].startswith("Ana jumps in"), told
                     taken[chance] += 1
+                    continue
+                if chance == "none" and page.evaluate(CATCH_ON_TURN):  # a bot forgot UNO just before her turn
+                    log = page.text_content("#log")
+                    last = page.evaluate("document.querySelector('#log').lastElementChild.textContent")
+                    page.keyboard.press("c")
+                    page.wait_for_function(f"() => document.querySelector('#log').textContent !== {log!r}")
+                    assert page.evaluate(TOLD_AFTER, last)[0].startswith("Ana catches")
+                    taken["catch"] += 1
                     continue
                 # On the person's own turn, a click at once on what the page shows now (a click
                 # that waited for its target could land on a card that became a jump-in since).
