@@ -9,6 +9,7 @@ hears of every stored change (a room's connections, a terminal screen, an agent'
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -108,22 +109,18 @@ class RecordFile:
         if result is not None:
             played["result"] = result
             self.data["scores"][result["winner"]] += result["points"]
-        try:
-            await self._keep()
-        except StoreUnavailable:
+
+        def undo() -> None:
             del played["events"][kept:]
             if result is not None:
                 del played["result"]
                 self.data["scores"][result["winner"]] -= result["points"]
-            raise
+
+        await self._keep(undo)
 
     async def add_round(self, round: int, deal: dict[str, Any], snapshot: dict[str, Any]) -> None:
         self.data["rounds"].append(deal)
-        try:
-            await self._keep()
-        except StoreUnavailable:
-            self.data["rounds"].pop()
-            raise
+        await self._keep(self.data["rounds"].pop)
 
     async def rounds(self, start: int, stop: int) -> list[dict[str, Any]]:
         rounds: list[dict[str, Any]] = self.data["rounds"][start:stop]
@@ -131,14 +128,15 @@ class RecordFile:
 
     async def finish(self, record: dict[str, Any]) -> None:
         before, self.data = self.data, record
-        try:
-            await self._keep()
-        except StoreUnavailable:
-            self.data = before
-            raise
+        await self._keep(lambda: setattr(self, "data", before))
 
-    async def _keep(self) -> None:
-        await asyncio.to_thread(self._write, records.dumps(self.data))
+    async def _keep(self, undo: Callable[[], object]) -> None:
+        """Write the record as it now stands; if that fails, ``undo`` the change first."""
+        try:
+            await asyncio.to_thread(self._write, records.dumps(self.data))
+        except StoreUnavailable:
+            undo()
+            raise
 
     def _write(self, text: str) -> None:
         partial = self.path.with_suffix(".part")
