@@ -4,7 +4,6 @@ same moments as the batch conductor gives a seat it asks, whatever door the seat
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
@@ -38,7 +37,7 @@ def choose(actions: list[Action]) -> Action:
 
 def reference() -> list[Chance]:
     """The chances the batch conductor asks seat 0 for (it lets each go), its turns chosen alike."""
-    secret = hashlib.sha256(f"unomas/{SEED}".encode()).digest()
+    secret = fairness.table_secret(SEED)
     players = [None, *(BotPlayer(make_bot(spec)) for spec in BOTS)]
     rngs = [bot_source(secret, seat) for seat in range(RULES.players)]
     table = Conductor(Game(RULES, seed=secret), players, rngs=rngs, ask_external=True)
@@ -137,7 +136,7 @@ def _fresh(client: RoomClient, let_go: int) -> bool:
 
 
 def test_a_room_offers_its_seat_the_chances_the_conductor_asks_it_for(monkeypatch: pytest.MonkeyPatch) -> None:
-    secret = hashlib.sha256(f"unomas/{SEED}".encode()).digest()
+    secret = fairness.table_secret(SEED)
     monkeypatch.setattr(fairness, "new_seed", lambda: secret)
     with running(SQLiteStore(":memory:"), replace(QUICK, window=10)) as address:
         offered = asyncio.run(asyncio.wait_for(at_a_room(address), 120))

@@ -42,12 +42,28 @@ FIELD = "shuffle"
 
 SEED_BYTES = 32
 
-__all__ = ["FIELD", "commit", "commitment_of", "new_seed", "replay_from", "replay_seeded", "reveal", "verify"]
+__all__ = [
+    "FIELD",
+    "commit",
+    "commitment_of",
+    "new_seed",
+    "replay_from",
+    "replay_seeded",
+    "reveal",
+    "table_secret",
+    "verify",
+]
 
 
 def new_seed() -> bytes:
     """A fresh secret seed from the operating system's unpredictable source."""
     return secrets.token_bytes(SEED_BYTES)
+
+
+def table_secret(seed: int | str | None = None) -> bytes:
+    """A live table's secret: a fresh one, or for a seeded table (reproducible play, tests)
+    the SHA-256 of ``unomas/{seed}``, so every kind of table dealt from one seed plays one match."""
+    return new_seed() if seed is None else hashlib.sha256(f"unomas/{seed}".encode()).digest()
 
 
 def commitment_of(seed: bytes) -> str:

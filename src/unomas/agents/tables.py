@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import partial
@@ -133,7 +132,7 @@ class LocalTable(Table):
         self._names = [name, *(f"{spec.split(':')[0]} {seat}" for seat, spec in enumerate(bots, start=1))]
         self.news = News()
         self._changed = asyncio.Event()
-        secret = fairness.new_seed() if seed is None else hashlib.sha256(f"unomas/{seed}".encode()).digest()
+        secret = fairness.table_secret(seed)
         self.host = Host(
             rules,
             [None, *(partial(make_bot, spec) for spec in bots)],

@@ -28,7 +28,6 @@ True
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import math
 import os
@@ -182,14 +181,8 @@ class Session:
         if save and path is None:
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
             self.path = records_dir() / f"{stamp}.json"
-        if saved is not None:
-            secret = bytes.fromhex(saved[SECRET])
-        elif seed is not None:
-            secret = hashlib.sha256(f"unomas/{seed}".encode()).digest()
-        else:
-            secret = fairness.new_seed()
+        secret = bytes.fromhex(saved[SECRET]) if saved is not None else fairness.table_secret(seed)
         fields = {"bots": self.specs, "person": person}
-        self._file: RecordFile | None = None
         self.host = Host(
             rules,
             makers,
@@ -208,9 +201,9 @@ class Session:
                 start = record.to_json(played, names=self.names, **{fairness.FIELD: fairness.commit(secret)}, **fields)
                 if game is None:  # a match dealt from the secret goes on from it after a restart
                     start[SECRET] = secret.hex()
-            self._file = RecordFile(self.path, start)
-            self._file.create()
-            self.host.store = self._file
+            kept = RecordFile(self.path, start)
+            kept.create()
+            self.host.store = kept
         self.rules = played.rules
         self.sort_hand = True
         """Whether the front ends show the hand sorted (they toggle it, the setup keeps it)."""
