@@ -280,7 +280,7 @@ def test_unomas_bot_joins_a_room_by_its_link_and_keeps_its_ticket(tmp_path: Path
     result = results[0]
     assert result.exit_code == 0, result.output
     assert f"heuristic joins the room {link}." in result.output
-    assert "The match is over (seat 1); scores:" in result.output
+    assert "The match is over (seat 2); scores:" in result.output  # seats as people count them, from 1
     kept = Ticket.load(ticket)
     assert kept is not None and kept.code == host_ticket.code and kept.seat == 1
 
@@ -559,11 +559,9 @@ def test_a_person_at_a_room_s_lines_answers_with_the_letters_of_the_local_game(m
 
 def test_unomas_host_s_usage_errors_are_one_line_in_the_reader_s_language_and_exit_2() -> None:
     with running(SQLiteStore(":memory:")) as address:
-        seat = CliRunner().invoke(app, ["host", f"http://{address}", "--bot-seat", "0", "--lang", "es", "--plain"])
+        seat = CliRunner().invoke(app, ["host", f"http://{address}", "--bot-seat", "1", "--lang", "es", "--plain"])
     assert seat.exit_code == 2, seat.output
-    assert (
-        seat.output == "Los ajustes de la sala no son válidos (bots): el asiento 0 no es uno de los asientos 1 a 3.\n"
-    )
+    assert seat.output == "--bot-seat 1: los asientos van del 1 al 4, y el 1 es el tuyo\n"
     setting = CliRunner().invoke(app, ["host", "http://127.0.0.1:9", "--set", "jump_in=maybe", "--lang", "es"])
     assert setting.exit_code == 2 and setting.output.count("\n") == 1, setting.output
     assert setting.output == "jump_in debe ser true o false, no 'maybe'.\n"

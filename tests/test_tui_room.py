@@ -198,9 +198,9 @@ def test_play_join_takes_the_screen_on_a_terminal_the_lines_with_plain_or_a_pipe
     assert result.exit_code == 0 and other.exit_code == 0 and again.exit_code == 0, result.output + again.output
     # Beto's seat, then Carla's own (another name is another player), then Beto's again, not the next free one.
     assert played == [(chosen, 1, "es"), (chosen, 2, "es"), (chosen, 1, "es")]
-    assert f"Juegas en el asiento 1 de {link}." in result.output
-    assert f"Juegas en el asiento 2 de {link}." in other.output
-    assert f"Vuelves al asiento 1 de {link}." in again.output
+    assert f"Juegas en el asiento 2 de {link}." in result.output
+    assert f"Juegas en el asiento 3 de {link}." in other.output  # seats as people count them, from 1
+    assert f"Vuelves al asiento 2 de {link}." in again.output
 
 
 def test_unomas_host_starts_the_match_on_enter_and_plays_the_host_s_seat_on_the_game_screen(

@@ -208,6 +208,7 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "setup.window": N_("the reaction window is a number of seconds, 0 or more, not {value}"),
             "setup.player_count": N_("{given} players for {players} seats"),
             "setup.seat_range": N_("{name} must be 0 to {last}, not {value}"),
+            "setup.host_seat": N_("{option} {value}: the seats are numbered 1 to {players}, and 1 is yours"),
             "setup.max_players": N_("max_players must be {players} to {limit}, not {value}"),
             "setup.at_least_one": N_("{name} must be at least 1, not {value}"),
             "setup.one_of": N_("{name} must be one of {known}, not {value}"),

@@ -38,6 +38,16 @@ def _missing(words: str, extra: str, error: ImportError) -> typer.Exit:
     return fail(words.format(install=f"pip install 'unomas[{extra}]'", error=error))
 
 
+def _seat_indices(option: str, seats: list[int], players: int, language: str) -> list[int]:
+    """The room's seat indices (from 0) of seats a person numbered as the table does, from 1
+    (the host's seat is 1); a seat out of 2..players is a usage error."""
+    for seat in seats:
+        if not 2 <= seat <= players:
+            error = SettingsError("setup.host_seat", option=option, value=seat, players=players)
+            raise fail(error_text(error.code, error.params, language), code=2)
+    return [seat - 1 for seat in seats]
+
+
 def _bad_link(join: str, t: Translations) -> typer.Exit:
     return fail(t.gettext("--join: {link} is not a room's link nor its code.").format(link=repr(join)), code=2)
 
@@ -95,7 +105,8 @@ def bot_command(
     if over is None:
         raise fail(t.gettext("The connection to the room is closed."))
     scores = " ".join(str(score) for score in over["scores"] or [])
-    typer.echo(t.gettext("The match is over (seat {seat}); scores: {scores}.").format(seat=seat.seat, scores=scores))
+    words = t.gettext("The match is over (seat {seat}); scores: {scores}.")
+    typer.echo(words.format(seat=seat.seat + 1, scores=scores))
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -185,7 +196,7 @@ def play_room(join: str, name: str | None, lang: str | None, *, plain: bool = Fa
             if back
             else t.gettext("You play seat {seat} of {link}.")
         )
-        typer.echo(words.format(seat=ticket.seat, link=room.link))
+        typer.echo(words.format(seat=ticket.seat + 1, link=room.link))
         if not plain and on_terminal():
             import asyncio  # (loaded by the commands that play on screen alone)
 
@@ -242,7 +253,7 @@ async def _on_screen(ticket: "Ticket", t: Translations, language: str, *, start:
         if client.over is not None:
             scores = " ".join(str(score) for score in client.over["scores"] or [])
             words = t.gettext("The match is over (seat {seat}); scores: {scores}.")
-            typer.echo(words.format(seat=ticket.seat, scores=scores))
+            typer.echo(words.format(seat=ticket.seat + 1, scores=scores))
         elif client.failed is not None:
             raise client.failed
         elif not client.connected:  # the server never heard that the person left
@@ -265,11 +276,11 @@ def host_command(
     ] = None,
     bot_seats: Annotated[
         Optional[list[int]],  # noqa: UP045
-        typer.Option("--bot-seat", metavar="SEAT", help="A seat the server's bots play (repeatable)."),
+        typer.Option("--bot-seat", metavar="SEAT", help="A seat the server's bots play, 2 to N (repeatable)."),
     ] = None,
     program_seats: Annotated[
         Optional[list[int]],  # noqa: UP045
-        typer.Option("--program-seat", metavar="SEAT", help="A seat kept for a program (repeatable)."),
+        typer.Option("--program-seat", metavar="SEAT", help="A seat kept for a program, 2 to N (repeatable)."),
     ] = None,
     name: Annotated[str, typer.Option(metavar="NAME", help="Your name at the table.")] = "host",
     lang: LangOption = None,
@@ -287,7 +298,11 @@ def host_command(
         from unomas.tui.remote_plain import play_room as play_lines
     except ImportError as error:
         raise _missing(t.gettext("The client needs its extra: {install} ({error})."), "server", error) from None
-    setup = {"rules": rules.to_dict(), "bots": bot_seats or [], "programs": program_seats or []}
+    setup = {
+        "rules": rules.to_dict(),
+        "bots": _seat_indices("--bot-seat", bot_seats or [], players, language),
+        "programs": _seat_indices("--program-seat", program_seats or [], players, language),
+    }
     try:
         ticket, link = create_room(server, name[:NAME_LIMIT], **setup)
         if not plain and on_terminal():
