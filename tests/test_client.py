@@ -557,6 +557,28 @@ def test_a_person_at_a_room_s_lines_answers_with_the_letters_of_the_local_game(m
     assert prompts and not any("deja pasar" in prompt for prompt in prompts)
 
 
+def test_the_host_s_lines_say_when_a_person_leaves_and_a_bot_takes_their_seat() -> None:
+    """The host hears, in its language, that a joiner lost the connection and that a bot
+    plays for them once the grace period is over."""
+    with running(SQLiteStore(":memory:")) as address:
+        host = SimpleSeat.create(f"http://{address}", "Ana", lang="es", rules={"players": 2, "target_score": 0})
+        person = SimpleSeat.join(host.link, "Beto")
+        lines: list[str] = []
+        answers = itertools.count()
+
+        def read(_: str) -> str:
+            if next(answers) > 100 or any("un bot juega" in line for line in lines):
+                raise EOFError
+            return "0"
+
+        with host:
+            host.start()
+            person.close()  # Beto closes the terminal
+            play_room(host, translator("es"), read, lines.append)
+    assert "Beto perdió la conexión." in lines, lines
+    assert "Beto no está: un bot juega por su asiento." in lines, lines
+
+
 def test_unomas_host_s_usage_errors_are_one_line_in_the_reader_s_language_and_exit_2() -> None:
     with running(SQLiteStore(":memory:")) as address:
         seat = CliRunner().invoke(app, ["host", f"http://{address}", "--bot-seat", "1", "--lang", "es", "--plain"])

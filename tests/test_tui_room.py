@@ -171,6 +171,7 @@ def test_a_dropped_connection_is_restored_and_the_seat_kept() -> None:
     assert "gana la partida" in final
     deals = [line for line in said if line.startswith("Ronda 1: reparte")]
     assert len(deals) == 1, said  # nothing told twice after the reconnection
+    assert said.count("Ana perdió la conexión.") == 1 and said.count("Ana no está: un bot juega por su asiento.") == 1
 
 
 @pytest.mark.parametrize(

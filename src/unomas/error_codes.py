@@ -455,6 +455,10 @@ ERRORS: Final[dict[str, ErrorCode]] = {
     "client.not_connected": ErrorCode("ConnectionLost", 503, N_("Not connected just now: try again.")),
     "client.reconnecting": ErrorCode("UnoError", 503, N_("The connection was lost; reconnecting…")),
     "client.no_view": ErrorCode("ConnectionLost", 503, N_("The room has sent no view yet.")),
+    # What a seat is told of the others' presence (the page tells the same words).
+    "presence.lost": ErrorCode("UnoError", 200, N_("{name} lost the connection.")),
+    "presence.back": ErrorCode("UnoError", 200, N_("{name} is back.")),
+    "presence.away": ErrorCode("UnoError", 200, N_("{name} is away: a bot plays for them.")),
     "client.unknown_refusal": ErrorCode("Refused", 500, N_("The server refused: {message}"), extra=("code",)),
     "table.unknown": ErrorCode("UnoError", 404, N_("There is no table {table}: start a match or join a room first.")),
     "table.required": ErrorCode(

@@ -147,6 +147,20 @@ def fetch_record(link: RoomLink) -> dict[str, Any]:
 # ---------------------------------------------------------------------- WebSocket
 
 
+def _presence_notice(seat: dict[str, Any], message: dict[str, Any]) -> UnoError | None:
+    """What a ``presence`` message tells of a person's seat that was ``seat`` before: they
+    lost the connection, came back, or are away (a bot plays for them); None: nothing new."""
+    if seat["bot"]:
+        return None
+    if message["away"] and not seat.get("away"):
+        return UnoError("presence.away", name=seat["name"])
+    if seat.get("connected") and not message["connected"]:
+        return UnoError("presence.lost", name=seat["name"])
+    if not seat.get("connected") and message["connected"]:
+        return UnoError("presence.back", name=seat["name"])
+    return None
+
+
 class RoomClient:
     """One connection to a room: a seat's (with its token) or a spectator's (without).
 
@@ -184,6 +198,9 @@ class RoomClient:
         self.over: dict[str, Any] | None = None
         self.errors: list[dict[str, Any]] = []
         """Refusals that answered no action of ours (a bad hello, a rate limit)."""
+        self.notices: list[UnoError] = []
+        """What the other seats' people did: lost the connection, came back, left to a bot
+        (codes ``presence.*``, each with the seat's ``name``)."""
         self.failed: Refused | None = None
         """The refusal that ended the connection for good (its seat taken over, a bad token)."""
         self.updates = 0
@@ -308,6 +325,9 @@ class RoomClient:
         elif kind == "presence" and self.room is not None:
             seat = self.room["seats"][message["seat"]]
             if seat is not None:
+                notice = _presence_notice(seat, message) if message["seat"] != self.seat else None
+                if notice is not None:
+                    self.notices.append(notice)
                 seat.update(connected=message["connected"], away=message["away"])
         elif kind == "over":
             self.over = message

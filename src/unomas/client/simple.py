@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from unomas.client.links import RoomLink, Ticket
 from unomas.client.remote import Change, RoomClient, create_room, join_room
+from unomas.errors import UnoError
 
 __all__ = ["SimpleSeat"]
 
@@ -76,6 +77,11 @@ class SimpleSeat:
     @property
     def changes(self) -> list[Change]:
         return list(self.client.changes)
+
+    @property
+    def notices(self) -> list[UnoError]:
+        """What the other seats' people did (:attr:`RoomClient.notices`)."""
+        return list(self.client.notices)
 
     def start(self) -> None:
         """Start the match (the host)."""

@@ -173,6 +173,9 @@ class GameScreen(Screen[None]):
         """The table changed by itself (a room's news, the answer to an action): show it,
         the cursor on a card the person has just drawn."""
         if self.is_mounted:
+            if self.session is not None:
+                for notice in self.session.news():
+                    self.query_one(Narration).say(wording.error_line(notice, self.t))
             self._select_drawn()
             self.refresh_all()
 

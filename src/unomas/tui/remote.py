@@ -55,6 +55,8 @@ class RemoteTable:
         self._changed: Callable[[], None] = lambda: None
         self._let_go_at = -1
         """The ply whose out-of-turn chance the person let go."""
+        self._noticed = 0
+        """How many of the client's notices were told (those before the screen opened too)."""
         while not client.inbox.empty():  # told by :attr:`history`
             client.inbox.get_nowait()
 
@@ -132,6 +134,11 @@ class RemoteTable:
     def next_round(self) -> None:
         """Nothing: the server deals the next round after its pause."""
 
+    def news(self) -> list[UnoError]:
+        notices = self.client.notices
+        fresh, self._noticed = notices[self._noticed :], len(notices)
+        return fresh
+
     def trouble(self) -> UnoError | None:
         client = self.client
         if client.failed is not None:
@@ -149,7 +156,7 @@ class RemoteTable:
         self._changed = changed
         client = self.client
         while True:
-            state = (client.updates, client.connected)
+            state = (client.updates, client.connected, len(client.notices))
             while not client.inbox.empty():
                 events = _events(client.inbox.get_nowait())
                 for listener in list(self._listeners):
@@ -159,11 +166,12 @@ class RemoteTable:
                 return
             await client.wait_for(partial(self._news, state))
 
-    def _news(self, state: tuple[int, bool]) -> bool:
-        """Whether the seat heard a change, got a new view or lost or regained the
-        connection since ``state`` (its updates, and whether it was connected)."""
+    def _news(self, state: tuple[int, bool, int]) -> bool:
+        """Whether the seat heard a change, got a new view, lost or regained the connection
+        or heard of another person since ``state`` (its updates, whether it was connected,
+        its notices)."""
         client = self.client
-        return (client.updates, client.connected) != state or not client.inbox.empty()
+        return (client.updates, client.connected, len(client.notices)) != state or not client.inbox.empty()
 
     async def close(self) -> None:
         """Nothing: the connection is its opener's to close (the seat stays theirs)."""

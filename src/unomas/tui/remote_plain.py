@@ -59,13 +59,17 @@ def play_room(
     rules = Rules.from_dict(room["rules"])
     lang = wording.language(t)
     write(wording.rules_line(rules, t))
-    told = 0
+    told = noticed = 0
     while True:
         changes = seat.changes
         for change in changes[told:]:
             for line in change.narration:
                 write(line)
         told = len(changes)
+        notices = seat.notices
+        for notice in notices[noticed:]:
+            write(error_text(notice.code, notice.params, lang))
+        noticed = len(notices)
         sent = seat.view
         if seat.over is not None:
             if sent is not None and sent["winner"] is not None:

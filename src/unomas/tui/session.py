@@ -337,6 +337,10 @@ class Session:
         self._deal_asked = self._view.round
         self.host.next_round()
 
+    def news(self) -> list[UnoError]:
+        """Nothing: a local table's only person is the one playing."""
+        return []
+
     def trouble(self) -> UnoError | None:
         """A bot's failure that stopped the match, or the refusal of the person's last action
         (until the game moves on)."""

@@ -76,6 +76,10 @@ class Table(Protocol):
     def next_round(self) -> None:
         """Go on once the person has read a round's summary."""
 
+    def news(self) -> list[UnoError]:
+        """What happened at the table beyond the game since last asked (another person lost
+        the connection, came back, left to a bot): told in the narration."""
+
     def trouble(self) -> UnoError | None:
         """What to tell the person instead of the prompt, if anything: a refusal of their
         last action that came later, a connection being restored."""
