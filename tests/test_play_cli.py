@@ -728,11 +728,12 @@ def test_plain_mode_says_why_the_rules_do_not_allow_a_key_now() -> None:
     game = make_game([["R1", "G2"], ["Y3", "Y4"]], ["B9", "Y5", "B7"], target_score=0, force_play_drawn=True)
     session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
     out: list[str] = []
-    answers = iter(["d", "p", "x", "3"])
+    answers = iter(["d", "p", "x", "c", "3"])
     plain.run(session, translator("en"), lambda _prompt: next(answers, "q"), out.append)
     assert error_text("move.must_play_drawn", {}, "en") in out  # p: the drawn card must be played
     assert error_text("move.nothing_to_challenge", {}, "en") in out  # x
-    assert "That is not allowed now." not in out and "Not understood" not in "\n".join(out)
+    assert error_text("move.nobody_to_catch", {}, "en") in out  # c
+    assert "Not understood" not in "\n".join(out)
     assert "Ana plays Blue 7 (B7)." in out
 
 

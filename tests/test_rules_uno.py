@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from codes import raises_code
-from unomas import Action, Game, IllegalAction, Phase
+from unomas import Action, Game, IllegalAction, Kind, Phase
 from unomas.cards import parse_card
 from unomas.events import (
     Caught,
@@ -37,6 +37,15 @@ def test_uno_called_with_the_play() -> None:
     assert game.uno_pending is None
     with raises_code(IllegalAction, "move.not_catchable"):
         game.apply(Action.catch(2, 1))
+
+
+def test_a_catch_naming_no_one_says_whether_anyone_could_be_caught() -> None:
+    game = _two_cards()
+    with raises_code(IllegalAction, "move.nobody_to_catch"):
+        game.apply(Action(2, Kind.CATCH))
+    play(game, 1, "R3")  # no UNO: seat 1 may be caught
+    with raises_code(IllegalAction, "move.catch_needs_target"):
+        game.apply(Action(2, Kind.CATCH))
 
 
 def test_uno_play_variants_are_offered() -> None:

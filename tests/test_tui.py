@@ -17,7 +17,7 @@ from unomas.cards import parse_card
 from unomas.errors import UnoError
 from unomas.events import Caught, Challenged, Drew, Event, HandsSwapped, MatchEnded, Played, UnoCalled
 from unomas.game import Deal, Game
-from unomas.i18n import bot_slips, translator, wording
+from unomas.i18n import bot_slips, error_text, translator, wording
 from unomas.i18n.narration import describe
 from unomas.rules import PRESETS, SWITCHES, Rules
 from unomas.testing import make_game
@@ -669,6 +669,27 @@ def test_esc_closes_the_colour_picker_and_plays_nothing(lang: str, back: str) ->
     assert choose in picking and back in " ".join(picking.split())
     assert choose not in after and t.gettext("Your turn: play a card or draw.") in after
     assert ply == 1  # only Beto's G2: Ana has not played
+
+
+async def keys_not_offered(keys: str) -> list[str]:
+    """The prompt after each key Ana presses on her turn that her view does not offer."""
+    session = stacked_session_for_keys()
+    app = UnomasApp(translator("es"), session=session)
+    prompts: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        while not session.waiting_for_person():
+            await pilot.pause()
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause()
+            prompts.append(str(app.screen.query_one("#prompt").render()))
+        await pilot.press("q")
+    return prompts
+
+
+def test_a_key_the_view_does_not_offer_gets_the_engine_s_reason_on_the_screen() -> None:
+    prompts = asyncio.run(keys_not_offered("cx"))
+    assert prompts == [error_text("move.nobody_to_catch", {}, "es"), error_text("move.nothing_to_challenge", {}, "es")]
 
 
 class Reconnecting(Session):

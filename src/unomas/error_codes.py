@@ -117,6 +117,9 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "move.takes_no_color": N_("a {kind} takes no colour"),
             "move.takes_no_target": N_("a {kind} takes no target"),
             "move.catch_needs_target": N_("a catch needs a target seat, not {target}"),
+            "move.nobody_to_catch": N_(
+                "nobody can be caught now: only a player left with one card who has not called UNO, until the next turn"
+            ),
             "move.catch_self": N_("a player cannot catch themselves"),
             "move.not_catchable": N_("player {target} cannot be caught now"),
             "move.uno_takes_no_color": N_("an UNO call takes no colour"),

@@ -842,6 +842,8 @@ class Game:
             if action.color is not None:
                 return "move.takes_no_color", {"kind": str(kind)}
             target = action.target
+            if target is None and not any(a.kind is CATCH for a in self.legal_actions(player)):
+                return "move.nobody_to_catch", {}
             if target is None or not 0 <= target < self.players:
                 return "move.catch_needs_target", {"target": repr(target)}
             if target == player:

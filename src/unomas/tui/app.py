@@ -407,8 +407,8 @@ class GameScreen(Screen[None]):
                 self._play(jump.card)
             return
         kinds = {"d": Kind.DRAW, "p": Kind.PASS, "x": Kind.CHALLENGE, "c": Kind.CATCH}
-        if key in kinds:
-            self._apply(self._find(kinds[key]))
+        if key in kinds and view.seat is not None:  # not offered: the engine says why
+            self._apply(self._find(kinds[key]) or Action(view.seat, kinds[key]))
         elif key == "n":
             self.action_go_on()
 

@@ -213,8 +213,6 @@ def parse_answer(answer: str, session: Session, t: Translations) -> Action | Pen
         kind = wording.ACTION_KEYS[words[0]]
         if kind in by_kind:
             return by_kind[kind]
-        if kind is Kind.CATCH:  # nobody to catch: no seat to name to the engine
-            raise ValueError(t.gettext("That is not allowed now."))
         return Action(session.person, kind)  # not offered: the session's engine says why
     if len(words) == 1 and len(words[0]) == 1 and words[0].upper() in COLOR_LETTERS:
         starting = COLOR_LETTERS.index(words[0].upper())

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from unomas.actions import Action, Kind
+from unomas.actions import Action
 from unomas.client.decode import view_from_json
 from unomas.client.remote import ConnectionLost, Refused, seat_names
 from unomas.client.simple import SimpleSeat
@@ -39,14 +39,14 @@ def _names(seat: SimpleSeat) -> list[str]:
 def _chosen(view: View, answer: str) -> Action | None:
     """The action an answer names: a listed action by its number, or by its letter as at a
     local table (one the view does not list is sent all the same, for the server to say
-    why it is refused), or None (a catch names no one when none is listed)."""
+    why it is refused), or None."""
     if answer.isdigit():
         return view.legal_actions[int(answer)] if int(answer) < len(view.legal_actions) else None
     kind = wording.ACTION_KEYS.get(answer)
     if kind is None or view.seat is None:
         return None
     listed = next((action for action in view.legal_actions if action.kind is kind), None)
-    return listed if listed is not None or kind is Kind.CATCH else Action(view.seat, kind)
+    return listed if listed is not None else Action(view.seat, kind)
 
 
 def play_room(
