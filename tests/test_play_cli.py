@@ -885,6 +885,45 @@ def test_a_ten_player_match_summary_shows_how_to_close_it(
     assert t.gettext("{player} wins the match!").split("{player}")[1] in screen
 
 
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (CI installs it)")
+def test_at_the_default_table_a_person_catches_a_bot_that_forgot_uno(data_folder: Path) -> None:
+    """The default bots slip as people do: a person playing the first card they may, at the
+    default table of four, is offered a catch within a few rounds and takes it with c."""
+    program = Path(sys.executable).parent / "unomas"
+    t = translator("es")
+    catch = t.gettext("catch {player}").split("{")[0]
+    said = t.gettext("{catcher} catches {target} without UNO.").rstrip(".")  # its effect may follow
+    caught = re.escape(said).replace(r"\{catcher\}", "Ana")
+    caught = caught.replace(r"\{target\}", r"\w+")
+    command = f"UNOMAS_DATA={data_folder} {program} play --players 4 --pace 0.05 --window 30 --seed 3 --lang es"
+    rounds, pressed_c = 1, 0
+    with tmux_window(command, 80, 24) as name:
+        screen = ""
+        deadline = time.monotonic() + 150
+        while time.monotonic() < deadline and not re.search(caught, " ".join(screen.split())):
+            screen = tmux("capture-pane", "-p", "-t", name)
+            if catch in screen and time.monotonic() > pressed_c + 2:  # once: it may take a moment
+                pressed_c = time.monotonic()
+                tmux("send-keys", "-t", name, "c")
+            elif "Intro: siguiente ronda" in screen:
+                rounds += 1
+                tmux("send-keys", "-t", name, "Enter")
+            elif "Elige color" in screen or "Elige el color" in screen:
+                tmux("send-keys", "-t", name, "r")
+            elif "p quedártela" in screen:  # a playable card drawn, under the cursor: played
+                tmux("send-keys", "-t", name, "Enter")
+            elif "Tu turno" in screen or "Tienes que robar" in screen:
+                playable = re.search(r"(\d):\*", screen)  # the first card marked playable
+                keys = [playable.group(1), "Enter"] if playable and "Tu turno" in screen else ["d"]
+                tmux("send-keys", "-t", name, *keys)
+            elif "u ¡UNO!" in screen:  # Ana's own UNO, after her play
+                tmux("send-keys", "-t", name, "u")
+            elif "espacio dejarlo pasar" in screen:  # nothing else to do: the bots need not wait
+                tmux("send-keys", "-t", name, "Space")
+            time.sleep(0.3)
+    assert re.search(caught, " ".join(screen.split())) and rounds <= 4, (rounds, screen)
+
+
 def test_play_with_piped_input_and_no_plain_takes_the_line_mode(data_folder: Path) -> None:
     """Not a terminal to draw a screen on: the lines, which end with the input."""
     program = Path(sys.executable).parent / "unomas"
