@@ -129,3 +129,190 @@ def test_the_turn_timer_is_a_ring_on_the_seat_whose_turn_it_is(tmp_path_factory:
             screens(page, f"timer-ring-{name}")
             assert axe_problems(page) == []
         browser.close()
+
+
+# Each card of the hand: its token, the texts in its corners and marks, and the fills of its middle.
+FACES = """() => [...document.querySelectorAll('#hand .card svg')].map((svg) => [
+  svg.closest('.card').dataset.card,
+  [...svg.querySelectorAll('text')].map((t) => t.textContent),
+  [...svg.querySelectorAll('path[fill]')].map((p) => p.getAttribute('fill')),
+])"""
+
+
+@needs_chromium
+def test_wilds_show_four_colours_corners_carry_no_colour_letter_and_the_colour_blind_mode_adds_shapes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """In Spanish: a Wild and a Wild Draw Four show the four colours; no corner holds R, Y,
+    G or B. The colour-blind mode (remembered) adds each colour's shape and its Spanish
+    initial; the colour buttons and the colour in play get the shape too."""
+    screens = Screens(tmp_path_factory.mktemp("felt-cards"))
+    stack(monkeypatch, [["W", "W+4", "R7", "YS", "G+2", "BR"], ["B1", "B2", "B3", "B4", "B5", "B6"]], ["G1", "Y9", "Y8"], target_score=0)
+    settings = Settings(grace=60, bot_delay=5, window=0, round_pause=5)
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2}, "bots": [1]})
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = open_seat(browser, address, room, lang="es")
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.click("#start")
+        page.wait_for_selector("#hand .card")
+        faces = {token: (texts, fills) for token, texts, fills in page.evaluate(FACES)}
+        four = ["#c62828", "#fdd835", "#2e7d32", "#1565c0"]
+        assert faces["W"][1] == faces["W+4"][1] == four
+        assert not {"R", "Y", "G", "B"} & {text for texts, _ in faces.values() for text in texts}
+        assert faces["R7"][0] == ["7", "7", "7"] and faces["YS"][0] == ["⊘", "⊘", "⊘"]
+        assert page.get_attribute("#shapes", "aria-pressed") == "false"
+        page.click("#shapes")
+        assert page.get_attribute("#shapes", "aria-pressed") == "true"
+        faces = {token: (texts, fills) for token, texts, fills in page.evaluate(FACES)}
+        assert faces["R7"][0][-1] == "R" and faces["YS"][0][-1] == "Am"
+        assert faces["G+2"][0][-1] == "V" and faces["BR"][0][-1] == "Az"
+        assert page.locator("#hand .card[data-card='G+2'] svg g rect").count() == 1  # green: a square
+        assert page.locator("#hand .card[data-card=BR] svg g path").count() == 1  # blue: a diamond
+        assert page.text_content("#piles .in-play") == "■ Color en juego: Verde (V)"
+        page.reload()  # remembered
+        page.wait_for_selector("#hand .card")
+        assert page.get_attribute("#shapes", "aria-pressed") == "true"
+        page.locator("#hand .card[data-card=W]").click()
+        page.wait_for_selector("#dialog[open]")
+        assert page.locator("#dialog-body .pick").all_inner_texts() == [
+            "▲ Rojo (R)",
+            "● Amarillo (Am)",
+            "■ Verde (V)",
+            "◆ Azul (Az)",
+        ]
+        for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page.set_viewport_size(size)
+            screens(page, f"cards-shapes-{name}")
+            assert axe_problems(page) == []
+        browser.close()
+
+
+@needs_chromium
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_end_of_a_match_shows_a_podium_and_counts_the_points_card_by_card(
+    scheme: str, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Ana goes out with her last card: the podium puts her first; the points are counted
+    from the hands left, each card with what it scored (7 and 9: 16; a Skip 20 and 8: 28), as
+    the server's standings give them; Play again is still there."""
+    screens = Screens(tmp_path_factory.mktemp("felt-end"))
+    stack(monkeypatch, [["R5"], ["B7"], ["YS"]], ["R1", "Y9", "Y8", "Y7"], target_score=0)  # the bots draw and pass
+    settings = Settings(grace=60, bot_delay=0.2, window=0, round_pause=0.2)
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 3}, "bots": [1, 2]})
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = open_seat(browser, address, room, color_scheme=scheme)
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.click("#start")
+        page.locator("#hand .card.playable").click()
+        page.wait_for_selector("#over-banner")
+        assert page.locator(".podium li .who").all_text_contents()[0] == "Ana"
+        assert page.locator(".podium .place-1 .points").text_content() == "44 points"
+        assert page.text_content(".counted h3") == "Ana takes 44 points from the hands left:"
+        labels = page.locator(".counted .count-card").evaluate_all("(l) => l.map((c) => c.getAttribute('aria-label'))")
+        assert labels == [
+            "Blue 7 (B7): 7 points",
+            "Yellow 9 (Y9): 9 points",
+            "Yellow Skip (YS): 20 points",
+            "Yellow 8 (Y8): 8 points",
+        ]
+        assert page.locator(".counted .pts").all_text_contents() == ["+7", "+9", "+20", "+8"]
+        assert page.locator(".counted .sum").all_text_contents() == ["= 16", "= 28"]
+        assert page.is_visible("#again")
+        page.wait_for_timeout(600)  # the count has appeared
+        for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page.set_viewport_size(size)
+            screens(page, f"end-{scheme}-{name}", full=True)
+            assert axe_problems(page) == []
+        browser.close()
+
+
+LAST_PLY = """(() => {
+  window.unomasPly = null;
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (event) => {
+        const message = JSON.parse(event.data);
+        if (message.type === 'update') window.unomasPly = message.view.ply;
+      });
+    }
+  };
+})();"""
+
+
+@needs_chromium
+def test_a_refusal_names_the_seat_as_the_page_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server counts seats from 0 in a refusal's params; the page says the seat's name
+    (here: a draw sent on the bot's turn is refused, in Spanish, naming "bot 2", not "1")."""
+    stack(monkeypatch, [["R5", "G2", "G3"], ["B7", "B4", "B5"]], ["R1", "Y9", "Y8", "Y7"], target_score=0)
+    settings = Settings(grace=60, bot_delay=30, window=0, round_pause=5)  # the bot's turn lasts
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2}, "bots": [1]})
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = open_seat(browser, address, room, lang="es")
+        page.add_init_script(LAST_PLY)
+        page.reload()
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.click("#start")
+        page.wait_for_function("() => window.unomasPly !== null && window.unomasSockets.length > 0")
+        page.wait_for_timeout(300)
+        page.evaluate(
+            """() => window.unomasSockets.at(-1).send(JSON.stringify(
+                 {type: 'act', action: {a: 'draw', p: 0}, ref: 99, ply: window.unomasPly}))"""
+        )
+        page.wait_for_selector("#error:not([hidden])")
+        error = page.text_content("#error") or ""
+        assert "bot 2" in error and "jugador 1" not in error, error
+        browser.close()
+
+
+@needs_chromium
+def test_the_outage_banner_promises_only_what_happens_and_a_rematch_starts_without_saying_anyone_is_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ana and Beto (Spanish). Beto's connection drops: the banner says the table takes no
+    clicks (not that they wait), and a card he taps meanwhile is not sent once he is back.
+    Beto then goes out; both ask for a rematch: its log says nobody "ha vuelto"."""
+    stack(monkeypatch, [["R5", "R2"], ["R7", "R4"]], ["R1", "Y9", "Y8", "Y7", "Y6"], target_score=0)
+    settings = Settings(grace=60, bot_delay=0, window=0, round_pause=0.2)
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2}})
+        _, beto_seat = post(address, f"/api/rooms/{room['code']}/join", {"name": "Beto"})
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        ana = open_seat(browser, address, room, lang="es")
+        beto = open_seat(browser, address, {"code": room["code"], "token": beto_seat["token"]}, lang="es")
+        ana.wait_for_selector("#lobby:not([hidden])")
+        ana.click("#start")
+        for page in (ana, beto):
+            page.wait_for_selector("#hand .card")
+        # Ana deals: Beto starts; first his connection drops.
+        beto.evaluate("window.unomasSockets.forEach((s) => s.close())")
+        beto.wait_for_selector("#offline:not([hidden])")
+        beto.context.set_offline(True)
+        assert beto.text_content("#offline") == (
+            "Se perdió la conexión; reconectando… La mesa no admite clics hasta que vuelva."
+        )
+        sent = beto.evaluate("window.unomasSent.length")
+        beto.locator("#hand .card").first.click(force=True)
+        beto.context.set_offline(False)
+        beto.wait_for_selector("#offline", state="hidden")
+        beto.wait_for_timeout(500)
+        assert beto.evaluate("window.unomasSent.length") == sent  # nothing was waiting to be sent
+        beto.click("#hand .card.playable[data-card=R7]")
+        ana.click("#hand .card.playable[data-card=R5]")
+        beto.click("#hand .card.playable[data-card=R4]")  # out: the match is over
+        old_url = ana.url
+        for page in (ana, beto):
+            page.wait_for_selector("#again")
+            page.click("#again")
+        for page in (ana, beto):
+            page.wait_for_function(f"() => location.href !== {old_url!r}")
+            page.wait_for_selector("#hand .card")
+        ana.wait_for_timeout(800)  # both are in the new room
+        for page in (ana, beto):
+            log = page.locator("#log li").all_text_contents()
+            assert not [line for line in log if "ha vuelto" in line], log
+        browser.close()
