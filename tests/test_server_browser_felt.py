@@ -8,10 +8,11 @@ compressed and revalidated files and catalogs, the first and repeat load measure
 from __future__ import annotations
 
 import gzip
+import json
 import struct
 import time
+import urllib.error
 import urllib.request
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -89,7 +90,8 @@ def test_an_opponent_s_play_flies_from_their_seat_with_its_effect_and_nothing_mo
             page.click("#start")
             page.wait_for_function("() => document.querySelector('#discard').getAttribute('aria-label').includes('RS')")
             page.wait_for_timeout(300)
-            assert page.evaluate("getComputedStyle(document.querySelector('#direction .arrow')).animationName") == "none"
+            arrow = "getComputedStyle(document.querySelector('#direction .arrow')).animationName"
+            assert page.evaluate(arrow) == "none"  # no spinning while the direction stays
             bot_seat = page.evaluate(CENTRE, '#seats [data-seat="1"]')
             moves = page.evaluate("window.unomasMoves")
             if motion == "reduce":
@@ -147,7 +149,8 @@ def test_wilds_show_four_colours_corners_carry_no_colour_letter_and_the_colour_b
     G or B. The colour-blind mode (remembered) adds each colour's shape and its Spanish
     initial; the colour buttons and the colour in play get the shape too."""
     screens = Screens(tmp_path_factory.mktemp("felt-cards"))
-    stack(monkeypatch, [["W", "W+4", "R7", "YS", "G+2", "BR"], ["B1", "B2", "B3", "B4", "B5", "B6"]], ["G1", "Y9", "Y8"], target_score=0)
+    hands = [["W", "W+4", "R7", "YS", "G+2", "BR"], ["B1", "B2", "B3", "B4", "B5", "B6"]]
+    stack(monkeypatch, hands, ["G1", "Y9", "Y8"], target_score=0)
     settings = Settings(grace=60, bot_delay=5, window=0, round_pause=5)
     with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
         _, room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2}, "bots": [1]})
@@ -315,4 +318,95 @@ def test_the_outage_banner_promises_only_what_happens_and_a_rematch_starts_witho
         for page in (ana, beto):
             log = page.locator("#log li").all_text_contents()
             assert not [line for line in log if "ha vuelto" in line], log
+        browser.close()
+
+
+def fetch(address: str, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    """GET ``path``: the status, the headers (lower-case names) and the body as sent."""
+    request = urllib.request.Request(f"http://{address}{path}", headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, {k.lower(): v for k, v in answer.headers.items()}, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
+
+
+def test_the_page_s_files_and_catalogs_are_compressed_and_revalidated_not_fetched_again() -> None:
+    """gzip for a browser that takes it; an ETag and ``no-cache`` on the files and the
+    catalogs (no ``no-store``), so a repeat visit is answered 304 with no body."""
+    with running(SQLiteStore(":memory:")) as address:
+        for path in ("/static/main.js", "/static/style.css", "/api/i18n/es"):
+            status, headers, body = fetch(address, path, **{"Accept-Encoding": "gzip"})
+            assert status == 200 and headers["content-encoding"] == "gzip", path
+            assert headers["cache-control"] == "no-cache" and headers["etag"], path
+            assert len(body) < len(gzip.decompress(body)) / 2, path
+            again, _, rest = fetch(address, path, **{"If-None-Match": headers["etag"]})
+            assert (again, rest) == (304, b""), path
+        status, headers, _ = fetch(address, "/sw.js")
+        assert status == 200 and headers["content-type"].startswith("text/javascript")
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """A PNG's width and height, from its header."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_the_app_has_png_icons_for_installing_and_for_ios() -> None:
+    with running(SQLiteStore(":memory:")) as address:
+        _, _, manifest = fetch(address, "/static/manifest.webmanifest")
+        icons = [icon for icon in json.loads(manifest)["icons"] if icon["type"] == "image/png"]
+        assert {icon["sizes"] for icon in icons} == {"192x192", "512x512"}
+        for icon in icons:
+            _, _, data = fetch(address, icon["src"])
+            assert "x".join(map(str, png_size(data))) == icon["sizes"]
+        _, _, page = fetch(address, "/")
+        assert b'<link rel="apple-touch-icon" href="/static/apple-touch-icon.png">' in page
+        assert png_size(fetch(address, "/static/apple-touch-icon.png")[2]) == (180, 180)
+
+
+# What the page fetched over the network (Chrome's count of the bytes received, headers and
+# compressed bodies) and how long it took to be ready for play (the hand or the home page drawn).
+LOAD = """() => {
+  const entries = [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')];
+  return { bytes: entries.reduce((sum, e) => sum + e.transferSize, 0), files: entries.length };
+}"""
+
+
+@needs_chromium
+def test_the_app_installs_works_offline_and_a_repeat_load_fetches_far_less(capsys: pytest.CaptureFixture[str]) -> None:
+    """The service worker takes charge of the site; with no connection a page opens the offline
+    page in both languages. A repeat load of the home page revalidates instead of fetching:
+    the first and repeat loads' bytes and times are printed."""
+    with running(SQLiteStore(":memory:")) as address, playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        page = context.new_page()
+        figures = []
+        for visit in ("first", "repeat"):
+            start = time.monotonic()
+            page.goto(f"http://{address}/") if visit == "first" else page.reload()
+            page.wait_for_function("() => document.querySelector('#quick-play').textContent === 'Play against bots'")
+            seconds = time.monotonic() - start
+            load = page.evaluate(LOAD)
+            figures.append((visit, load["bytes"], load["files"], seconds))
+        with capsys.disabled():
+            for visit, size, files, seconds in figures:
+                print(f"\n{visit} load: {size} bytes over the network, {files} files, {seconds * 1000:.0f} ms")
+        (_, first, _, _), (_, repeat, _, _) = figures
+        assert first < 60_000 and repeat < first / 5
+        context.close()
+
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        page.goto(f"http://{address}/")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready")
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        page.reload()  # now under the service worker's control
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        context.set_offline(True)
+        page.goto(f"http://{address}/r/ABCDEF")
+        assert page.text_content("h1") == "You are offline" and page.text_content("[lang=es] h2") == "Sin conexión"
+        assert axe_problems(page) == []
         browser.close()
