@@ -410,3 +410,77 @@ def test_the_app_installs_works_offline_and_a_repeat_load_fetches_far_less(capsy
         assert page.text_content("h1") == "You are offline" and page.text_content("[lang=es] h2") == "Sin conexión"
         assert axe_problems(page) == []
         browser.close()
+
+
+@needs_chromium
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_moments_of_a_match_in_motion(
+    size: str, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """7-0 on, three seats: the deal flies out; bot 2 opens with a Skip (its card travels,
+    "⊘" pops on bot 3); Ana's 7 swaps her hand with bot 3's, both hands seen crossing. Each moment is photographed mid-motion (see the path printed)."""
+    screens = Screens(tmp_path_factory.mktemp(f"felt-moments-{size}"))
+    hands = [["R7", "G2", "G3"], ["RS", "B4", "B5"], ["R8", "Y2", "Y3"]]
+    stack(monkeypatch, hands, ["R1", "B9", "B8", "B7", "B6"], target_score=0, seven_zero=True)
+    monkeypatch.setattr(HeuristicBot, "forget", 0.0)
+    settings = Settings(grace=60, bot_delay=1.0, window=0, round_pause=5)
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        rules = {"players": 3, "seven_zero": True}
+        _, room = post(address, "/api/rooms", {"name": "Ana", "rules": rules, "bots": [1, 2], "turn_seconds": 30})
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = open_seat(browser, address, room, viewport=PHONE if size == "phone" else DESKTOP)
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.click("#start")
+        page.wait_for_selector(".ghost", state="attached")
+        page.wait_for_timeout(150)
+        screens(page, f"deal-{size}")
+        page.wait_for_selector('#seats [data-seat="2"] .burst', state="attached")  # bot 2's Skip hits bot 3
+        page.wait_for_timeout(120)
+        screens(page, f"opponent-skip-{size}")
+        page.wait_for_selector("#hand .card.playable[data-card=R7]")
+        page.wait_for_timeout(400)
+        page.click("#hand .card.playable[data-card=R7]")
+        page.wait_for_selector("#dialog[open]")
+        page.locator("#dialog-body button", has_text="bot 3").click()
+        page.wait_for_selector(".ghost", state="attached")
+        page.wait_for_timeout(200)
+        screens(page, f"seven-swap-{size}")
+        page.wait_for_function("() => document.querySelector('#log').textContent.includes('swaps')")
+        assert sorted(page.locator("#hand .card").evaluate_all("(l) => l.map((c) => c.dataset.card)")) == [
+            "R8",
+            "Y2",
+            "Y3",
+        ]  # bot 3's hand
+        browser.close()
+
+
+@needs_chromium
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_axe_finds_nothing_on_the_join_page_the_lobby_and_a_ten_seat_table(
+    size: str, scheme: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Every size and scheme: the page to join a room, the lobby, and ten seats mid-game with
+    the timer's ring; the table photographed."""
+    screens = Screens(tmp_path_factory.mktemp(f"felt-ten-{size}-{scheme}"))
+    settings = Settings(grace=60, bot_delay=0.1, window=0, round_pause=5)  # the bots play on to Ana's turn
+    viewport = PHONE if size == "phone" else DESKTOP
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        _, open_room = post(address, "/api/rooms", {"name": "Ana", "rules": {"players": 3}})
+        guest = browser.new_context(viewport=viewport, color_scheme=scheme).new_page()
+        guest.goto(f"http://{address}/r/{open_room['code']}")
+        guest.wait_for_selector("#join:not([hidden])")
+        assert axe_problems(guest) == []
+        setup = {"name": "Ana", "rules": {"players": 10}, "bots": list(range(1, 10)), "turn_seconds": 60}
+        _, room = post(address, "/api/rooms", setup)
+        page = open_seat(browser, address, room, viewport=viewport, color_scheme=scheme)
+        page.wait_for_selector("#lobby:not([hidden])")
+        assert axe_problems(page) == []
+        page.click("#start")
+        page.wait_for_selector('#seats [data-seat="0"] .ring')
+        page.wait_for_timeout(800)  # the last play has landed
+        assert page.locator("#seats .seat").count() == 10
+        screens(page, f"ten-seats-{size}-{scheme}")
+        assert axe_problems(page) == []
+        browser.close()

@@ -221,6 +221,8 @@ async function relabel() {
   buildSwitches();
   buildReactions();
   $("#sort").textContent = _("Sort by colour");
+  $("#shapes").title = _("Colour-blind mode");
+  $("#shapes").setAttribute("aria-label", $("#shapes").title);
   showMute();
   if (state.room && state.room.status === "lobby") renderLobby();
   render();

@@ -281,10 +281,11 @@ export function animate(events) {
     if (kind === "dealt") {  // the deal: a card at a time round the table, from the pile
       const seats = event.hands.length;
       const size = Math.min(...view.hand_sizes, 7);
+      const step = Math.min(40, 900 / (seats * size));  // the whole deal within a second
       for (let card = 0; card < size; card++) {
         for (let seat = 0; seat < seats; seat++) {
           const to = seat === view.seat ? $("#hand") : seatBox(seat);
-          travel(pile(), to, null, 30 * dealt++, 300);
+          travel(pile(), to, null, step * dealt++, 300);
         }
       }
     } else if (kind === "played") {
