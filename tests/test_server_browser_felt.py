@@ -418,7 +418,8 @@ def test_moments_of_a_match_in_motion(
     size: str, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     """7-0 on, three seats: the deal flies out; bot 2 opens with a Skip (its card travels,
-    "⊘" pops on bot 3); Ana's 7 swaps her hand with bot 3's, both hands seen crossing. Each moment is photographed mid-motion (see the path printed)."""
+    "⊘" pops on bot 3); Ana's 7 swaps her hand with bot 3's, both hands seen crossing. Each
+    moment is photographed mid-motion (see the path printed)."""
     screens = Screens(tmp_path_factory.mktemp(f"felt-moments-{size}"))
     hands = [["R7", "G2", "G3"], ["RS", "B4", "B5"], ["R8", "Y2", "Y3"]]
     stack(monkeypatch, hands, ["R1", "B9", "B8", "B7", "B6"], target_score=0, seven_zero=True)
