@@ -88,7 +88,7 @@ def test_an_opponent_s_play_flies_from_their_seat_with_its_effect_and_nothing_mo
             page.reload()
             page.wait_for_selector("#lobby:not([hidden])")
             page.click("#start")
-            page.wait_for_function("() => document.querySelector('#discard').getAttribute('aria-label').includes('RS')")
+            page.wait_for_function("() => (document.querySelector('#discard')?.getAttribute('aria-label') || '').includes('RS')")
             page.wait_for_timeout(300)
             arrow = "getComputedStyle(document.querySelector('#direction .arrow')).animationName"
             assert page.evaluate(arrow) == "none"  # no spinning while the direction stays
