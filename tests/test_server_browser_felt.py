@@ -65,6 +65,8 @@ MOVES = """(() => {
   }).observe(document, { childList: true, subtree: true });
 })();"""
 
+ON_TOP = "(token) => (document.querySelector('#discard')?.getAttribute('aria-label') || '').includes(token)"
+
 CENTRE = """(selector) => { const r = document.querySelector(selector).getBoundingClientRect();
   return [r.left + r.width / 2, r.top + r.height / 2]; }"""
 
@@ -88,7 +90,7 @@ def test_an_opponent_s_play_flies_from_their_seat_with_its_effect_and_nothing_mo
             page.reload()
             page.wait_for_selector("#lobby:not([hidden])")
             page.click("#start")
-            page.wait_for_function("() => (document.querySelector('#discard')?.getAttribute('aria-label') || '').includes('RS')")
+            page.wait_for_function(ON_TOP, arg="RS")
             page.wait_for_timeout(300)
             arrow = "getComputedStyle(document.querySelector('#direction .arrow')).animationName"
             assert page.evaluate(arrow) == "none"  # no spinning while the direction stays
