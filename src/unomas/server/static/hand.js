@@ -55,7 +55,6 @@ export function cardSvg(token, chosen = null) {
     `<rect x="1.5" y="1.5" width="57" height="87" rx="7" fill="${FILL[letter]}" stroke="${ring}" stroke-width="3"/>` + middle +
     `<text x="6" y="15" font-size="12" font-weight="bold" fill="${ink}" font-family="sans-serif">${corner}</text>` +
     `<text x="54" y="84" font-size="12" font-weight="bold" fill="${ink}" text-anchor="end" font-family="sans-serif">${corner}</text>` + marks;
-  svg.dataset.corner = corner;
   return svg;
 }
 
