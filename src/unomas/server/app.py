@@ -4,11 +4,14 @@
 ``unomas serve`` calls). Routes:
 
 * ``GET /`` and ``GET /r/{code}`` (the link to a room): the browser game (``/static/``: its
-  ES modules, style, web app manifest and SVG icons; ``/favicon.ico``: the icon);
+  ES modules, style, web app manifest, SVG and PNG icons, offline page; ``/favicon.ico``: the
+  icon; ``/sw.js``: the service worker, at the root so it serves the whole site). Files and
+  catalogs are revalidated by ETag (``no-cache``) and sent gzip-compressed;
 * ``GET /api/i18n/{lang}``: the page's words, ``{catalog, switches, bots, errors}``: the
   gettext catalog as ``{msgid: text}`` (:func:`~unomas.i18n.catalog_json`), the house-rule
   switches of the create-room form (:func:`~unomas.i18n.switches.switches_json`), the bots
-  a room may seat, and each error code's words (:func:`~unomas.i18n.error_messages`);
+  a room may seat, and each error code's words (:func:`~unomas.i18n.error_messages`), with
+  an ETag;
 * ``POST /api/rooms``: create a room (:class:`~unomas.server.protocol.RoomSetup`) →
   ``{code, seat, token, link}``; ``POST /api/rooms/{code}/join`` (``{name}``) →
   ``{seat, token}``; ``GET /api/rooms/{code}``: the room as anyone may see it;
@@ -31,6 +34,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import hashlib
 import ipaddress
 import json
 import logging
@@ -47,6 +52,7 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -592,10 +598,15 @@ HSTS = (b"strict-transport-security", b"max-age=31536000")
 browser comes back over https only for a year."""
 
 
+CACHED = ("/static/", "/api/i18n/", "/sw.js")
+"""The paths a browser may keep and revalidate (``no-cache``, with an ETag): the page's files,
+its catalogs, its service worker. Everything else is not kept (``no-store``)."""
+
+
 class SecurityHeaders:
     """ASGI middleware: every response gets :data:`SECURITY_HEADERS`, :data:`HSTS` over TLS,
-    and a ``Cache-Control``: static files are revalidated (``no-cache``), everything else is
-    not kept (``no-store``)."""
+    and a ``Cache-Control``: the paths in :data:`CACHED` are revalidated (``no-cache``),
+    everything else is not kept (``no-store``)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -604,7 +615,7 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        cache = b"no-cache" if scope["path"].startswith("/static/") else b"no-store"
+        cache = b"no-cache" if scope["path"].startswith(CACHED) else b"no-store"
         secure = [HSTS] if scope["scheme"] == "https" else []
 
         async def send_with_headers(message: Any) -> None:
@@ -614,6 +625,25 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+GZIP_FROM = 500
+"""Responses from this many bytes are sent gzip-compressed to a browser that accepts it."""
+
+
+@functools.cache
+def _words(lang: str) -> tuple[bytes, str]:
+    """A language's catalog for the page as JSON, and its ETag (the same words, the same tag:
+    a browser that has them is answered 304)."""
+    bots = [{"spec": spec, "label": bot_label(spec, lang), "slips": bot_slips(spec, lang)} for spec in ROOM_LEVELS]
+    words = {
+        "catalog": catalog_json(lang),
+        "switches": switches_json(lang),
+        "bots": bots,
+        "errors": error_messages(lang),
+    }
+    body = json.dumps(words, ensure_ascii=False, separators=(",", ":")).encode()
+    return body, f'"{hashlib.sha256(body).hexdigest()[:20]}"'
 
 
 def create_app(
@@ -631,13 +661,17 @@ def create_app(
     async def manifest(request: Request) -> Response:
         return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
 
+    async def service_worker(request: Request) -> Response:
+        return FileResponse(STATIC / "sw.js", media_type="text/javascript")
+
     async def words(request: Request) -> Response:
         lang = request.path_params["lang"]
         if lang not in LANGUAGES:
             return _error(Refusal("lang.unknown", lang=lang))
-        bots = [{"spec": spec, "label": bot_label(spec, lang), "slips": bot_slips(spec, lang)} for spec in ROOM_LEVELS]
-        words = {"catalog": catalog_json(lang), "switches": switches_json(lang), "bots": bots}
-        return JSONResponse(words | {"errors": error_messages(lang)})
+        body, etag = _words(lang)
+        if etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers={"ETag": etag})
+        return Response(body, media_type="application/json", headers={"ETag": etag})
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -651,6 +685,7 @@ def create_app(
             Route("/r/{code}", index, name="room_page"),
             Route("/favicon.ico", favicon),
             Route("/static/manifest.webmanifest", manifest),
+            Route("/sw.js", service_worker),
             Route("/api/i18n/{lang}", words),
             Route("/healthz", server.health),
             Route("/readyz", server.ready),
@@ -663,7 +698,11 @@ def create_app(
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
-        middleware=[Middleware(AllowedHosts, allowed=server.settings.allowed_hosts), Middleware(SecurityHeaders)],
+        middleware=[
+            Middleware(AllowedHosts, allowed=server.settings.allowed_hosts),
+            Middleware(SecurityHeaders),
+            Middleware(GZipMiddleware, minimum_size=GZIP_FROM),
+        ],
     )
     app.state.server = server
     return app

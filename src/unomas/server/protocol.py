@@ -269,7 +269,8 @@ class TimedOut(BaseModel):
 
 
 class RoundResult(BaseModel):
-    """One round of the standings: who won it, the points, everyone's totals after it."""
+    """One round of the standings: who won it, the points, everyone's totals after it, and
+    each hand's cards left with what each scored (the winner's empty)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -277,6 +278,7 @@ class RoundResult(BaseModel):
     winner: int
     points: int
     scores: list[int]
+    hands: list[list[tuple[str, int]]]
 
 
 def parse_client_message(text: str) -> Hello | Start | Act | Rematch | React | LetGo:
