@@ -5,9 +5,12 @@ handed over at once on SIGTERM. Needs a PostgreSQL (``UNOMAS_TEST_POSTGRES``).""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
+import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -83,8 +86,51 @@ def game_room(address: str) -> tuple[str, list[str]]:
     return room["code"], [room["token"], beto["token"]]
 
 
-def test_a_match_goes_on_on_another_instance_when_its_host_is_killed(tmp_path: Path) -> None:
-    with postgres_dsn() as dsn, instance(dsn, "one") as (one, first), instance(dsn, "two") as (two, _):
+@contextmanager
+def proxy(folder: Path, instances: list[str]) -> Iterator[str]:
+    """HAProxy with the configuration of ``docs/haproxy.cfg`` in front of ``instances``
+    (addresses); yields its own address. Skips the test without HAProxy."""
+    if shutil.which("haproxy") is None:
+        pytest.skip("no HAProxy to test with (apt-get install haproxy)")
+    port = free_port()
+    config = (Path(__file__).parent.parent / "docs" / "haproxy.cfg").read_text()
+    config = config.replace("127.0.0.1:8000", f"127.0.0.1:{port}")
+    for name, address in zip(("one", "two"), instances, strict=True):
+        config = re.sub(rf"server {name} \S+", f"server {name} {address}", config)
+    (folder / "haproxy.cfg").write_text(config)
+    process = subprocess.Popen(["haproxy", "-db", "-f", str(folder / "haproxy.cfg")], stderr=subprocess.DEVNULL)
+    try:
+        address = f"127.0.0.1:{port}"
+        deadline = time.monotonic() + 10
+        while get_or_none(address, "/healthz") is None:
+            assert time.monotonic() < deadline and process.poll() is None, "HAProxy did not start"
+            time.sleep(0.1)
+        yield address
+    finally:
+        process.kill()
+        process.wait(10)
+
+
+def first_port(process: subprocess.Popen[bytes]) -> str:
+    """The port an instance was started on (its command line's ``--port``)."""
+    arguments = [str(argument) for argument in process.args]  # type: ignore[union-attr]
+    return arguments[arguments.index("--port") + 1]
+
+
+def get_or_none(address: str, path: str) -> Any:
+    """GET's answer, or None when nothing answers."""
+    try:
+        return get(address, path)[1]
+    except OSError:
+        return None
+
+
+@pytest.mark.parametrize("through", ["direct", "proxy"])
+def test_a_match_goes_on_on_another_instance_when_its_host_is_killed(through: str, tmp_path: Path) -> None:
+    with postgres_dsn() as dsn, instance(dsn, "one") as (one, first), instance(dsn, "two") as (two, second):
+        stack = contextlib.ExitStack()
+        if through == "proxy":  # the players know the proxy alone; the room's code picks its instance
+            one = two = stack.enter_context(proxy(tmp_path, [one, two]))
         code, tokens = game_room(one)
 
         async def on_the_first() -> list[SeatClient]:
@@ -101,6 +147,8 @@ def test_a_match_goes_on_on_another_instance_when_its_host_is_killed(tmp_path: P
         acknowledged = [m for seat in seats for m in seat.messages if m["type"] == "update" and "ref" in m]
         assert acknowledged, "no move was made on the first instance"
         before = [asyncio.run(look(f"ws://{one}/ws/{code}", token)) for token in [*tokens, None]]
+        if through == "proxy":  # the instance the proxy sent the room to
+            first = first if get(f"127.0.0.1:{first_port(first)}", "/healthz")[1]["rooms"] else second
         os.kill(first.pid, signal.SIGKILL)
         first.wait(10)
         url = f"ws://{two}/ws/{code}"
@@ -124,6 +172,7 @@ def test_a_match_goes_on_on_another_instance_when_its_host_is_killed(tmp_path: P
             [sys.executable, "-m", "unomas", "replay", "--verify", str(saved)], capture_output=True, text=True
         )
         assert verified.returncode == 0, verified.stdout + verified.stderr
+        stack.close()
 
 
 def test_a_room_asked_for_elsewhere_is_handed_over_and_sigterm_hands_over_at_once() -> None:
