@@ -190,3 +190,35 @@ def test_a_room_asked_for_elsewhere_is_handed_over_and_sigterm_hands_over_at_onc
         assert asyncio.run(look(f"ws://{one}/ws/{code}", tokens[1]))["view"]["seat"] == 1  # released at once
         assert get(one, "/healthz")[1]["rooms"] == 1
         first.send_signal(signal.SIGTERM)
+
+
+def test_two_servers_in_one_process_hand_rooms_over_and_take_over_a_dead_ones_games() -> None:
+    from server_support import running
+    from unomas.server.postgres import PostgresStore
+    from unomas.server.rooms import Settings
+
+    settings = Settings(grace=60, bot_delay=0, window=0, round_pause=0, lease_seconds=0.6)
+    with postgres_dsn() as dsn:
+        one, two = PostgresStore(dsn, owner="one"), PostgresStore(dsn, owner="two")
+        with running(one, settings) as first, running(two, settings) as second:
+            code, tokens = game_room(first)
+            asyncio.run(start(f"ws://{first}/ws/{code}", tokens[0]))
+            seen = asyncio.run(look(f"ws://{first}/ws/{code}", tokens[1]))
+            assert asyncio.run(look(f"ws://{second}/ws/{code}", tokens[1])) == seen  # handed over
+            assert (get(first, "/healthz")[1]["rooms"], get(second, "/healthz")[1]["rooms"]) == (0, 1)
+            assert get(first, "/api/rooms/NOSUCH1")[0] == 404  # no such room anywhere
+            assert get(first, f"/api/rooms/{code}")[0] == 200  # and back again
+        # A host that died holding the room: its lease lapses, and a live server takes the game over.
+        import psycopg
+
+        with psycopg.connect(dsn, autocommit=True) as db:
+            db.execute("INSERT INTO instances (owner, until) VALUES ('dead', now() - interval '1 second')")
+            db.execute("UPDATE leases SET owner = 'dead'")  # (stopping, the first let it go: it is the dead one's)
+            db.execute("INSERT INTO leases (code, owner) SELECT code, 'dead' FROM rooms ON CONFLICT DO NOTHING")
+        three = PostgresStore(dsn, owner="three")
+        with running(three, settings) as third:
+            deadline = time.monotonic() + 10
+            while get(third, "/healthz")[1]["rooms"] != 1:
+                assert time.monotonic() < deadline, "the dead server's game was not taken over"
+                time.sleep(0.1)
+            assert asyncio.run(look(f"ws://{third}/ws/{code}", tokens[1]))["view"]["seat"] == 1
