@@ -253,24 +253,26 @@ class Server:
             raise Refusal("room.not_found", room=code)
         return room
 
-    async def adopt(self, code: str) -> Room | None:
+    async def adopt(self, code: str, *, ask: bool = True) -> Room | None:
         """Host ``code`` here, rebuilt from the store, once its lease is ours (None: there is
-        no such room, or it is over); each room is taken over once however many ask."""
+        no such room, or it is over); each room is taken over once however many ask (see
+        :meth:`_take_over` for ``ask``)."""
         waiting = self._adopting.get(code)
         if waiting is None:
-            waiting = self._adopting[code] = asyncio.ensure_future(self._take_over(code))
+            waiting = self._adopting[code] = asyncio.ensure_future(self._take_over(code, ask=ask))
             waiting.add_done_callback(lambda _: self._adopting.pop(code, None))
         return await asyncio.shield(waiting)
 
-    async def _take_over(self, code: str) -> Room | None:
+    async def _take_over(self, code: str, *, ask: bool = True) -> Room | None:
         """Ask for ``code``'s lease until it is ours (its host hands it over, or its lease
-        lapses), then restore the room; ``server.restarting`` if that takes too long."""
+        lapses), then restore the room; ``server.restarting`` if that takes too long. Not
+        ``ask``ing: take it if it is free or lapsed, else leave it (None)."""
         assert self.leases is not None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.settings.lease_seconds + 2
         while True:
-            answer = await self.store(self.leases.acquire, code)
-            if answer == "gone":
+            answer = await self.store(self.leases.acquire, code, ask)
+            if answer == "gone" or (answer == "held" and not ask):
                 return None
             if answer == "mine":
                 room = self.rooms.get(code)
@@ -300,7 +302,10 @@ class Server:
                     if room is not None and (code not in held or code in wanted):
                         await self._hand_over(room)
                 for code in await self.store(self.leases.orphans, 100):
-                    await self.adopt(code)
+                    try:
+                        await self.adopt(code, ask=False)  # (another instance quicker: it is theirs)
+                    except Exception:  # one broken room must not keep the others (nor the heartbeat) down
+                        log.exception("room %s could not be taken over", code)
             except UnoError:  # the store fails just now: the next beat tries again
                 pass
             await asyncio.sleep(min(self.settings.lease_seconds / 3, HEARTBEAT))

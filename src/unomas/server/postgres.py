@@ -166,7 +166,7 @@ class PostgresStore(Store, Leases):
             rows = db.execute("SELECT code, wanted FROM leases WHERE owner = %s", (self.owner,)).fetchall()
         return {code for code, _ in rows}, {code for code, wanted in rows if wanted}
 
-    def acquire(self, code: str) -> str:
+    def acquire(self, code: str, ask: bool = True) -> str:
         with self._transaction() as db:
             row = db.execute("SELECT status FROM rooms WHERE code = %s", (code,)).fetchone()
             if row is None or row[0] == "over":
@@ -180,7 +180,8 @@ class PostgresStore(Store, Leases):
             ).fetchone()
             if taken is not None:
                 return "mine"
-            db.execute("UPDATE leases SET wanted = true WHERE code = %s", (code,))
+            if ask:
+                db.execute("UPDATE leases SET wanted = true WHERE code = %s", (code,))
             return "held"
 
     def release(self, codes: list[str]) -> None:

@@ -141,9 +141,10 @@ class Leases(ABC):
         leases it holds, and those of them another instance asked for."""
 
     @abstractmethod
-    def acquire(self, code: str) -> str:
+    def acquire(self, code: str, ask: bool = True) -> str:
         """Take ``code``'s lease if it is free, lapsed or ours: ``mine``; ``held`` by a live
-        instance (which is asked to hand it over); ``gone`` (no such room, or it is over)."""
+        instance (which, if ``ask``, is asked to hand it over); ``gone`` (no such room, or it
+        is over)."""
 
     @abstractmethod
     def release(self, codes: list[str]) -> None:
