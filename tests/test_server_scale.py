@@ -197,11 +197,14 @@ def test_two_servers_in_one_process_hand_rooms_over_and_take_over_a_dead_ones_ga
     from unomas.server.postgres import PostgresStore
     from unomas.server.rooms import Settings
 
-    settings = Settings(grace=60, bot_delay=0, window=0, round_pause=0, lease_seconds=0.6)
+    settings = Settings(grace=60, bot_delay=0, window=0, round_pause=0, lease_seconds=0.6, max_rooms_held=1)
     with postgres_dsn() as dsn:
         one, two = PostgresStore(dsn, owner="one"), PostgresStore(dsn, owner="two")
         with running(one, settings) as first, running(two, settings) as second:
             code, tokens = game_room(first)
+            # One room per client address, on every instance: the second is refused on the other.
+            status, refused = post(second, "/api/rooms", {"name": "Ana", "rules": {"players": 2}, "bots": [1]})
+            assert (status, refused["error"]["code"]) == (429, "client.rooms_held")
             asyncio.run(start(f"ws://{first}/ws/{code}", tokens[0]))
             seen = asyncio.run(look(f"ws://{first}/ws/{code}", tokens[1]))
             assert asyncio.run(look(f"ws://{second}/ws/{code}", tokens[1])) == seen  # handed over

@@ -436,7 +436,8 @@ class Server:
             self.guard(request)
             client = self.client(request.scope)
             self.creates.check(client)
-            if self.held[client] >= self.settings.max_rooms_held:
+            held = self.held[client] if self.leases is None else await self.store(self.leases.held_by, client)
+            if held >= self.settings.max_rooms_held:
                 raise Refusal("client.rooms_held", limit=self.settings.max_rooms_held)
             body = await _body(request, self.settings.body_timeout)
             try:
@@ -448,6 +449,8 @@ class Server:
             while code in self.rooms:
                 code = new_code()
             room, token = await Room.create(setup, self.store, self.settings, code)
+            if self.leases is not None:  # counted across the instances
+                await self.store(self.leases.created_by, code, client)
         except UnoError as error:
             return self.refuse(error)
         self._add(room)

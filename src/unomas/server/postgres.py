@@ -188,6 +188,15 @@ class PostgresStore(Store, Leases):
         with self._transaction() as db:
             db.execute("DELETE FROM leases WHERE owner = %s AND code = ANY(%s)", (self.owner, codes))
 
+    def created_by(self, code: str, client: str) -> None:
+        with self._transaction() as db:
+            db.execute("UPDATE rooms SET creator = %s WHERE code = %s", (client, code))
+
+    def held_by(self, client: str) -> int:
+        with self._transaction() as db:
+            row = db.execute("SELECT count(*) FROM rooms WHERE creator = %s AND status != 'over'", (client,)).fetchone()
+        return 0 if row is None else int(row[0])
+
     def orphans(self, limit: int) -> list[str]:
         with self._transaction() as db:
             rows = db.execute(
@@ -231,6 +240,10 @@ POSTGRES_MIGRATIONS: list[list[str]] = [
         "CREATE TABLE instances (owner TEXT PRIMARY KEY, until TIMESTAMPTZ NOT NULL)",
         "CREATE TABLE leases (code TEXT PRIMARY KEY, owner TEXT NOT NULL, wanted BOOLEAN NOT NULL DEFAULT false)",
         "CREATE INDEX leases_by_owner ON leases (owner)",
+    ],
+    [  # 4: who created each room, for the limit of rooms one client holds across the instances
+        "ALTER TABLE rooms ADD COLUMN creator TEXT",
+        "CREATE INDEX rooms_by_creator ON rooms (creator) WHERE status != 'over'",
     ],
 ]
 """The PostgreSQL schema, migration by migration (only ever appended to)."""

@@ -131,7 +131,8 @@ def open_store(db: str | Path, *, owner: str | None = None) -> Store:
 class Leases(ABC):
     """A store shared by several instances: each room not over is hosted by one of them at
     a time, which holds its lease (the ``owner`` named); a lease lapses when its instance
-    stops renewing its heartbeat, and another instance may then take the room over."""
+    stops renewing its heartbeat, and another instance may then take the room over. It
+    also counts, across the instances, the rooms each client address holds."""
 
     owner: str | None
 
@@ -149,6 +150,14 @@ class Leases(ABC):
     @abstractmethod
     def release(self, codes: list[str]) -> None:
         """Give these rooms' leases up (the instance is stopping, or was asked)."""
+
+    @abstractmethod
+    def created_by(self, code: str, client: str) -> None:
+        """The room ``code`` was created by ``client`` (an address, as the limits count it)."""
+
+    @abstractmethod
+    def held_by(self, client: str) -> int:
+        """The rooms not over that ``client`` created, on every instance."""
 
     @abstractmethod
     def orphans(self, limit: int) -> list[str]:
