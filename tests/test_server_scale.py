@@ -207,7 +207,24 @@ def test_two_servers_in_one_process_hand_rooms_over_and_take_over_a_dead_ones_ga
             assert (status, refused["error"]["code"]) == (429, "client.rooms_held")
             asyncio.run(start(f"ws://{first}/ws/{code}", tokens[0]))
             seen = asyncio.run(look(f"ws://{first}/ws/{code}", tokens[1]))
-            assert asyncio.run(look(f"ws://{second}/ws/{code}", tokens[1])) == seen  # handed over
+
+            async def moved() -> tuple[dict[str, Any], int | None, dict[str, Any]]:
+                """A page on the first server while the room is asked for on the second: what
+                the first tells it, how its connection is closed, and what the second sends."""
+                async with websockets.connect(f"ws://{first}/ws/{code}") as page:
+                    await page.send(json.dumps({"type": "hello", "token": tokens[0]}))
+                    while json.loads(await asyncio.wait_for(page.recv(), 10))["type"] != "update":
+                        pass
+                    there = await look(f"ws://{second}/ws/{code}", tokens[1])
+                    told = []
+                    with contextlib.suppress(websockets.exceptions.ConnectionClosed):
+                        while True:
+                            told.append(json.loads(await asyncio.wait_for(page.recv(), 10)))
+                    return told[-1], page.close_code, there
+
+            last, closed, there = asyncio.run(moved())
+            assert there == seen  # handed over, as it was
+            assert (last["code"], closed) == ("server.restarting", 1012)  # the page reconnects
             assert (get(first, "/healthz")[1]["rooms"], get(second, "/healthz")[1]["rooms"]) == (0, 1)
             assert get(first, "/api/rooms/NOSUCH1")[0] == 404  # no such room anywhere
             assert get(first, f"/api/rooms/{code}")[0] == 200  # and back again
