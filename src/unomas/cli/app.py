@@ -841,11 +841,29 @@ def serve_command(
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, metavar="PORT", help="Port to listen on, 1 to 65535.")] = 8000,
     db: Annotated[
-        Optional[Path],  # noqa: UP045
+        Optional[str],  # noqa: UP045
         typer.Option(
-            metavar="PATH", help="SQLite database (default: unomas.sqlite3 in the user data folder).", dir_okay=False
+            metavar="PATH|DSN",
+            help="SQLite database (default: unomas.sqlite3 in the user data folder), or a PostgreSQL one"
+            " (postgresql://…, the postgres extra) that several servers share.",
         ),
     ] = None,
+    instance: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            metavar="NAME",
+            help="This server's name among those sharing a PostgreSQL database (default: host name and port).",
+        ),
+    ] = None,
+    lease_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.5,
+            metavar="SECONDS",
+            help="Seconds (0.5 or more) after which the rooms of a server that stopped answering are taken"
+            " over by another sharing its PostgreSQL database.",
+        ),
+    ] = 3.0,
     grace: Annotated[
         float, typer.Option(min=0, metavar="SECONDS", help="Seconds (0 or more) away before a bot plays for a player.")
     ] = 30.0,
@@ -941,9 +959,10 @@ def serve_command(
         public = PublicUrl.parse(public_url)
     except SettingsError as error:
         raise _refused(error, "--public-url") from None
-    path = db or default_db_path()
+    path = db or str(default_db_path())
+    shown = path.split("@")[-1] if path.startswith(("postgresql://", "postgres://")) else path  # no password
     scheme = "https" if certfile is not None else "http"
-    _err().print(f"unomas server on {scheme}://{host}:{port}/  (games kept in {path})")
+    _err().print(f"unomas server on {scheme}://{host}:{port}/  (games kept in {shown})")
     if certfile is None and host not in ("127.0.0.1", "localhost", "::1"):
         _err().print("[yellow]warning:[/] plain HTTP on a public address: put it behind a TLS proxy or give --certfile")
     settings = Settings(
@@ -957,8 +976,12 @@ def serve_command(
         allowed_hosts=frozenset({"localhost", host, *allowed_host}) | public.hosts,
         metrics_token=metrics_token or None,
         max_rooms=max_rooms,
+        lease_seconds=lease_seconds,
     )
-    serve(host, port, path, settings, certfile=certfile, keyfile=keyfile)
+    import socket
+
+    owner = instance or f"{socket.gethostname()}:{port}"
+    serve(host, port, path, settings, certfile=certfile, keyfile=keyfile, instance=owner)
 
 
 seats.register(app, Command)  # unomas bot --join, unomas mcp

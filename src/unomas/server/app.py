@@ -79,7 +79,7 @@ from unomas.server.protocol import (
     parse_client_message,
 )
 from unomas.server.rooms import Connection, Room, Settings, new_code
-from unomas.server.storage import SQLiteStore, Store, StoreWriter
+from unomas.server.storage import Leases, Store, StoreWriter, open_store
 from unomas.server.transport import FILE_HEADROOM, Sockets, address_group, open_files, uvicorn_config
 
 __all__ = ["PerClient", "RateLimit", "Server", "client_address", "create_app", "serve"]
@@ -201,6 +201,11 @@ class AllowedHosts:
         await self.app(scope, receive, send)
 
 
+HEARTBEAT = 0.5
+"""The most seconds between two heartbeats of an instance sharing its store: how long a
+room asked for elsewhere may wait to be handed over."""
+
+
 class Server:
     """The rooms of one server process and the store behind them."""
 
@@ -223,6 +228,11 @@ class Server:
         """Open sockets of every kind per client address (counted by the HTTP layer)."""
         self.draining = False
         """Going down (SIGTERM): not ready for new players."""
+        self.leases = store if isinstance(store, Leases) and store.owner is not None else None
+        """The rooms' leases, when several instances share the store (else every room is ours)."""
+        self._adopting: dict[str, asyncio.Future[Room | None]] = {}
+        """The rooms being taken over from the store just now, by code."""
+        self._keeper: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None]
         self._collector: asyncio.Task[None]
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -238,21 +248,97 @@ class Server:
         if kind != "application/json":
             raise Refusal("body.not_json")
 
-    def look_up(self, scope: Mapping[str, Any], code: str) -> Room:
-        """The room by ``code``, for a client within its look-up rate."""
+    async def look_up(self, scope: Mapping[str, Any], code: str) -> Room:
+        """The room by ``code``, for a client within its look-up rate; with leases, a room
+        hosted by no live instance, or by one that hands it over, is taken over here."""
         self.lookups.check(self.client(scope))
-        return self.room(code)
-
-    def room(self, code: str) -> Room:
         room = self.rooms.get(code.upper())
+        if room is None and self.leases is not None:
+            room = await self.adopt(code.upper())
         if room is None:
             raise Refusal("room.not_found", room=code)
         return room
 
+    async def adopt(self, code: str, *, ask: bool = True) -> Room | None:
+        """Host ``code`` here, rebuilt from the store, once its lease is ours (None: there is
+        no such room, or it is over); each room is taken over once however many ask (see
+        :meth:`_take_over` for ``ask``)."""
+        waiting = self._adopting.get(code)
+        if waiting is None:
+            waiting = self._adopting[code] = asyncio.ensure_future(self._take_over(code, ask=ask))
+            waiting.add_done_callback(lambda _: self._adopting.pop(code, None))
+        return await asyncio.shield(waiting)
+
+    async def _take_over(self, code: str, *, ask: bool = True) -> Room | None:
+        """Ask for ``code``'s lease until it is ours (its host hands it over, or its lease
+        lapses), then restore the room; ``server.restarting`` if that takes too long. Not
+        ``ask``ing: take it if it is free or lapsed, else leave it (None)."""
+        assert self.leases is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settings.lease_seconds + 2
+        while True:
+            answer = await self.store(self.leases.acquire, code, ask)
+            if answer == "gone" or (answer == "held" and not ask):
+                return None
+            if answer == "mine":
+                room = self.rooms.get(code)
+                if room is not None:
+                    return room
+                stored = await self.store(self.store.store.load, code)
+                if not stored:  # over just now
+                    return None
+                room = Room.restore(stored[0], self.store, self.settings)
+                self._add(room)
+                log.info("room %s taken over", code)
+                return room
+            if loop.time() > deadline:
+                raise Refusal("server.restarting")
+            await asyncio.sleep(0.05)
+
+    async def _keep_leases(self) -> None:
+        """Renew this instance's heartbeat; hand over the rooms another instance asks for
+        (or whose lease is lost), and take over the games whose host died."""
+        assert self.leases is not None
+        while True:
+            try:
+                before = {code for code, room in self.rooms.items() if room.status != "over"}
+                held, wanted = await self.store(self.leases.heartbeat, self.settings.lease_seconds)
+                for code in before:
+                    room = self.rooms.get(code)
+                    if room is not None and (code not in held or code in wanted):
+                        await self._hand_over(room)
+                for code in await self.store(self.leases.orphans, 100):
+                    try:
+                        await self.adopt(code, ask=False)  # (another instance quicker: it is theirs)
+                    except Exception:  # one broken room must not keep the others (nor the heartbeat) down
+                        log.exception("room %s could not be taken over", code)
+            except UnoError:  # the store fails just now: the next beat tries again
+                pass
+            await asyncio.sleep(min(self.settings.lease_seconds / 3, HEARTBEAT))
+
+    async def _hand_over(self, room: Room) -> None:
+        """Stop hosting ``room``: its pages are told to reconnect (they reach the instance
+        taking it over), its writes under way finish, then its lease is let go."""
+        assert self.leases is not None
+        del self.rooms[room.code]
+        self._release(room.code)
+        notice = Refusal("server.restarting")
+        for connection in list(room.connections):
+            connection.close(1012, "room moving", {"type": "error", **notice.to_json()})
+        await room.close()
+        await self.store(self.leases.release, [room.code])
+        log.info("room %s handed over", room.code)
+
     async def start(self) -> None:
         """Bring back every stored room; games in play resume where they were."""
         self.loop = asyncio.get_running_loop()
-        for stored in await self.store(self.store.store.load):
+        if self.leases is None:
+            stored_rooms = await self.store(self.store.store.load)
+        else:  # this instance's own rooms (it was restarted); the others' stay theirs
+            held, _ = await self.store(self.leases.heartbeat, self.settings.lease_seconds)
+            stored_rooms = [room for room in await self.store(self.store.store.load) if room.code in held]
+            self._keeper = self.loop.create_task(self._keep_leases())
+        for stored in stored_rooms:
             try:
                 self._add(Room.restore(stored, self.store, self.settings))
             except Exception:  # one broken room must not keep the others down
@@ -340,8 +426,13 @@ class Server:
         """Stop the rooms; the writes under way finish before the store is closed."""
         self._sweeper.cancel()
         self._collector.cancel()
+        if self._keeper is not None:
+            self._keeper.cancel()
         for room in self.rooms.values():
             await room.close()
+        if self.leases is not None:  # the rooms are handed over at once, to whoever asks
+            with contextlib.suppress(UnoError):
+                await self.store(self.leases.release, list(self.rooms))
         self.store.close()
 
     # ------------------------------------------------------------------ HTTP
@@ -351,7 +442,8 @@ class Server:
             self.guard(request)
             client = self.client(request.scope)
             self.creates.check(client)
-            if self.held[client] >= self.settings.max_rooms_held:
+            held = self.held[client] if self.leases is None else await self.store(self.leases.held_by, client)
+            if held >= self.settings.max_rooms_held:
                 raise Refusal("client.rooms_held", limit=self.settings.max_rooms_held)
             body = await _body(request, self.settings.body_timeout)
             try:
@@ -363,6 +455,8 @@ class Server:
             while code in self.rooms:
                 code = new_code()
             room, token = await Room.create(setup, self.store, self.settings, code)
+            if self.leases is not None:  # counted across the instances
+                await self.store(self.leases.created_by, code, client)
         except UnoError as error:
             return self.refuse(error)
         self._add(room)
@@ -374,7 +468,7 @@ class Server:
     async def join_room(self, request: Request) -> Response:
         try:
             self.guard(request)
-            room = self.look_up(request.scope, request.path_params["code"])
+            room = await self.look_up(request.scope, request.path_params["code"])
             body = await _body(request, self.settings.body_timeout)
             try:
                 join = JoinRequest.model_validate_json(body)
@@ -429,7 +523,7 @@ class Server:
 
     async def room_info(self, request: Request) -> Response:
         try:
-            room = self.look_up(request.scope, request.path_params["code"])
+            room = await self.look_up(request.scope, request.path_params["code"])
         except UnoError as error:
             return self.refuse(error)
         return JSONResponse(room.room_message(None))
@@ -461,7 +555,7 @@ class Server:
                 raise Refusal("origin.forbidden")
             if self.sockets[client] >= self.settings.max_connections:
                 raise Refusal("client.limited", retry_after=5)
-            room = self.look_up(websocket.scope, websocket.path_params["code"])
+            room = await self.look_up(websocket.scope, websocket.path_params["code"])
         except UnoError as error:
             await websocket.send_text(json.dumps({"type": "error", **error.to_json()}))
             await websocket.close(4404 if error.code == "room.not_found" else 4000 + ERRORS[error.code].status)
@@ -711,19 +805,22 @@ def create_app(
 def serve(
     host: str,
     port: int,
-    db: Path,
+    db: str | Path,
     settings: Settings | None = None,
     *,
     certfile: Path | None = None,
     keyfile: Path | None = None,
+    instance: str | None = None,
 ) -> None:
     """Run the server until interrupted or terminated (``unomas serve``); with ``certfile``
     (and ``keyfile``) over TLS. On SIGTERM or SIGINT every page is told the server is
-    restarting, the writes under way finish, and the store is closed."""
+    restarting, the writes under way finish, and the store is closed. ``db`` is a SQLite
+    file or a PostgreSQL DSN (:func:`~unomas.server.storage.open_store`); ``instance``
+    names this server among those sharing a PostgreSQL database."""
     import uvicorn
 
     settings = settings or Settings()
-    app = create_app(SQLiteStore(db), settings)
+    app = create_app(open_store(db, owner=instance), settings)
     server: Server = app.state.server
 
     class Graceful(uvicorn.Server):
