@@ -77,8 +77,8 @@ START_UP_FORBIDDEN = ("typer", "click", "rich", "pydantic", "importlib.metadata"
 """What ``unomas simulate`` with plain options never loads: the command line's library (its
 command tree costs more than the run of a match) and what only other commands use."""
 
-START_UP_LATER = ("unomas.view", "unomas.bots.base", "unomas.record", "unomas.fairness", "hashlib", "string")
-"""What such a run loads only when it needs it: views and bots, records, commitments (with
+START_UP_LATER = ("unomas.bots.base", "unomas.record", "unomas.fairness", "hashlib", "string")
+"""What such a run loads only when it needs it: bots, records, commitments (with
 ``--seed``) and the error registry's placeholders."""
 
 

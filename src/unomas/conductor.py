@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mypy_extensions import mypyc_attr
 
@@ -43,9 +43,7 @@ from unomas.errors import BotError, IllegalAction, SettingsError, StaleAction, c
 from unomas.events import Event, RoundEnded, redact
 from unomas.game import Deal, Game, Phase
 from unomas.rules import Rules
-
-if TYPE_CHECKING:  # views are built by the game, when asked for
-    from unomas.view import View
+from unomas.view import View
 
 __all__ = [
     "MAX_ACTIONS_PER_ROUND",

@@ -85,11 +85,10 @@ from unomas.events import (
 from unomas.events import Passed as PassedEvent
 from unomas.position import Phase, Position
 from unomas.rules import Rules
+from unomas.view import View, make_view
 
 if TYPE_CHECKING:  # the compiled build's native integers, named for it alone (plain ints at run time)
     from mypy_extensions import i64
-
-    from unomas.view import View  # (loaded by the first view asked for)
 
 __all__ = ["Deal", "Game", "Phase", "RandomSource", "RoundLog", "plays_on"]
 
@@ -665,8 +664,6 @@ class Game:
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know now (``None``: a spectator)."""
-        from unomas.view import make_view  # (loaded when a view is first asked for: self-play builds none)
-
         return make_view(self, seat)
 
     # ------------------------------------------------------------------ moves
