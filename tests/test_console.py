@@ -113,3 +113,22 @@ def test_an_interrupted_run_prints_the_figures_of_the_matches_played(
     out, err = capsys.readouterr()
     assert "  games         2" in out
     assert "interrupted after 2 of 5 matches" in err
+
+
+@pytest.mark.parametrize("package", ["unomas", "unomas.bots"])
+def test_a_packages_names_load_from_their_modules_when_asked_for(package: str) -> None:
+    """``from unomas import Game`` and ``from unomas.bots import HeuristicBot`` give the
+    objects of the modules that define them, loaded on the first ask; other names are refused."""
+    import importlib
+
+    module = importlib.import_module(package)
+    for name in module.__all__:
+        value = getattr(module, name)
+        if getattr(value, "__module__", None) == package:
+            continue  # defined by the package itself
+        vars(module).pop(name)  # asked for afresh: loaded again from its module
+        again = getattr(module, name)
+        assert again is value or (name == "BUILTIN_BOTS" and again == value)
+        vars(module)[name] = value
+    with pytest.raises(AttributeError, match="no_such_name"):
+        _ = module.no_such_name

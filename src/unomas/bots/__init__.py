@@ -39,23 +39,29 @@ def _builtin_bots() -> dict[str, type[Bot]]:
     """The built-in bots by name (``BUILTIN_BOTS``), their classes loaded with the first
     asked for: self-play reads only :mod:`unomas.bots.policies`, and loads none of them."""
     loaded: dict[str, type[Bot]] | None = globals().get("BUILTIN_BOTS")
-    if loaded is None:
-        from unomas.bots.base import Bot
-        from unomas.bots.basic import PlayFirstBot, RandomBot
-        from unomas.bots.heuristic import HeuristicBot
-        from unomas.bots.ismcts import IsmctsBot
+    return loaded if loaded is not None else _load()["BUILTIN_BOTS"]
 
-        loaded = {"random": RandomBot, "playfirst": PlayFirstBot, "heuristic": HeuristicBot, "ismcts": IsmctsBot}
-        globals().update(BUILTIN_BOTS=loaded, Bot=Bot, **{cls.__name__: cls for cls in loaded.values()})
-    return loaded
+
+def _load() -> dict[str, Any]:
+    """The package's names with the bots' classes and ``BUILTIN_BOTS`` among them (one
+    made already is kept, with whatever was added to it)."""
+    from unomas.bots.base import Bot
+    from unomas.bots.basic import PlayFirstBot, RandomBot
+    from unomas.bots.heuristic import HeuristicBot
+    from unomas.bots.ismcts import IsmctsBot
+
+    names = globals()
+    classes = {"random": RandomBot, "playfirst": PlayFirstBot, "heuristic": HeuristicBot, "ismcts": IsmctsBot}
+    names.update(Bot=Bot, **{cls.__name__: cls for cls in classes.values()})
+    names.setdefault("BUILTIN_BOTS", classes)
+    return names
 
 
 def __getattr__(name: str) -> Any:
     """``BUILTIN_BOTS`` and the bots' classes, loaded when first asked for."""
     if name not in __all__:
         raise AttributeError(f"module 'unomas.bots' has no attribute {name!r}")
-    _builtin_bots()
-    return globals()[name]
+    return _load()[name]
 
 
 def bot_names() -> list[str]:
