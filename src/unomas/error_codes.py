@@ -25,7 +25,6 @@ so that the engine and the translation layer both read it alone.
 
 from __future__ import annotations
 
-import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -44,6 +43,8 @@ def placeholders(template: str) -> tuple[str, ...]:
     >>> placeholders("{card} does not match {top} ({card})")
     ('card', 'top')
     """
+    import string  # (its import compiles a pattern: loaded when an error's params are first read)
+
     names = (name for _, name, _, _ in string.Formatter().parse(template) if name)
     return tuple(dict.fromkeys(names))
 
