@@ -166,8 +166,8 @@ class HeuristicBot(Bot):
                     2 if card == WILD_DRAW_FOUR else 1
                 )
 
-            best = min({a.card for a in options if a.card is not None}, key=lambda c: (preference(c), c))
-            return self.best_play(view, [a for a in options if a.card == best])
+            best = min(preference(a.card) for a in options if a.card is not None)
+            return self.best_play(view, [a for a in options if a.card is not None and preference(a.card) == best])
         challenge = first_of(actions, Kind.CHALLENGE)
         if challenge is not None and self.should_challenge(view):
             return challenge
