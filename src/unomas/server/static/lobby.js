@@ -29,11 +29,15 @@ export function buildSwitches() {
   markPreset();
 }
 
-// The presets the terminal offers too: the official rules, or every house rule on.
+// The presets the terminal offers too: the official rules, or every house rule on (with a
+// UNO penalty of 4 and a hand limit of 25).
 function applyPreset(name) {
   for (const input of $("#switches").querySelectorAll("input[type=checkbox]")) {
     input.checked = name === "all" ? true : Boolean(input.dataset.official);
   }
+  const form = $("#create-form");
+  form.uno_penalty.value = name === "all" ? "4" : "2";
+  form.hand_limit.value = name === "all" ? "25" : "0";
   markPreset();
 }
 
@@ -82,7 +86,8 @@ export async function createRoom(event, then) {
   event.preventDefault();
   const form = event.target;
   const rules = { players: Number(form.players.value), target_score: Number(form.target_score.value),
-    hand_size: Number(form.hand_size.value) };
+    hand_size: Number(form.hand_size.value), uno_penalty: Number(form.uno_penalty.value),
+    hand_limit: Number(form.hand_limit.value) };
   for (const input of $("#switches").querySelectorAll("input[type=checkbox]")) rules[input.name] = input.checked;
   const room = await post("/api/rooms", { name: form.name.value, rules, bots: checkedSeats("#bot-seats"),
     programs: checkedSeats("#program-seats"), bot: form.bot.value, turn_seconds: Number(form.turn_seconds.value),

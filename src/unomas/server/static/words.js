@@ -80,5 +80,7 @@ export function rulesSummary(room) {
   if (on.length) lines.push(_("House rules on: {rules}", { rules: on.join(", ") }));
   if (off.length) lines.push(_("Official rules off: {rules}", { rules: off.join(", ") }));
   if (!on.length && !off.length) lines.push(_("Official rules"));
+  if (rules.uno_penalty && rules.uno_penalty !== 2) lines.push(_("{n} cards for a missed UNO", { n: rules.uno_penalty }));
+  if (rules.hand_limit) lines.push(_("at most {n} cards in hand", { n: rules.hand_limit }));
   return lines;
 }
