@@ -18,7 +18,7 @@ from unomas.i18n import translator
 from unomas.i18n.switches import switch_groups
 from unomas.i18n.wording import preset_label
 from unomas.rules import PRESETS, SEED_SETTINGS, SWITCHES, Rules
-from unomas.testing import draw, hand, make_full_game, make_game, play
+from unomas.testing import cards, draw, hand, make_full_game, make_game, play
 
 C = parse_card
 
@@ -370,6 +370,86 @@ def test_alternative_scoring_ties_go_to_the_round_winner() -> None:
     assert game.scores == [0, 0] and game.winner == 1
 
 
+# ---------------------------------------------------------------- elimination
+
+THREE = [["R1", "R2", "R3"], ["B1", "B2", "B3"], ["R4", "R5", "R6"]]
+
+
+def test_a_seat_reaching_the_number_is_out_and_passed_over() -> None:
+    game = make_game(THREE, ["R9", "G7"], elimination=4)
+    draw(game, 1)
+    assert game.is_out(1) and game.seats_in_round() == [0, 2] and game.legal_actions(1) == []
+    assert game.current == 2
+    play(game, 2, "R4")
+    play(game, 0, "R1")
+    assert game.current == 2
+
+
+def test_the_last_seat_left_wins_the_round_and_scores_the_others() -> None:
+    game = make_game([["R1", "R2"], ["B1", "B2"]], ["R9", "G7"], elimination=3, target_score=0)
+    events = draw(game, 1)
+    assert game.is_over and game.winner == 0 and game.scores == [10, 0]
+    assert RoundEnded(0, 10, (tuple(cards("R1 R2")), tuple(cards("B1 B2 G7"))), (10, 0)) in events
+
+
+def test_under_alternative_scoring_the_last_seat_left_scores_its_own_cards() -> None:
+    game = make_game(
+        [["R1", "R2"], ["B1", "B2"]], ["R9", "G7"], elimination=3, alternative_scoring=True, target_score=0
+    )
+    draw(game, 1)
+    assert game.scores == [3, 10] and game.winner == 0
+
+
+def test_a_penalty_can_put_its_drawer_out() -> None:
+    game = make_game([["R1", "R2", "R3"], ["R+2", "B2", "B3"], ["R4", "R5", "R6"]], ["R9"], elimination=5)
+    play(game, 1, "R+2")
+    draw(game, 2)
+    assert game.is_out(2) and game.current == 0
+    play(game, 0, "R1")
+    assert game.current == 1
+
+
+def test_a_seven_may_not_swap_with_a_seat_that_is_out() -> None:
+    game = make_game(
+        [["R1", "R2", "R3"], ["B1", "B2", "B3"], ["R7", "R5", "R6"]], ["R9", "G7"], elimination=4, seven_swap=True
+    )
+    draw(game, 1)
+    assert {a.target for a in game.legal_actions(2) if a.card == C("R7")} == {0}
+    with raises_code(IllegalAction, "move.target_out", target=1):
+        play(game, 2, "R7", target=1)
+
+
+def test_a_zero_passes_hands_among_the_seats_in_the_round() -> None:
+    hands = [["R1", "R2", "R3"], ["B1", "B2", "B3"], ["R0", "R5", "R6"], ["Y1", "Y2", "Y3"]]
+    game = make_game(hands, ["R9", "G7"], elimination=4, zero_pass=True)
+    draw(game, 1)
+    play(game, 2, "R0")
+    assert hand(game, 0) == ["Y1", "Y2", "Y3"] and hand(game, 2) == ["R1", "R2", "R3"]
+    assert hand(game, 3) == ["R5", "R6"] and hand(game, 1) == ["B1", "B2", "B3", "G7"]
+
+
+def test_with_two_seats_left_a_reverse_acts_as_a_skip() -> None:
+    game = make_game([["R1", "R2", "R3"], ["B1", "B2", "B3"], ["RR", "R5", "R6"]], ["R9", "G7"], elimination=4)
+    draw(game, 1)
+    play(game, 2, "RR")
+    assert (game.current, game.direction) == (2, -1)
+
+
+def test_a_seat_out_of_the_round_neither_jumps_in_nor_catches() -> None:
+    game = make_game(
+        [["R1", "R2", "R3"], ["R5", "B2", "B3"], ["R5", "R6", "R4"]], ["R9", "G7"], elimination=4, jump_in=True
+    )
+    draw(game, 1)
+    play(game, 2, "R5")
+    assert game.legal_actions(1) == [] and 1 not in game.out_of_turn_seats()
+
+
+@pytest.mark.parametrize("value", [3, 7])
+def test_elimination_exceeds_the_hand_dealt(value: int) -> None:
+    with raises_code(SettingsError, "setup.elimination_range", value=value, hand_size=7):
+        Rules(elimination=value)
+
+
 # ---------------------------------------------------------------- presets, words, the heuristic
 
 
@@ -380,8 +460,9 @@ def test_the_presets() -> None:
     familia = Rules.preset("familia")
     assert familia.reverse_deflect and familia.skip_deflect and familia.stack_draw_two and not familia.jump_in
     caos = Rules.preset("caos")
-    assert caos.jump_in and caos.seven_swap and caos.zero_pass and caos.uno_penalty == 4
+    assert caos.jump_in and caos.seven_swap and caos.zero_pass and (caos.uno_penalty, caos.elimination) == (4, 25)
     assert Rules.preset("all", players=2, hand_size=30).hand_limit == 31
+    assert Rules.preset("caos", players=2, hand_size=30).elimination == 31
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])

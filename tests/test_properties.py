@@ -65,12 +65,14 @@ def any_rules(draw: st.DrawFn) -> Rules:
     switches = {name: draw(st.booleans()) for name in SWITCHES}
     uno_penalty = draw(st.sampled_from(UNO_PENALTIES))
     hand_limit = draw(st.one_of(st.just(0), st.integers(hand_size + 1, hand_size + 30)))
+    elimination = draw(st.one_of(st.just(0), st.integers(hand_size + 1, hand_size + 12)))
     return Rules(
         players=players,
         hand_size=hand_size,
         target_score=target_score,
         uno_penalty=uno_penalty,
         hand_limit=hand_limit,
+        elimination=elimination,
         **switches,
     )
 
@@ -151,13 +153,17 @@ def test_state_invariants(rules: Rules, seed: int) -> None:
                 assert game.uno_pending == (event.player if obliged else None)
             if isinstance(event, RoundEnded):
                 assert game.round_over
-                assert not game.hands[event.winner]
+                left_in = [
+                    s for s, h in enumerate(game.hands) if not (rules.elimination and len(h) >= rules.elimination)
+                ]
+                assert not game.hands[event.winner] or left_in == [event.winner]  # elimination: the last one left
                 own = [sum(POINTS[c] for c in hand) for hand in game.hands]
-                assert event.points == sum(own)
+                others = sum(own) - own[event.winner]
+                assert event.points == (sum(own) if rules.alternative_scoring else others)
                 if rules.alternative_scoring:  # house rules: each scores their own cards
                     scores = [score + points for score, points in zip(scores, own, strict=True)]
                 else:
-                    scores[event.winner] += sum(own)
+                    scores[event.winner] += others
                 assert game.scores == scores
         if game.is_over:
             assert game.winner is not None
@@ -203,6 +209,13 @@ def expected_actions(game: Game, seat: int) -> set[Action]:
         return set()
     if phase is Phase.COLOR:
         return {Action(seat, Kind.COLOR, color=c) for c in range(4)} if seat == game.current else set()
+    limit = rules.elimination
+
+    def out(other: int) -> bool:  # house rules: elimination puts a seat holding that many cards out
+        return limit > 0 and len(game.hands[other]) >= limit
+
+    if out(seat):
+        return set()
     actions: set[Action] = set()
     pending = game.uno_pending
     if pending is not None:
@@ -254,13 +267,16 @@ def expected_actions(game: Game, seat: int) -> set[Action]:
     for card in playable:
         colors: list[int | None] = [0, 1, 2, 3] if card >= WILD else [None]
         seven = RANK_OF[card] == 7 and card < WILD and swaps
-        targets: list[int | None] = [t for t in range(n) if t != seat] if seven else [None]
+        targets: list[int | None] = [t for t in range(n) if t != seat and not out(t)] if seven else [None]
         for target in targets:
             left = len(hand) - 1
             if left and swaps and card < WILD and target is not None:
                 left = len(game.hands[target])
             elif left and passes and card < WILD and RANK_OF[card] == 0:
-                left = len(game.hands[(seat - game.direction) % n])
+                before_seat = (seat - game.direction) % n
+                while out(before_seat):
+                    before_seat = (before_seat - game.direction) % n
+                left = len(game.hands[before_seat])
             for color in colors:
                 actions.add(Action(seat, Kind.PLAY, card, color, target))
                 if left == 1:
@@ -290,6 +306,23 @@ def check_effects(before: Game, action: Action, events: list[Event], after: Game
         """How many cards ``seat`` may still draw (house rules: ``hand_limit``)."""
         return max(0, rules.hand_limit - len(before.hands[seat])) if rules.hand_limit else 108
 
+    def out(seat: int, game: Game = after) -> bool:
+        """Whether ``seat`` is out of the round (house rules: ``elimination``)."""
+        return rules.elimination > 0 and len(game.hands[seat]) >= rules.elimination
+
+    def nxt(seat: int, direction: int, game: Game = after) -> int:
+        """The next seat in ``direction`` still in the round."""
+        seat = (seat + direction) % n
+        while out(seat, game):
+            seat = (seat + direction) % n
+        return seat
+
+    in_round = [seat for seat in range(n) if not out(seat)]
+    went_out = action.kind is Kind.PLAY and not after.hands[p]
+    if rules.elimination and after.round_over and not went_out:  # one seat was left in the round
+        assert len(in_round) == 1
+        return
+
     if action.kind is Kind.CATCH:
         assert action.target is not None
         assert gained(action.target) == min(rules.uno_penalty, available, room(action.target))
@@ -297,15 +330,15 @@ def check_effects(before: Game, action: Action, events: list[Event], after: Game
     elif action.kind is Kind.UNO:
         assert after.hands == before.hands and after.uno_pending is None and after.current == before.current
     elif action.kind is Kind.CHALLENGE:
-        accused = (p - d) % n
+        accused = nxt(p, -d, before)
         assert after.phase is Phase.TURN and after.penalty == 0
         if guilty[accused]:
             assert gained(accused) == min(4, available, room(accused)) and after.current == p
         else:
-            assert gained(p) == min(6, available, room(p)) and after.current == (p + d) % n
+            assert gained(p) == min(6, available, room(p)) and after.current == nxt(p, d)
     elif action.kind is Kind.DRAW and before.phase is Phase.PENALTY:
         assert gained(p) == min(before.penalty, available, room(p))
-        assert (after.current, after.phase, after.penalty) == ((p + d) % n, Phase.TURN, 0)
+        assert (after.current, after.phase, after.penalty) == (nxt(p, d), Phase.TURN, 0)
     elif action.kind is Kind.DRAW:
         drew = next(e for e in events if isinstance(e, Drew))
         assert drew.cards is not None and gained(p) == len(drew.cards)
@@ -314,16 +347,16 @@ def check_effects(before: Game, action: Action, events: list[Event], after: Game
         top, color = before.discard[-1], before.color
         playable = [c >= WILD or COLOR_OF[c] == color or RANK_OF[c] == RANK_OF[top] for c in drew.cards]
         assert not any(playable[:-1]), "drawing until playable stops at the first playable card"
-        if playable and playable[-1]:
+        if playable and playable[-1] and not out(p):
             assert (after.current, after.phase, after.drawn) == (p, Phase.DRAWN, drew.cards[-1])
         else:
-            assert after.current == (p + d) % n and after.phase is Phase.TURN
-            if before.rules.draw_until_playable:
+            assert after.current == nxt(p, d) and after.phase is Phase.TURN
+            if before.rules.draw_until_playable and not (playable and playable[-1]):
                 assert len(drew.cards) == min(available, room(p))
     elif action.kind is Kind.PASS:
-        assert after.hands == before.hands and after.current == (p + d) % n and after.phase is Phase.TURN
+        assert after.hands == before.hands and after.current == nxt(p, d) and after.phase is Phase.TURN
     elif action.kind is Kind.COLOR:
-        assert after.color == action.color and after.current == (p + d) % n
+        assert after.color == action.color and after.current == nxt(p, d)
     elif action.kind is Kind.PLAY:
         card = action.card
         assert card is not None
@@ -335,36 +368,40 @@ def check_effects(before: Game, action: Action, events: list[Event], after: Game
             assert not after.hands[p]
             if card == WILD_DRAW_FOUR or RANK_OF[card] == DRAW_TWO:
                 owed = (before.penalty if before.phase is Phase.PENALTY else 0) + (4 if card >= WILD else 2)
-                assert gained((p + d) % n) == min(owed, available + 1, room((p + d) % n))
+                receiver = nxt(p, d, before)
+                assert gained(receiver) == min(owed, available + 1, room(receiver))
             elif deflected:  # house rules: a deflecting last card still sends the penalty on
-                receiver = (p - d) % n if rank == 11 else (p + d) % n
+                receiver = nxt(p, -d, before) if rank == 11 else nxt(p, d, before)
                 assert gained(receiver) == min(before.penalty, available + 1, room(receiver))
             return
         if deflected:  # house rules: reverse_deflect sends the penalty back, skip_deflect on
             assert after.phase is Phase.PENALTY and after.penalty == before.penalty and not after.challengeable
             assert after.direction == (-d if rank == 11 else d)
-            assert after.current == ((p - d) % n if rank == 11 else (p + d) % n)
+            assert after.current == (nxt(p, -d) if rank == 11 else nxt(p, d))
         elif card == WILD_DRAW_FOUR or rank == DRAW_TWO:
             owed = (before.penalty if before.phase is Phase.PENALTY else 0) + (4 if card >= WILD else 2)
-            assert (after.current, after.phase, after.penalty) == ((p + d) % n, Phase.PENALTY, owed)
+            assert (after.current, after.phase, after.penalty) == (nxt(p, d), Phase.PENALTY, owed)
             challengeable = card >= WILD and before.phase is not Phase.PENALTY and before.rules.challenge_wild_draw_four
             assert after.challengeable == challengeable
             if challengeable:
                 guilty[p] = any(COLOR_OF[c] == before.color for c in after.hands[p])
         elif card < WILD and rank == 10:  # Skip
-            assert after.current == (p + 2 * d) % n
+            assert after.current == nxt(nxt(p, d), d)
         elif card < WILD and rank == 11:  # Reverse
             assert after.direction == -d
-            assert after.current == (p if n == 2 else (p - d) % n)
+            assert after.current == (p if len(in_round) == 2 else nxt(p, -d))
         else:
-            assert after.current == (p + d) % n and after.phase is Phase.TURN
+            assert after.current == nxt(p, d) and after.phase is Phase.TURN
         held = [sorted(h) for h in before.hands]
         held[p].remove(card)
         if (rules.seven_zero or rules.seven_swap) and card < WILD and rank == 7:
             assert action.target is not None
             held[p], held[action.target] = held[action.target], held[p]
         elif (rules.seven_zero or rules.zero_pass) and card < WILD and rank == 0:
-            held = [held[(i - d) % n] for i in range(n)]
+            passed = list(held)
+            for index, seat in enumerate(in_round):  # among the seats in the round
+                passed[seat] = held[in_round[(index - d) % len(in_round)]]
+            held = passed
         assert [sorted(h) for h in after.hands] == held
 
 

@@ -178,6 +178,7 @@ class _Switches:
         "challenge_wild_draw_four",
         "deflect",
         "draw_until_playable",
+        "elimination",
         "force_play_drawn",
         "hand_limit",
         "jump_in",
@@ -214,6 +215,7 @@ class _Switches:
         self.deflect = rules.reverse_deflect or rules.skip_deflect
         self.uno_penalty = rules.uno_penalty
         self.hand_limit = rules.hand_limit
+        self.elimination = rules.elimination
         self.alternative_scoring = rules.alternative_scoring
         self.stack_draw_four = rules.stack_draw_four
         self.stack_draw_two = rules.stack_draw_two
@@ -528,7 +530,29 @@ class Game:
         players: i64 = self.players
         after: i64 = seat
         after += direction * steps
+        if self._switches.elimination:
+            return self._seat_in_round(seat, steps)
         return after if 0 <= after < players else after % players
+
+    def _seat_in_round(self, seat: int, steps: int) -> int:
+        """:meth:`next_seat` under ``elimination``: seats that are out of the round (holding
+        that many cards) are passed over."""
+        limit, hands, players = self._switches.elimination, self.hands, self.players
+        step = self.direction if steps > 0 else -self.direction
+        for _ in range(abs(steps)):
+            seat = (seat + step) % players
+            while len(hands[seat]) >= limit:
+                seat = (seat + step) % players
+        return seat
+
+    def is_out(self, seat: int) -> bool:
+        """Whether ``seat`` is out of the round (``elimination``: it holds that many cards)."""
+        limit = self._switches.elimination
+        return limit > 0 and len(self.hands[seat]) >= limit
+
+    def seats_in_round(self) -> list[int]:
+        """The seats still in the round (every seat unless ``elimination`` put some out)."""
+        return [seat for seat in range(self.players) if not self.is_out(seat)]
 
     def legal_actions(self, player: int) -> list[Action]:
         """Every action open to seat ``player`` now, out-of-turn ones included.
@@ -550,6 +574,8 @@ class Game:
             return []
         if phase == _COLOR:
             return list(self._seats[player].colors) if player == self.current else []
+        if self._switches.elimination and self.is_out(player):
+            return []
         own = self._seats[player]
         actions: list[Action] = []
         pending = self.uno_pending
@@ -569,6 +595,8 @@ class Game:
         """The distinct cards seat ``player`` may play now, on turn or as a jump-in."""
         phase = self._phase
         if phase >= _ROUND_OVER or phase == _COLOR or not 0 <= player < self.players:
+            return []
+        if self._switches.elimination and self.is_out(player):
             return []
         hand = self.hands[player]
         cards: list[Card]
@@ -619,6 +647,8 @@ class Game:
             return with_uno if self._cards_left_after(player, card, target) == 1 else plain
         variants: list[Action] = []
         for target, plain, with_uno in groups:
+            if target is not None and self._switches.elimination and self.is_out(target):
+                continue
             variants.extend(with_uno if self._cards_left_after(player, card, target) == 1 else plain)
         return tuple(variants)
 
@@ -628,7 +658,7 @@ class Game:
             return []
         current = self.current
         if self.uno_pending is not None:
-            return [seat for seat in range(self.players) if seat != current]
+            return [seat for seat in range(self.players) if seat != current and not self.is_out(seat)]
         top = self.discard[-1]
         return [
             seat
@@ -784,7 +814,15 @@ class Game:
         elif kind is CHALLENGE:
             self._turn_action()
             self._challenge(player, events)
+        if self._switches.elimination and self._phase < _ROUND_OVER:
+            self._eliminate(events)
         return events
+
+    def _eliminate(self, events: list[Event]) -> None:
+        """``elimination``: the round ends, won by the last seat left, once one is left."""
+        seats = self.seats_in_round()
+        if len(seats) == 1:
+            self._end_round(seats[0], events)
 
     def start_round(self, deal: Deal | None = None) -> list[Event]:
         """Deal the next round (randomly, or as ``deal`` dictates) and turn up the start.
@@ -967,6 +1005,8 @@ class Game:
             target = action.target
             if not isinstance(target, int) or not 0 <= target < self.players or target == player:
                 return "move.needs_target", {"card": token}
+            if self.is_out(target):
+                return "move.target_out", {"target": target}
         elif action.target is not None:
             return "move.card_takes_no_target", {"card": token}
         if action.uno and self._cards_left_after(player, card, action.target) != 1:
@@ -1014,7 +1054,7 @@ class Game:
         if rank == _SEVEN and target is not None:
             return len(self.hands[target])
         if rank == _ZERO and self._switches.zero_pass:
-            return len(self.hands[(player - self.direction) % self.players])
+            return len(self.hands[self.next_seat(player, -1)])
         return left
 
     def _playable_on_turn(self, card: Card) -> bool:
@@ -1088,7 +1128,7 @@ class Game:
                     events.append(DirectionChanged(self.direction))
                 if self._phase == _PENALTY:  # reverse_deflect: back to the seat that gave it
                     self._pass_penalty(self.next_seat(player), events)
-                elif self.players == 2:
+                elif self.players == 2 or (self._switches.elimination and len(self.seats_in_round()) == 2):
                     if self.reporting:
                         events.append(Skipped(self.next_seat(player)))
                     self._advance(player)
@@ -1112,7 +1152,14 @@ class Game:
                     events.append(HandsSwapped(player, target))
             elif rank == _ZERO and self._switches.zero_pass:
                 shift = self.direction
-                self.hands = [self.hands[(i - shift) % self.players] for i in range(self.players)]
+                if self._switches.elimination:  # among the seats still in the round
+                    seats = self.seats_in_round()
+                    hands = self.hands[:]
+                    for index, seat in enumerate(seats):
+                        hands[seat] = self.hands[seats[(index - shift) % len(seats)]]
+                    self.hands = hands
+                else:
+                    self.hands = [self.hands[(i - shift) % self.players] for i in range(self.players)]
                 if self.reporting:
                     events.append(HandsPassed(shift))
         self._advance(self.next_seat(player))
@@ -1147,7 +1194,7 @@ class Game:
                 break
         if self.reporting:
             events.append(Drew(player, count, tuple(hand[len(hand) - count :]), "turn"))
-        if playable:
+        if playable and not (self._switches.elimination and self.is_out(player)):
             self.drawn = hand[-1]
             self._phase = _DRAWN
         else:

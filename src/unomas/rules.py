@@ -42,6 +42,7 @@ SETTING_HELP: dict[str, str] = {
     "alternative_scoring": "each scores the cards left in their own hand; the lowest total wins",
     "uno_penalty": "cards drawn for a missed UNO: 2, 4 or 6",
     "hand_limit": "a player at this many cards draws no more; 0 = no limit",
+    "elimination": "a player holding this many cards is out of the round; 0 = never",
 }
 """One line per setting: those of RULES.md, then the house rules of docs/house-rules.md."""
 
@@ -49,13 +50,13 @@ SEED_SETTINGS: Final = tuple(SETTING_HELP)[:12]
 """The settings of RULES.md, which a record always writes out; the later ones of
 docs/house-rules.md are written only when they differ from their default."""
 
+HOUSE_NUMBERS: Final = ("uno_penalty", "hand_limit", "elimination")
+"""The house rules set by a number rather than on or off (docs/house-rules.md)."""
+
 SWITCHES: Final = tuple(
-    name for name in SETTING_HELP if name not in ("players", "hand_size", "target_score", "uno_penalty", "hand_limit")
+    name for name in SETTING_HELP if name not in ("players", "hand_size", "target_score", *HOUSE_NUMBERS)
 )
 """The house-rule switches (the on/off settings), in the order of the rule texts."""
-
-HOUSE_NUMBERS: Final = ("uno_penalty", "hand_limit")
-"""The house rules set by a number rather than on or off (docs/house-rules.md)."""
 
 UNO_PENALTIES: Final = (2, 4, 6)
 
@@ -81,7 +82,7 @@ _PRESET_SETTINGS: Final[dict[str, dict[str, Any]]] = {
         "reverse_deflect": True,
         "skip_deflect": True,
         "uno_penalty": 4,
-        "hand_limit": 25,
+        "elimination": 25,
     },
 }
 """The named presets beside ``official`` and ``all`` (docs/house-rules.md)."""
@@ -114,6 +115,7 @@ class Rules:
     alternative_scoring: bool = False
     uno_penalty: int = 2
     hand_limit: int = 0
+    elimination: int = 0
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
@@ -140,6 +142,8 @@ class Rules:
             raise SettingsError("setup.uno_penalty_range", value=self.uno_penalty)
         if self.hand_limit != 0 and self.hand_limit <= self.hand_size:
             raise SettingsError("setup.hand_limit_range", value=self.hand_limit, hand_size=self.hand_size)
+        if self.elimination != 0 and self.elimination <= self.hand_size:
+            raise SettingsError("setup.elimination_range", value=self.elimination, hand_size=self.hand_size)
 
     @property
     def swaps_on_seven(self) -> bool:
@@ -154,7 +158,8 @@ class Rules:
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
         """``official`` (the defaults), ``all`` (every house rule on: every switch, a UNO
-        penalty of 4 and a hand limit of 25), ``familia`` or ``caos``, with overrides."""
+        penalty of 4 and a hand limit of 25, under which elimination would be moot),
+        ``familia`` or ``caos``, with overrides."""
         if name == "official":
             return cls(**overrides)
         if name == "all":
@@ -209,12 +214,12 @@ class Rules:
 
 
 def _fit_limit(settings: dict[str, Any]) -> dict[str, Any]:
-    """A preset's hand limit of 25 raised above a larger hand size given with it (a limit
-    must exceed the cards dealt)."""
+    """A preset's hand limit or elimination of 25 raised above a larger hand size given
+    with it (either must exceed the cards dealt)."""
     hand_size = settings.get("hand_size", 7)
-    limit = settings.get("hand_limit", 0)
-    if limit == 25 and isinstance(hand_size, int) and hand_size >= limit:
-        return settings | {"hand_limit": hand_size + 1}
+    for name in ("hand_limit", "elimination"):
+        if settings.get(name, 0) == 25 and isinstance(hand_size, int) and hand_size >= 25:
+            settings = settings | {name: hand_size + 1}
     return settings
 
 

@@ -255,6 +255,8 @@ def rules_line(rules: Rules, t: Translations) -> str:
         parts.append(t.gettext("{n} cards for a missed UNO").format(n=rules.uno_penalty))
     if preset is None and rules.hand_limit:
         parts.append(t.gettext("at most {n} cards in hand").format(n=rules.hand_limit))
+    if preset is None and rules.elimination:
+        parts.append(t.gettext("out at {n} cards").format(n=rules.elimination))
     if rules.hand_size != Rules.preset("official").hand_size:
         parts.append(t.ngettext("{n} card each", "{n} cards each", rules.hand_size).format(n=rules.hand_size))
     return " · ".join(parts)

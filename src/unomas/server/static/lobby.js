@@ -38,6 +38,7 @@ function applyPreset(name) {
   const form = $("#create-form");
   form.uno_penalty.value = name === "all" ? "4" : "2";
   form.hand_limit.value = name === "all" ? "25" : "0";
+  form.elimination.value = "0";
   markPreset();
 }
 
@@ -87,7 +88,7 @@ export async function createRoom(event, then) {
   const form = event.target;
   const rules = { players: Number(form.players.value), target_score: Number(form.target_score.value),
     hand_size: Number(form.hand_size.value), uno_penalty: Number(form.uno_penalty.value),
-    hand_limit: Number(form.hand_limit.value) };
+    hand_limit: Number(form.hand_limit.value), elimination: Number(form.elimination.value) };
   for (const input of $("#switches").querySelectorAll("input[type=checkbox]")) rules[input.name] = input.checked;
   const room = await post("/api/rooms", { name: form.name.value, rules, bots: checkedSeats("#bot-seats"),
     programs: checkedSeats("#program-seats"), bot: form.bot.value, turn_seconds: Number(form.turn_seconds.value),

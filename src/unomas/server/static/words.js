@@ -82,5 +82,6 @@ export function rulesSummary(room) {
   if (!on.length && !off.length) lines.push(_("Official rules"));
   if (rules.uno_penalty && rules.uno_penalty !== 2) lines.push(_("{n} cards for a missed UNO", { n: rules.uno_penalty }));
   if (rules.hand_limit) lines.push(_("at most {n} cards in hand", { n: rules.hand_limit }));
+  if (rules.elimination) lines.push(_("out at {n} cards", { n: rules.elimination }));
   return lines;
 }
