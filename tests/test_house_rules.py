@@ -16,7 +16,7 @@ from unomas.errors import SettingsError
 from unomas.events import DirectionChanged, MatchEnded, PenaltyPending, RoundEnded
 from unomas.i18n import translator
 from unomas.i18n.switches import switch_groups
-from unomas.i18n.wording import preset_label
+from unomas.i18n.wording import preset_label, rules_line
 from unomas.rules import PRESETS, SEED_SETTINGS, SWITCHES, Rules
 from unomas.testing import cards, draw, hand, make_full_game, make_game, play
 
@@ -516,3 +516,20 @@ def test_the_heuristic_skips_it_on_rather_than_drawing() -> None:
     (game,) = three_with_a_draw_two(skip_deflect=True)
     assert heuristic_answer(game, 2) == Action.play(2, C("RS"))
     assert parse_color("R") == game.color
+
+
+@pytest.mark.parametrize(
+    ("rules", "english", "spanish"),
+    [
+        (Rules.preset("familia"), "Family rules", "Reglas de la familia"),
+        (Rules.preset("caos"), "Chaos rules", "Reglas del caos"),
+        (
+            Rules(uno_penalty=6, hand_limit=20, elimination=25),
+            "6 cards for a missed UNO · at most 20 cards in hand · out at 25 cards",
+            "6 cartas por no cantar UNO · como mucho 20 cartas en la mano · fuera con 25 cartas",
+        ),
+    ],
+)
+def test_the_rules_line_names_presets_and_numbers(rules: Rules, english: str, spanish: str) -> None:
+    assert english in rules_line(rules, translator("en"))
+    assert spanish in rules_line(rules, translator("es"))
