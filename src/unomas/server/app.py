@@ -58,6 +58,7 @@ from unomas.error_codes import ERRORS
 from unomas.errors import Refusal, UnoError
 from unomas.i18n import LANGUAGES, bot_label, bot_slips, catalog_json, error_messages
 from unomas.i18n.switches import switches_json
+from unomas.rules import PRESETS, Rules
 from unomas.server.collector import tend_collector
 from unomas.server.metrics import CONTENT_TYPE, Metrics
 from unomas.server.protocol import (
@@ -81,6 +82,9 @@ __all__ = ["PerClient", "RateLimit", "Server", "client_address", "create_app", "
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
 log = logging.getLogger("unomas.server")
+
+PRESET_RULES: dict[str, dict[str, int | bool]] = {name: Rules.preset(name).to_dict() for name in PRESETS}
+"""Each preset's settings (a house rule at its default left out), for the room form's presets."""
 
 
 class RateLimit:
@@ -636,7 +640,7 @@ def create_app(
         if lang not in LANGUAGES:
             return _error(Refusal("lang.unknown", lang=lang))
         bots = [{"spec": spec, "label": bot_label(spec, lang), "slips": bot_slips(spec, lang)} for spec in ROOM_LEVELS]
-        words = {"catalog": catalog_json(lang), "switches": switches_json(lang), "bots": bots}
+        words = {"catalog": catalog_json(lang), "switches": switches_json(lang), "bots": bots, "presets": PRESET_RULES}
         return JSONResponse(words | {"errors": error_messages(lang)})
 
     @contextlib.asynccontextmanager

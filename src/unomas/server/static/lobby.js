@@ -29,27 +29,25 @@ export function buildSwitches() {
   markPreset();
 }
 
-// The presets the terminal offers too: the official rules, or every house rule on (with a
-// UNO penalty of 4 and a hand limit of 25).
+// The presets the terminal offers too, as the server gives them (a house rule at its default
+// left out): the official rules, every house rule on, the family's and chaos.
+const NUMBERS = { uno_penalty: 2, hand_limit: 0, elimination: 0 };
+
 function applyPreset(name) {
-  for (const input of $("#switches").querySelectorAll("input[type=checkbox]")) {
-    input.checked = name === "all" ? true : Boolean(input.dataset.official);
-  }
+  const rules = state.presets[name];
+  for (const input of $("#switches").querySelectorAll("input[type=checkbox]")) input.checked = Boolean(rules[input.name]);
   const form = $("#create-form");
-  form.uno_penalty.value = name === "all" ? "4" : "2";
-  form.hand_limit.value = name === "all" ? "25" : "0";
-  form.elimination.value = "0";
+  for (const [field, usual] of Object.entries(NUMBERS)) form[field].value = String(rules[field] ?? usual);
   markPreset();
 }
 
 function markPreset() {
   const boxes = [...$("#switches").querySelectorAll("input[type=checkbox]")];
-  const official = boxes.every((i) => i.checked === Boolean(i.dataset.official));
-  const all = boxes.every((i) => i.checked);
-  for (const radio of document.querySelectorAll("#presets input")) {
-    radio.checked = (radio.value === "official" && official) || (radio.value === "all" && all && !official)
-      || (radio.value === "custom" && !official && !all);
-  }
+  const form = $("#create-form");
+  const fits = (rules) => boxes.every((i) => i.checked === Boolean(rules[i.name]))
+    && Object.entries(NUMBERS).every(([field, usual]) => Number(form[field].value) === (rules[field] ?? usual));
+  const chosen = Object.keys(state.presets).find((name) => fits(state.presets[name])) || "custom";
+  for (const radio of document.querySelectorAll("#presets input")) radio.checked = radio.value === chosen;
 }
 
 function buildBotChoice() {
@@ -125,6 +123,7 @@ export function setUpHome() {
   for (const radio of document.querySelectorAll("#presets input")) {
     radio.addEventListener("change", () => { if (radio.value !== "custom") applyPreset(radio.value); });
   }
+  for (const field of Object.keys(NUMBERS)) form[field].addEventListener("input", markPreset);
 }
 
 function seatList(room, list) {

@@ -13,7 +13,8 @@ export const ngettext = (singular, plural, n, values = {}) => {  // both languag
 // The words of a language, and the page's fixed texts (data-t) put in it.
 export async function loadWords(lang) {
   const answer = await fetch(`/api/i18n/${lang}`).then((r) => r.json());
-  Object.assign(state, { lang, catalog: answer.catalog, switches: answer.switches, errors: answer.errors, bots: answer.bots });
+  Object.assign(state, { lang, catalog: answer.catalog, switches: answer.switches, errors: answer.errors, bots: answer.bots,
+    presets: answer.presets });
   localStorage.setItem("unomas:lang", lang);
   document.documentElement.lang = lang;
   $("#lang").value = lang;
