@@ -186,7 +186,15 @@ def test_two_people_and_a_bot_play_a_match_to_a_rematch(tmp_path_factory: pytest
             assert host.text_content(f"#{box.get_attribute('aria-describedby')}") == switch.explanation
         host.check("#presets input[value=all]")  # the presets set every switch at once
         assert all(host.locator("#switches input[type=checkbox]").evaluate_all("(l) => l.map((i) => i.checked)"))
+        assert host.input_value("#create-form [name=uno_penalty]") == "4"
+        for preset in ("familia", "caos"):  # the house-rule presets, with their numbers
+            host.check(f"#presets input[value={preset}]")
+            rules = Rules.preset(preset)
+            for switch in (s for g in groups for s in g.switches):
+                assert host.locator(f"#switches input[name={switch.name}]").is_checked() == getattr(rules, switch.name)
+            assert host.input_value("#create-form [name=elimination]") == str(rules.elimination)
         host.check("#presets input[value=official]")
+        assert host.input_value("#create-form [name=uno_penalty]") == "2"
         screens(host, "home", full=True)
         assert axe_problems(host) == []
         host.fill("#create-form input[name=name]", "Ana")

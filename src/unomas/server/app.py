@@ -64,6 +64,7 @@ from unomas.error_codes import ERRORS
 from unomas.errors import Refusal, UnoError
 from unomas.i18n import LANGUAGES, bot_label, bot_slips, catalog_json, error_messages
 from unomas.i18n.switches import switches_json
+from unomas.rules import PRESETS, Rules
 from unomas.server.collector import tend_collector
 from unomas.server.metrics import CONTENT_TYPE, Metrics
 from unomas.server.protocol import (
@@ -87,6 +88,9 @@ __all__ = ["PerClient", "RateLimit", "Server", "client_address", "create_app", "
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
 log = logging.getLogger("unomas.server")
+
+PRESET_RULES: dict[str, dict[str, int | bool]] = {name: Rules.preset(name).to_dict() for name in PRESETS}
+"""Each preset's settings (a house rule at its default left out), for the room form's presets."""
 
 
 class RateLimit:
@@ -734,6 +738,7 @@ def _words(lang: str) -> tuple[bytes, str]:
         "catalog": catalog_json(lang),
         "switches": switches_json(lang),
         "bots": bots,
+        "presets": PRESET_RULES,
         "errors": error_messages(lang),
     }
     body = json.dumps(words, ensure_ascii=False, separators=(",", ":")).encode()

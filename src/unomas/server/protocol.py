@@ -51,7 +51,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAd
 
 from unomas.bots.levels import ROOM_LEVELS
 from unomas.errors import Refusal, UnoError
-from unomas.rules import Rules
+from unomas.rules import SETTING_HELP, Rules
 
 __all__ = [
     "MAX_MESSAGE",
@@ -93,7 +93,7 @@ class RoomSetup(_Strict):
     """A new room: the host's name, the rules, which seats bots play, the turn timer."""
 
     name: Name
-    rules: dict[str, StrictInt | StrictBool] = Field(default_factory=dict, max_length=20)
+    rules: dict[str, StrictInt | StrictBool] = Field(default_factory=dict, max_length=len(SETTING_HELP))
     bots: list[StrictInt] = Field(default_factory=list, max_length=9)
     """Seats (1 to players-1) that bots play; seats nobody has joined at the start get bots too."""
     programs: list[StrictInt] = Field(default_factory=list, max_length=9)

@@ -13,7 +13,8 @@ export const ngettext = (singular, plural, n, values = {}) => {  // both languag
 // The words of a language, and the page's fixed texts (data-t) put in it.
 export async function loadWords(lang) {
   const answer = await fetch(`/api/i18n/${lang}`).then((r) => r.json());
-  Object.assign(state, { lang, catalog: answer.catalog, switches: answer.switches, errors: answer.errors, bots: answer.bots });
+  Object.assign(state, { lang, catalog: answer.catalog, switches: answer.switches, errors: answer.errors, bots: answer.bots,
+    presets: answer.presets });
   localStorage.setItem("unomas:lang", lang);
   document.documentElement.lang = lang;
   $("#lang").value = lang;
@@ -92,5 +93,8 @@ export function rulesSummary(room) {
   if (on.length) lines.push(_("House rules on: {rules}", { rules: on.join(", ") }));
   if (off.length) lines.push(_("Official rules off: {rules}", { rules: off.join(", ") }));
   if (!on.length && !off.length) lines.push(_("Official rules"));
+  if (rules.uno_penalty && rules.uno_penalty !== 2) lines.push(_("{n} cards for a missed UNO", { n: rules.uno_penalty }));
+  if (rules.hand_limit) lines.push(_("at most {n} cards in hand", { n: rules.hand_limit }));
+  if (rules.elimination) lines.push(_("out at {n} cards", { n: rules.elimination }));
   return lines;
 }
