@@ -8,13 +8,16 @@ inside
     simulate``, every seat a player of the conductor (official rules, ``target_score=0``),
     beside RLCard 1.2.0's ``UnoGame`` driven directly with uniformly random legal actions
     (it likewise draws only when nothing is playable). The engines alternate in short
-    slices, so machine noise hits both alike.
+    slices, so machine noise hits both alike; the ratio is the median of the slices' ratios,
+    with their spread.
 whole
     What a user waits for: ``unomas simulate --games N --policy playfirst --set
     target_score=0`` timed as a whole process (start-up, imports, the table it prints),
     beside a process that imports RLCard and plays the same number of single rounds of its
-    ``UnoGame`` with random legal actions. Runs interleaved, ``--runs`` of each; their medians
-    are shown (the machines are shared: one run in several is slowed by other work).
+    ``UnoGame`` with random legal actions. ``--runs`` interleaved pairs (every engine once
+    per pair, in turn); each process is timed by its processor time (user and system, which
+    other work on a shared machine disturbs less than the clock) and by the clock. Shown: the
+    medians, and the median of the pairs' ratios with the lowest and highest.
 search
     ISMCTS iterations/s (:func:`unomas.bots.search.search`, the search behind
     ``ismcts``) from 20 fixed two-player positions where a seat chooses among several
@@ -22,10 +25,10 @@ search
 
 RLCard runs in its own virtual environment (created in ``benchmarks/.venv-rlcard`` on first
 use, or given with ``--rlcard-python``), never as a dependency of unomas. Ratios are what to
-read.
+read; the first lines name the machine (processor, cores, load), the Python and the build.
 
     python benchmarks/engine.py [--seconds 10] [--players 2 4] [--games 10000] [--runs 5]
-                                [--modes inside whole search]
+                                [--modes inside whole search] [--engine NAME PYTHON [SOURCE]]
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import random
 import statistics
 import subprocess
@@ -144,33 +148,42 @@ def rlcard_python(given: str | None) -> str:
 
 
 def inside(engines: dict[str, tuple[list[str], dict[str, str]]], players: list[int], seconds: float) -> None:
-    """The in-process table: rounds/s and actions/s of each engine, slices alternating."""
+    """The in-process table: rounds/s and actions/s of each engine, slices alternating; the
+    ratio to RLCard is the median of the slices' ratios (lowest–highest beside it)."""
     print("inside the process")
-    print(f"{'players':>7} {'engine':>8} {'rounds/s':>10} {'actions/s':>11} {'actions/round':>14} {'vs RLCard':>10}")
+    print(
+        f"{'players':>7} {'engine':>8} {'rounds/s':>10} {'actions/s':>11} {'actions/round':>14}"
+        f" {'vs RLCard':>10} {'spread':>13}"
+    )
     slices = 5
     for count in players:
-        totals = {name: [0, 0, 0.0] for name in engines}
+        measured: dict[str, list[tuple[int, int, float]]] = {name: [] for name in engines}
         for _ in range(slices):
             for name, (command, env) in engines.items():
                 engine = "rlcard" if name == "rlcard" else "unomas"
                 run = [*command, __file__, "--slice", engine, str(count), str(seconds / slices)]
                 rounds, actions, elapsed = json.loads(_output(run, env))
-                totals[name][0] += rounds
-                totals[name][1] += actions
-                totals[name][2] += elapsed
-        reference = totals["rlcard"][0] / totals["rlcard"][2]
-        for name, (rounds, actions, elapsed) in totals.items():
-            rate = rounds / elapsed
+                measured[name].append((rounds, actions, elapsed))
+        reference = [rounds / elapsed for rounds, _, elapsed in measured["rlcard"]]
+        for name, parts in measured.items():
+            rounds = sum(part[0] for part in parts)
+            actions = sum(part[1] for part in parts)
+            elapsed = sum(part[2] for part in parts)
+            ratios = [part[0] / part[2] / rate for part, rate in zip(parts, reference, strict=True)]
             print(
-                f"{count:>7} {name:>8} {rate:>10,.0f} {actions / elapsed:>11,.0f}"
-                f" {actions / rounds:>14.1f} {rate / reference:>9.2f}x"
+                f"{count:>7} {name:>8} {rounds / elapsed:>10,.0f} {actions / elapsed:>11,.0f}"
+                f" {actions / rounds:>14.1f} {statistics.median(ratios):>9.2f}x {_spread(ratios):>13}"
             )
 
 
 def whole(engines: dict[str, tuple[list[str], dict[str, str]]], players: list[int], games: int, runs: int) -> None:
-    """The whole-process table: each engine's command timed from start to exit, interleaved."""
-    print(f"whole process: {games:,} single rounds per run, {runs} runs each, interleaved (medians)")
-    print(f"{'players':>7} {'engine':>8} {'seconds':>9} {'rounds/s':>10} {'vs RLCard':>10}")
+    """The whole-process table: each engine's command timed from start to exit, in
+    interleaved pairs; the ratios to RLCard are the medians of the pairs' ratios."""
+    print(f"whole process: {games:,} single rounds per run, {runs} interleaved pairs (medians; spread of the ratios)")
+    print(
+        f"{'players':>7} {'engine':>8} {'cpu s':>7} {'clock s':>8} {'rounds/s':>10}"
+        f" {'vs RLCard':>10} {'spread':>13} {'clock vs':>9} {'spread':>13}"
+    )
     for count in players:
         simulate = ["simulate", "--games", str(games), "--policy", "playfirst", "--set", "target_score=0"]
         commands = {
@@ -182,17 +195,39 @@ def whole(engines: dict[str, tuple[list[str], dict[str, str]]], players: list[in
             )
             for name, (command, env) in engines.items()
         }
-        elapsed: dict[str, list[float]] = {name: [] for name in commands}
+        cpu: dict[str, list[float]] = {name: [] for name in commands}
+        clock: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(runs):
             for name, (command, env) in commands.items():
-                started = time.perf_counter()
-                _output(command, env)
-                elapsed[name].append(time.perf_counter() - started)
-        median = {name: statistics.median(times) for name, times in elapsed.items()}
-        reference = games / median["rlcard"]
-        for name, seconds in median.items():
-            rate = games / seconds
-            print(f"{count:>7} {name:>8} {seconds:>9.2f} {rate:>10,.0f} {rate / reference:>9.2f}x")
+                used, took = _timed(command, env)
+                cpu[name].append(used)
+                clock[name].append(took)
+        for name in commands:
+            by_cpu = [theirs / ours for theirs, ours in zip(cpu["rlcard"], cpu[name], strict=True)]
+            by_clock = [theirs / ours for theirs, ours in zip(clock["rlcard"], clock[name], strict=True)]
+            seconds = statistics.median(cpu[name])
+            print(
+                f"{count:>7} {name:>8} {seconds:>7.2f} {statistics.median(clock[name]):>8.2f} {games / seconds:>10,.0f}"
+                f" {statistics.median(by_cpu):>9.2f}x {_spread(by_cpu):>13}"
+                f" {statistics.median(by_clock):>8.2f}x {_spread(by_clock):>13}"
+            )
+
+
+def _timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """The processor seconds (user and system) and the clock seconds of a run of ``command``."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=os.environ | env)
+    _, status, usage = os.wait4(process.pid, 0)
+    took = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode:
+        raise subprocess.CalledProcessError(process.returncode, command)
+    return usage.ru_utime + usage.ru_stime, took
+
+
+def _spread(ratios: list[float]) -> str:
+    """The lowest and highest of some ratios."""
+    return f"{min(ratios):.2f}x–{max(ratios):.2f}x"
 
 
 def search_speed(engines: dict[str, tuple[list[str], dict[str, str]]], iterations: int) -> None:
@@ -219,11 +254,19 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="inside: measuring time per engine and players")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--games", type=int, default=10_000, help="whole: single rounds per run")
-    parser.add_argument("--runs", type=int, default=5, help="whole: runs of each engine (the median is shown)")
+    parser.add_argument("--runs", type=int, default=7, help="whole: interleaved pairs (medians are shown)")
     parser.add_argument("--iterations", type=int, default=300, help="search: ISMCTS iterations per position")
     parser.add_argument("--modes", nargs="+", choices=["inside", "whole", "search"], default=["inside", "whole"])
     parser.add_argument("--source", type=Path, default=HERE.parent / "src", help="the source the pure build runs")
     parser.add_argument("--rlcard-python", help="a Python with rlcard==1.2.0 (default: a venv of its own)")
+    parser.add_argument(
+        "--engine",
+        nargs="+",
+        action="append",
+        default=[],
+        metavar="NAME PYTHON [SOURCE]",
+        help="another unomas to measure beside (an earlier build, say): its Python, and a source it runs from",
+    )
     parser.add_argument("--slice", nargs=3, metavar=("ENGINE", "PLAYERS", "SECONDS"), help=argparse.SUPPRESS)
     parser.add_argument("--search-slice", type=int, metavar="ITERATIONS", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -239,8 +282,11 @@ def main() -> None:
         "unomas": ([sys.executable], {}),
         "pure": ([sys.executable], {"PYTHONPATH": str(args.source.resolve())}),
     }
+    for name, python, *source in args.engine:
+        engines[name] = ([python], {"PYTHONPATH": str(Path(source[0]).resolve())} if source else {})
     if "inside" in args.modes or "whole" in args.modes:
         engines["rlcard"] = ([rlcard_python(args.rlcard_python)], {})
+    print(machine())
     print(f"unomas as installed: {build_of_installed()}; 'pure' runs the same source uncompiled")
     if "inside" in args.modes:
         inside(engines, args.players, args.seconds)
@@ -249,6 +295,21 @@ def main() -> None:
     if "search" in args.modes:
         search_speed(engines, args.iterations)
     print(", ".join(f"target ({mode}): unomas ≥ {ratio:g}x RLCard's rounds/s" for mode, ratio in TARGETS.items()))
+
+
+def machine() -> str:
+    """The processor, its cores and their load now, and the Python: what the figures came from."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            model = next(line.split(":", 1)[1].strip() for line in info if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    load = ", ".join(f"{figure:.1f}" for figure in os.getloadavg())
+    return (
+        f"machine: {model}, {os.cpu_count()} cores (load {load}); "
+        f"Python {platform.python_version()} ({platform.python_implementation()})"
+    )
 
 
 def build_of_installed() -> str:

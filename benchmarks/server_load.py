@@ -27,6 +27,14 @@ warm-up). Finished rooms close after ``--keep-finished`` seconds, so the rooms h
 steady number early and a flat memory means nothing leaks:
 
     python benchmarks/server_load.py --rooms 20 --soak 1800 --keep-finished 60
+
+``--db postgresql://…``: the server keeps its games in that PostgreSQL database (the
+``postgres`` extra) instead of a fresh SQLite file; ``--instances N`` with it: N servers
+share the database behind HAProxy (``docs/haproxy.cfg``, the room code picking each room's
+server) on ``--port``, the servers on the ports after it. Then the figures add the store's
+calls per action, PostgreSQL's commits and rows written per action, and its CPU:
+
+    python benchmarks/server_load.py --rooms 200 --db postgresql:///unomas --instances 2
 """
 
 from __future__ import annotations
@@ -294,12 +302,12 @@ async def share_codes(totals: Totals, codes: multiprocessing.Queue[str], end: fl
         await asyncio.sleep(0.5)
 
 
-async def steady_play(server_pid: int, end: float, totals: Totals) -> None:
+async def steady_play(server_pids: list[int], end: float, totals: Totals) -> None:
     """The server's CPU per action once every room is in play: from now to ``end``, none of
     the first rooms' creation, joins and connections (later ones, as matches end, count)."""
-    before, answered = cpu_seconds(server_pid), totals.answered()
+    before, answered = cpu_seconds(server_pids), totals.answered()
     await asyncio.sleep(max(end - time.monotonic(), 0.0))
-    after = cpu_seconds(server_pid)
+    after = cpu_seconds(server_pids)
     if before is not None and after is not None:
         totals.steady = (after - before, totals.answered() - answered)
 
@@ -313,7 +321,7 @@ async def run(
     seed: int,
     hostile: bool,
     soak: Soak | None,
-    server_pid: int,
+    server_pids: list[int],
 ) -> Totals:
     totals = Totals()
     rng = random.Random(seed)
@@ -336,7 +344,7 @@ async def run(
         slots.append(asyncio.ensure_future(room_slot(base, ws, think, end, totals, random.Random(rng.random()))))
         await asyncio.sleep(min(0.02, seconds / max(rooms, 1) / 10))  # ramp up, not all in one instant
     await asyncio.sleep(min(5.0, seconds / 4))  # the last rooms' seats connect
-    slots.append(asyncio.ensure_future(steady_play(server_pid, end, totals)))
+    slots.append(asyncio.ensure_future(steady_play(server_pids, end, totals)))
     await asyncio.gather(*slots)
     collector.cancel()
     if flooder is not None:
@@ -408,13 +416,69 @@ async def sample_memory(base: str, pid: int, every: float, end: float, samples: 
             return
 
 
-def cpu_seconds(pid: int) -> float | None:
-    """User + system CPU seconds of a process so far (Linux), or None elsewhere."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def cpu_seconds(pids: list[int]) -> float | None:
+    """User + system CPU seconds of processes so far, summed (Linux), or None elsewhere."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def postgres_figures(dsn: str) -> tuple[list[int], float, float]:
+    """The processes of the PostgreSQL server behind ``dsn`` on this machine (its postmaster
+    and every child: backends, WAL writer...), and its database's commits and rows written so far."""
+    import psycopg
+
+    with psycopg.connect(dsn, autocommit=True) as db:
+        row = db.execute(
+            "SELECT pg_backend_pid(), xact_commit, tup_inserted + tup_updated + tup_deleted"
+            " FROM pg_stat_database WHERE datname = current_database()"
+        ).fetchone()
+    assert row is not None
+    backend, commits, rows = row
+    postmaster = int(Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == postmaster:
+                children.append(int(stat.parent.name))
+    return [postmaster, *children], float(commits), float(rows)
+
+
+def store_calls(addresses: list[str]) -> int:
+    """The store calls the servers made so far (their ``/healthz``)."""
+    total = 0
+    for address in addresses:
+        with urllib.request.urlopen(f"http://{address}/healthz", timeout=10) as response:
+            total += int(json.loads(response.read())["store"]["calls"])
+    return total
+
+
+def wait_for(base: str) -> None:
+    """Until ``base`` answers (at most 30 s)."""
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(f"{base}/healthz", timeout=1)
+            return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
+def proxy_config(port: int, servers: list[str]) -> str:
+    """``docs/haproxy.cfg`` listening on ``port`` in front of ``servers`` (addresses)."""
+    config = (Path(__file__).parent.parent / "docs" / "haproxy.cfg").read_text()
+    # Every client of the benchmark comes from the loopback: the proxy's per-address limits
+    # are left out (the servers count each client by the address it names).
+    dropped = ("server ", "stick-table", "http-request track-sc0", "http-request deny")
+    lines = [line for line in config.splitlines() if not line.strip().startswith(dropped)]
+    lines += [f"    server s{number} {address}" for number, address in enumerate(servers)]
+    return "\n".join(lines).replace("127.0.0.1:8000", f"127.0.0.1:{port}") + "\n"
 
 
 def wake_up_delays(seconds: float = 2.0, nap: float = 0.005) -> list[float]:
@@ -446,40 +510,58 @@ def main() -> None:
     parser.add_argument("--sample", type=float, default=60.0, help="seconds between memory samples (default 60)")
     parser.add_argument("--max-rooms", type=int, default=5000, help="rooms the server holds at once (default 5000)")
     parser.add_argument("--keep-finished", type=float, default=3600.0, help="seconds a finished room stays open")
+    parser.add_argument("--db", metavar="DSN", help="a PostgreSQL database instead of a fresh SQLite file")
+    parser.add_argument("--instances", type=int, default=1, help="servers sharing --db behind HAProxy (default 1)")
     args = parser.parse_args()
+    if args.instances > 1 and args.db is None:
+        parser.error("--instances needs --db postgresql://...")
     seconds = args.seconds if args.soak is None else args.soak
     late = wake_up_delays()
     with tempfile.TemporaryDirectory() as folder:
-        db = Path(folder) / "load.sqlite3"
-        command = [sys.executable, "-m", "unomas", "serve", "--port", str(args.port), "--db", str(db)]
-        # The loopback is a trusted proxy: each room's clients name their own address; the flood
-        # comes from the loopback itself, one client.
-        command += ["--bot-delay", "0", "--trust-proxy", "127.0.0.1", "--keep-finished", str(args.keep_finished)]
-        command += ["--max-rooms", str(args.max_rooms)]
-        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        db = args.db or str(Path(folder) / "load.sqlite3")
+        ports = [args.port] if args.instances == 1 else [args.port + 1 + n for n in range(args.instances)]
+        servers = []
+        for port in ports:
+            command = [sys.executable, "-m", "unomas", "serve", "--port", str(port), "--db", db]
+            # The loopback is a trusted proxy: each room's clients name their own address; the
+            # flood comes from the loopback itself, one client.
+            command += ["--bot-delay", "0", "--trust-proxy", "127.0.0.1", "--keep-finished", str(args.keep_finished)]
+            command += ["--max-rooms", str(args.max_rooms), "--instance", f"load-{port}"]
+            servers.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        if args.instances > 1:
+            config = Path(folder) / "haproxy.cfg"
+            config.write_text(proxy_config(args.port, [f"127.0.0.1:{port}" for port in ports]))
+            servers.append(subprocess.Popen(["haproxy", "-db", "-f", str(config)], stderr=subprocess.DEVNULL))
         base, ws = f"http://127.0.0.1:{args.port}", f"ws://127.0.0.1:{args.port}"
+        pids = [server.pid for server in servers]
         try:
-            for _ in range(300):
-                try:
-                    urllib.request.urlopen(f"{base}/healthz", timeout=1)
-                    break
-                except urllib.error.HTTPError:
-                    break
-                except OSError:
-                    time.sleep(0.1)
+            for port in ports:
+                wait_for(f"http://127.0.0.1:{port}")
+            wait_for(base)
+            database = postgres_figures(db) if args.db else None
+            calls = store_calls([f"127.0.0.1:{port}" for port in ports])
             started = time.monotonic()
-            server_cpu = cpu_seconds(server.pid)
+            server_cpu = cpu_seconds(pids)
+            database_cpu = None if database is None else cpu_seconds(database[0])
             client_cpu = time.process_time()
-            soak = None if args.soak is None else Soak(server.pid, args.sample)
+            soak = None if args.soak is None else Soak(servers[0].pid, args.sample)
             totals = event_loop_runner()(
-                run(base, ws, args.rooms, seconds, args.think, args.seed, args.hostile, soak, server.pid)
+                run(base, ws, args.rooms, seconds, args.think, args.seed, args.hostile, soak, pids)
             )
             elapsed = time.monotonic() - started
-            server_after = cpu_seconds(server.pid)
+            server_after = cpu_seconds(pids)
             client_cpu = time.process_time() - client_cpu
+            calls = store_calls([f"127.0.0.1:{port}" for port in ports]) - calls
+            if database is not None:
+                later = postgres_figures(db)
+                used = cpu_seconds(database[0])
+                database_cpu = None if used is None or database_cpu is None else used - database_cpu
+                commits, written = later[1] - database[1], later[2] - database[2]
         finally:
-            server.terminate()
-            server.wait(30)
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                server.wait(30)
     lat = totals.latencies
     print(f"rooms {args.rooms} x {SEATS} seats, think {args.think} s, {elapsed:.1f} s")
     print(f"matches finished {totals.matches}, actions {totals.actions}, refused (races) {totals.errors}")
@@ -499,6 +581,14 @@ def main() -> None:
             f"server CPU {used:.1f} s ({100 * used / elapsed:.0f} % of one core), {1000 * used / totals.actions:.2f} ms"
             f" per action; clients' CPU {client_cpu:.1f} s"
         )
+    if totals.actions:
+        print(f"store calls per action {calls / totals.actions:.2f}")
+        if database is not None:
+            print(
+                f"PostgreSQL: commits per action {commits / totals.actions:.2f}, rows written per action"
+                f" {written / totals.actions:.2f}"
+                + ("" if database_cpu is None else f", CPU {1000 * database_cpu / totals.actions:.2f} ms per action")
+            )
     if totals.steady is not None and totals.steady[1]:
         used, answered = totals.steady
         print(f"server CPU per action in steady play: {1000 * used / answered:.2f} ms ({answered} actions)")

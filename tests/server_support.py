@@ -76,5 +76,9 @@ def _fetch(request: urllib.request.Request) -> tuple[int, Any]:
         status = error.code
     try:
         return status, json.loads(body)
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON (a page, a script), or not text at all (an icon)
+        pass
+    try:
         return status, body.decode()
+    except UnicodeDecodeError:
+        return status, body

@@ -103,7 +103,9 @@ def test_all_rules(tmp_path: Path) -> None:
     simulate_to(path, "--rules", "all", "--games", "3", "--seed", "5", "--set", "target_score=60")
     for written in record.read_file(path):
         settings = written["rules"]
-        assert all(settings[name] is True for name in settings if name not in ("players", "hand_size", "target_score"))
+        numbers = ("players", "hand_size", "target_score", "uno_penalty", "hand_limit")
+        assert all(settings[name] is True for name in settings if name not in numbers)
+        assert (settings["uno_penalty"], settings["hand_limit"]) == (4, 25)
     assert run("replay", str(path)).exit_code == 0
 
 

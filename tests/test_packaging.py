@@ -47,7 +47,7 @@ def test_the_command_line_loads_only_what_simulate_needs() -> None:
     default), the tournament, the terminal game, the server or asyncio (the commands that
     join a room load it)."""
     modules = loaded_after("import unomas.cli")
-    assert "unomas.runs.simulation" in modules
+    assert "unomas.cli.app" in modules
     unwanted = (
         "pebble",
         "multiprocessing",
@@ -71,6 +71,39 @@ def test_a_simulate_run_loads_only_what_it_uses() -> None:
     assert "unomas.runs.simulation" in modules
     unwanted = ("pydantic", "pydantic_core", "importlib.metadata", "rich")
     assert [m for m in modules if m.startswith(unwanted)] == []
+
+
+START_UP_FORBIDDEN = ("typer", "click", "rich", "pydantic", "importlib.metadata", "unomas.cli", "unomas.bots.process")
+"""What ``unomas simulate`` with plain options never loads: the command line's library (its
+command tree costs more than the run of a match) and what only other commands use."""
+
+START_UP_LATER = ("unomas.bots.base", "unomas.record", "unomas.fairness", "hashlib", "string")
+"""What such a run loads only when it needs it: bots, records, commitments (with
+``--seed``) and the error registry's placeholders."""
+
+
+@pytest.mark.parametrize("args", [["--games", "1"], ["--games", "2", "--players", "4", "--set", "target_score=0"]])
+def test_simulate_starts_without_the_command_line_library(args: list[str]) -> None:
+    """``unomas simulate`` with plain options starts with the engine and self-play alone."""
+    run = (
+        "from unomas.console import main\n"
+        f"sys.argv = ['unomas', 'simulate', *{args!r}]\n"
+        "try:\n    main()\nexcept SystemExit as done:\n    assert done.code == 0, done.code"
+    )
+    modules = loaded_after(run)
+    assert "unomas.runs.simulation" in modules
+    assert [m for m in modules if m.startswith(START_UP_FORBIDDEN)] == []
+    assert [m for m in modules if m in START_UP_LATER] == []
+
+
+def test_simulate_help_and_mistakes_go_through_typer() -> None:
+    """What the quick start does not read plainly (help, a mistake) is the Typer app's."""
+    run = (
+        "from unomas.console import main\n"
+        "sys.argv = ['unomas', 'simulate', '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass"
+    )
+    assert "typer" in loaded_after(run)
 
 
 def test_the_console_script_freezes_what_the_imports_made() -> None:

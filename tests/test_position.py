@@ -26,7 +26,7 @@ from unomas.errors import NotationError, PositionError
 from unomas.events import MatchEnded, RoundEnded
 from unomas.game import Game
 from unomas.position import Phase, Position
-from unomas.rules import SWITCHES, Rules
+from unomas.rules import SWITCHES, UNO_PENALTIES, Rules
 from unomas.testing import make_game, play
 from unomas.view import DERIVED, View, drawn_card, own_hand, shown_hand
 
@@ -37,7 +37,16 @@ def random_rules(rng: random.Random) -> Rules:
     """Any settings, every house rule now and then at once: 2 to 6 players, a small target."""
     switches = {name: True if rng.random() < 0.25 else rng.random() < 0.5 for name in SWITCHES}
     players = rng.randint(2, 6)
-    return Rules(players=players, hand_size=rng.randint(1, 7), target_score=rng.choice([0, 30, 100]), **switches)
+    hand_size = rng.randint(1, 7)
+    uno_penalty, hand_limit = rng.choice(UNO_PENALTIES), rng.choice([0, hand_size + rng.randint(1, 12)])
+    return Rules(
+        players=players,
+        hand_size=hand_size,
+        target_score=rng.choice([0, 30, 100]),
+        uno_penalty=uno_penalty,
+        hand_limit=hand_limit,
+        **switches,
+    )
 
 
 def random_games(seed: int, steps: int = 400) -> Iterator[Game]:
@@ -95,7 +104,9 @@ seat to catch, no winner yet."""
 
 def test_none_is_none_in_the_game_its_position_and_its_views_never_minus_one() -> None:
     seen: set[str] = set()
-    for seed in range(15):
+    for seed in range(200):  # until each field has been None (a starting Wild leaves no colour)
+        if seen == set(NONE_FIELDS):
+            break
         for game in random_games(seed):
             position = game.position()
             views = [game.view(seat) for seat in (None, *range(game.players))]

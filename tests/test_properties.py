@@ -45,7 +45,7 @@ from unomas.events import (
     redact,
 )
 from unomas.game import Game, Phase
-from unomas.rules import SWITCHES, Rules
+from unomas.rules import SWITCHES, UNO_PENALTIES, Rules
 from unomas.testing import snapshot
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -56,13 +56,25 @@ FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthChe
 
 @st.composite
 def any_rules(draw: st.DrawFn) -> Rules:
-    """Any valid settings: every switch free, 2–10 players, an allowed hand size, a small target."""
+    """Any valid settings: every switch free, 2–10 players, an allowed hand size, a small target,
+    any UNO penalty, no hand limit or one above the hand size."""
     players = draw(st.integers(2, 10))
     most = 99 // players
     hand_size = draw(st.one_of(st.integers(1, min(7, most)), st.integers(1, most)))
     target_score = draw(st.one_of(st.sampled_from([0, 1, 50]), st.integers(0, 150)))
     switches = {name: draw(st.booleans()) for name in SWITCHES}
-    return Rules(players=players, hand_size=hand_size, target_score=target_score, **switches)
+    uno_penalty = draw(st.sampled_from(UNO_PENALTIES))
+    hand_limit = draw(st.one_of(st.just(0), st.integers(hand_size + 1, hand_size + 30)))
+    elimination = draw(st.one_of(st.just(0), st.integers(hand_size + 1, hand_size + 12)))
+    return Rules(
+        players=players,
+        hand_size=hand_size,
+        target_score=target_score,
+        uno_penalty=uno_penalty,
+        hand_limit=hand_limit,
+        elimination=elimination,
+        **switches,
+    )
 
 
 seeds = st.integers(0, 2**32 - 1)
@@ -141,15 +153,26 @@ def test_state_invariants(rules: Rules, seed: int) -> None:
                 assert game.uno_pending == (event.player if obliged else None)
             if isinstance(event, RoundEnded):
                 assert game.round_over
-                assert not game.hands[event.winner]
-                left = sum(POINTS[c] for s, hand in enumerate(game.hands) if s != event.winner for c in hand)
-                assert event.points == left
-                scores[event.winner] += left
+                left_in = [
+                    s for s, h in enumerate(game.hands) if not (rules.elimination and len(h) >= rules.elimination)
+                ]
+                assert not game.hands[event.winner] or left_in == [event.winner]  # elimination: the last one left
+                own = [sum(POINTS[c] for c in hand) for hand in game.hands]
+                others = sum(own) - own[event.winner]
+                assert event.points == (sum(own) if rules.alternative_scoring else others)
+                if rules.alternative_scoring:  # house rules: each scores their own cards
+                    scores = [score + points for score, points in zip(scores, own, strict=True)]
+                else:
+                    scores[event.winner] += others
                 assert game.scores == scores
         if game.is_over:
             assert game.winner is not None
-            assert game.scores[game.winner] == max(game.scores)
-            assert rules.target_score == 0 or game.scores[game.winner] >= rules.target_score
+            if rules.alternative_scoring:  # the lowest total wins once someone reaches the target
+                assert game.scores[game.winner] == min(game.scores)
+                assert rules.target_score == 0 or max(game.scores) >= rules.target_score
+            else:
+                assert game.scores[game.winner] == max(game.scores)
+                assert rules.target_score == 0 or game.scores[game.winner] >= rules.target_score
 
 
 # ---------------------------------------------------------------- (b) legal actions apply
@@ -186,6 +209,13 @@ def expected_actions(game: Game, seat: int) -> set[Action]:
         return set()
     if phase is Phase.COLOR:
         return {Action(seat, Kind.COLOR, color=c) for c in range(4)} if seat == game.current else set()
+    limit = rules.elimination
+
+    def out(other: int) -> bool:  # house rules: elimination puts a seat holding that many cards out
+        return limit > 0 and len(game.hands[other]) >= limit
+
+    if out(seat):
+        return set()
     actions: set[Action] = set()
     pending = game.uno_pending
     if pending is not None:
@@ -194,9 +224,14 @@ def expected_actions(game: Game, seat: int) -> set[Action]:
         else:
             actions.add(Action(seat, Kind.CATCH, target=pending))
     top = game.discard[-1]
+    # house rules: the card that made a pending penalty lies under any deflecting cards
+    made_by = next((c for c in reversed(game.discard) if c == WILD_DRAW_FOUR or RANK_OF[c] == DRAW_TWO), top)
 
     def answers_penalty(card: int) -> bool:
-        if top == WILD_DRAW_FOUR:
+        deflects = (RANK_OF[card] == 11 and rules.reverse_deflect) or (RANK_OF[card] == 10 and rules.skip_deflect)
+        if card < WILD and deflects and COLOR_OF[card] == game.color:
+            return made_by != WILD_DRAW_FOUR or rules.stack_draw_four or rules.stack_mixed
+        if made_by == WILD_DRAW_FOUR:
             if card == WILD_DRAW_FOUR:
                 return rules.stack_draw_four
             return RANK_OF[card] == DRAW_TWO and rules.stack_mixed and COLOR_OF[card] == game.color
@@ -225,17 +260,23 @@ def expected_actions(game: Game, seat: int) -> set[Action]:
         playable = set()
     if len(hand) == 1 and rules.no_action_finish:
         playable = {c for c in playable if not IS_ACTION_OR_WILD[c]}
+    if len(hand) == 1 and rules.no_wild_finish:
+        playable = {c for c in playable if c < WILD}
     n = game.players
+    swaps, passes = rules.seven_zero or rules.seven_swap, rules.seven_zero or rules.zero_pass
     for card in playable:
         colors: list[int | None] = [0, 1, 2, 3] if card >= WILD else [None]
-        seven = RANK_OF[card] == 7 and card < WILD and rules.seven_zero
-        targets: list[int | None] = [t for t in range(n) if t != seat] if seven else [None]
+        seven = RANK_OF[card] == 7 and card < WILD and swaps
+        targets: list[int | None] = [t for t in range(n) if t != seat and not out(t)] if seven else [None]
         for target in targets:
             left = len(hand) - 1
-            if left and rules.seven_zero and card < WILD and target is not None:
+            if left and swaps and card < WILD and target is not None:
                 left = len(game.hands[target])
-            elif left and rules.seven_zero and card < WILD and RANK_OF[card] == 0:
-                left = len(game.hands[(seat - game.direction) % n])
+            elif left and passes and card < WILD and RANK_OF[card] == 0:
+                before_seat = (seat - game.direction) % n
+                while out(before_seat):
+                    before_seat = (before_seat - game.direction) % n
+                left = len(game.hands[before_seat])
             for color in colors:
                 actions.add(Action(seat, Kind.PLAY, card, color, target))
                 if left == 1:
@@ -255,78 +296,112 @@ def test_legal_actions_are_those_of_the_rules(rules: Rules, seed: int) -> None:
 def check_effects(before: Game, action: Action, events: list[Event], after: Game, guilty: dict[int, bool]) -> None:
     """The outcome of ``action`` from ``before``, checked against RULES.md."""
     n, p, d = before.players, action.player, before.direction
+    rules = before.rules
     available = len(before.pile) + len(before.discard) - 1
 
     def gained(seat: int) -> int:
         return len(after.hands[seat]) - len(before.hands[seat])
 
+    def room(seat: int) -> int:
+        """How many cards ``seat`` may still draw (house rules: ``hand_limit``)."""
+        return max(0, rules.hand_limit - len(before.hands[seat])) if rules.hand_limit else 108
+
+    def out(seat: int, game: Game = after) -> bool:
+        """Whether ``seat`` is out of the round (house rules: ``elimination``)."""
+        return rules.elimination > 0 and len(game.hands[seat]) >= rules.elimination
+
+    def nxt(seat: int, direction: int, game: Game = after) -> int:
+        """The next seat in ``direction`` still in the round."""
+        seat = (seat + direction) % n
+        while out(seat, game):
+            seat = (seat + direction) % n
+        return seat
+
+    in_round = [seat for seat in range(n) if not out(seat)]
+    went_out = action.kind is Kind.PLAY and not after.hands[p]
+    if rules.elimination and after.round_over and not went_out:  # one seat was left in the round
+        assert len(in_round) == 1
+        return
+
     if action.kind is Kind.CATCH:
         assert action.target is not None
-        assert gained(action.target) == min(2, available)
+        assert gained(action.target) == min(rules.uno_penalty, available, room(action.target))
         assert (after.current, after.phase, after.uno_pending) == (before.current, before.phase, None)
     elif action.kind is Kind.UNO:
         assert after.hands == before.hands and after.uno_pending is None and after.current == before.current
     elif action.kind is Kind.CHALLENGE:
-        accused = (p - d) % n
+        accused = nxt(p, -d, before)
         assert after.phase is Phase.TURN and after.penalty == 0
         if guilty[accused]:
-            assert gained(accused) == min(4, available) and after.current == p
+            assert gained(accused) == min(4, available, room(accused)) and after.current == p
         else:
-            assert gained(p) == min(6, available) and after.current == (p + d) % n
+            assert gained(p) == min(6, available, room(p)) and after.current == nxt(p, d)
     elif action.kind is Kind.DRAW and before.phase is Phase.PENALTY:
-        assert gained(p) == min(before.penalty, available)
-        assert (after.current, after.phase, after.penalty) == ((p + d) % n, Phase.TURN, 0)
+        assert gained(p) == min(before.penalty, available, room(p))
+        assert (after.current, after.phase, after.penalty) == (nxt(p, d), Phase.TURN, 0)
     elif action.kind is Kind.DRAW:
         drew = next(e for e in events if isinstance(e, Drew))
         assert drew.cards is not None and gained(p) == len(drew.cards)
         if not before.rules.draw_until_playable:
-            assert len(drew.cards) == min(1, available)
+            assert len(drew.cards) == min(1, available, room(p))
         top, color = before.discard[-1], before.color
         playable = [c >= WILD or COLOR_OF[c] == color or RANK_OF[c] == RANK_OF[top] for c in drew.cards]
         assert not any(playable[:-1]), "drawing until playable stops at the first playable card"
-        if playable and playable[-1]:
+        if playable and playable[-1] and not out(p):
             assert (after.current, after.phase, after.drawn) == (p, Phase.DRAWN, drew.cards[-1])
         else:
-            assert after.current == (p + d) % n and after.phase is Phase.TURN
-            if before.rules.draw_until_playable:
-                assert len(drew.cards) == available
+            assert after.current == nxt(p, d) and after.phase is Phase.TURN
+            if before.rules.draw_until_playable and not (playable and playable[-1]):
+                assert len(drew.cards) == min(available, room(p))
     elif action.kind is Kind.PASS:
-        assert after.hands == before.hands and after.current == (p + d) % n and after.phase is Phase.TURN
+        assert after.hands == before.hands and after.current == nxt(p, d) and after.phase is Phase.TURN
     elif action.kind is Kind.COLOR:
-        assert after.color == action.color and after.current == (p + d) % n
+        assert after.color == action.color and after.current == nxt(p, d)
     elif action.kind is Kind.PLAY:
         card = action.card
         assert card is not None
         assert after.discard[-1] == card
         assert after.color == (action.color if card >= WILD else COLOR_OF[card])
+        rank = RANK_OF[card]
+        deflected = before.phase is Phase.PENALTY and card < WILD and rank in (10, 11)
         if after.round_over:
             assert not after.hands[p]
             if card == WILD_DRAW_FOUR or RANK_OF[card] == DRAW_TWO:
                 owed = (before.penalty if before.phase is Phase.PENALTY else 0) + (4 if card >= WILD else 2)
-                assert gained((p + d) % n) == min(owed, available + 1)
+                receiver = nxt(p, d, before)
+                assert gained(receiver) == min(owed, available + 1, room(receiver))
+            elif deflected:  # house rules: a deflecting last card still sends the penalty on
+                receiver = nxt(p, -d, before) if rank == 11 else nxt(p, d, before)
+                assert gained(receiver) == min(before.penalty, available + 1, room(receiver))
             return
-        rank = RANK_OF[card]
-        if card == WILD_DRAW_FOUR or rank == DRAW_TWO:
+        if deflected:  # house rules: reverse_deflect sends the penalty back, skip_deflect on
+            assert after.phase is Phase.PENALTY and after.penalty == before.penalty and not after.challengeable
+            assert after.direction == (-d if rank == 11 else d)
+            assert after.current == (nxt(p, -d) if rank == 11 else nxt(p, d))
+        elif card == WILD_DRAW_FOUR or rank == DRAW_TWO:
             owed = (before.penalty if before.phase is Phase.PENALTY else 0) + (4 if card >= WILD else 2)
-            assert (after.current, after.phase, after.penalty) == ((p + d) % n, Phase.PENALTY, owed)
+            assert (after.current, after.phase, after.penalty) == (nxt(p, d), Phase.PENALTY, owed)
             challengeable = card >= WILD and before.phase is not Phase.PENALTY and before.rules.challenge_wild_draw_four
             assert after.challengeable == challengeable
             if challengeable:
                 guilty[p] = any(COLOR_OF[c] == before.color for c in after.hands[p])
         elif card < WILD and rank == 10:  # Skip
-            assert after.current == (p + 2 * d) % n
+            assert after.current == nxt(nxt(p, d), d)
         elif card < WILD and rank == 11:  # Reverse
             assert after.direction == -d
-            assert after.current == (p if n == 2 else (p - d) % n)
+            assert after.current == (p if len(in_round) == 2 else nxt(p, -d))
         else:
-            assert after.current == (p + d) % n and after.phase is Phase.TURN
+            assert after.current == nxt(p, d) and after.phase is Phase.TURN
         held = [sorted(h) for h in before.hands]
         held[p].remove(card)
-        if before.rules.seven_zero and card < WILD and rank == 7:
+        if (rules.seven_zero or rules.seven_swap) and card < WILD and rank == 7:
             assert action.target is not None
             held[p], held[action.target] = held[action.target], held[p]
-        elif before.rules.seven_zero and card < WILD and rank == 0:
-            held = [held[(i - d) % n] for i in range(n)]
+        elif (rules.seven_zero or rules.zero_pass) and card < WILD and rank == 0:
+            passed = list(held)
+            for index, seat in enumerate(in_round):  # among the seats in the round
+                passed[seat] = held[in_round[(index - d) % len(in_round)]]
+            held = passed
         assert [sorted(h) for h in after.hands] == held
 
 
@@ -484,7 +559,10 @@ def test_simulated_matches_replay(players: int, hand_size: int, preset: str, pol
     game = table.game
     if not summary.abandoned:
         assert game.is_over and game.winner is not None
-        assert max(game.scores) == game.scores[game.winner] >= 40
+        if rules.alternative_scoring:  # house rules: the lowest total wins once one reaches the target
+            assert min(game.scores) == game.scores[game.winner] and max(game.scores) >= 40
+        else:
+            assert max(game.scores) == game.scores[game.winner] >= 40
     replays_to_same_state(game)
 
 

@@ -424,7 +424,7 @@ BAD_COUNT: dict[str, Any] = {"players": "x"}
         (lambda: Rules(target_score=-1), "setup.target_score_range", {"value": -1}),
         (lambda: Rules(**BAD_SWITCH), "setup.not_boolean", {"name": "jump_in", "value": "1"}),
         (lambda: Rules(**BAD_COUNT), "setup.not_integer", {"name": "players", "value": "'x'"}),
-        (lambda: Rules.preset("x"), "setup.unknown_preset", {"name": "'x'", "known": "official, all"}),
+        (lambda: Rules.preset("x"), "setup.unknown_preset", {"name": "'x'", "known": "official, all, familia, caos"}),
         (lambda: Rules.from_dict(NOT_A_MAPPING), "setup.not_an_object", {"type": "array"}),
         (lambda: Rules.from_dict(NO_SETTINGS), "setup.not_an_object", {"type": "null"}),
         (lambda: Rules.from_dict({}, complete=True), "setup.missing_setting", {"name": "'players'"}),

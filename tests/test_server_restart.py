@@ -270,6 +270,7 @@ def test_a_database_from_before_snapshots_gains_them_and_its_games_resume_from_t
     played = asyncio.run(before())
     with contextlib.closing(sqlite3.connect(db)) as old:
         old.execute("ALTER TABLE rounds DROP COLUMN snapshot")  # as the database was before snapshots
+        old.execute("DROP TABLE schema_version")  # (and before schema versions were noted)
 
     async def after() -> None:
         store = SQLiteStore(db)

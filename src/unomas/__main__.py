@@ -1,5 +1,5 @@
 """``python -m unomas``: the command line."""
 
-from unomas.cli import main
+from unomas.console import main
 
 main()

@@ -25,7 +25,6 @@ so that the engine and the translation layer both read it alone.
 
 from __future__ import annotations
 
-import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -44,6 +43,8 @@ def placeholders(template: str) -> tuple[str, ...]:
     >>> placeholders("{card} does not match {top} ({card})")
     ('card', 'top')
     """
+    import string  # (its import compiles a pattern: loaded when an error's params are first read)
+
     names = (name for _, name, _, _ in string.Formatter().parse(template) if name)
     return tuple(dict.fromkeys(names))
 
@@ -140,6 +141,8 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "move.only_drawn_card": N_("after drawing, only the drawn card ({drawn}) may be played"),
             "move.does_not_match": N_("{card} does not match the top card {top} (colour in play {color})"),
             "move.no_action_finish": N_("the last card may not be an action or wild card (no_action_finish)"),
+            "move.no_wild_finish": N_("the last card may not be a wild card (no_wild_finish)"),
+            "move.target_out": N_("player {target} is out of the round (elimination)"),
             "move.stack_wrong_color": N_("facing a W+4, only a +2 of the chosen colour {color} answers it"),
             "move.stack_not_allowed": N_("facing a {facing}, {card} may answer it only with {switch}"),
             "move.penalty_pending": N_("facing a {facing} penalty of {penalty}, {card} cannot be played (draw it)"),
@@ -186,6 +189,13 @@ ERRORS: Final[dict[str, ErrorCode]] = {
                 "{players} players with {hand_size} cards each need {total} cards; there are at most 99 to deal."
             ),
             "setup.target_score_range": N_("The target score must be 0 or more, not {value}."),
+            "setup.uno_penalty_range": N_("The UNO penalty is 2, 4 or 6 cards, not {value}."),
+            "setup.elimination_range": N_(
+                "Elimination must be 0 (none) or more than the {hand_size} cards dealt, not {value}."
+            ),
+            "setup.hand_limit_range": N_(
+                "The hand limit must be 0 (none) or more than the {hand_size} cards dealt, not {value}."
+            ),
             "setup.unknown_preset": N_("There is no preset {name} (the presets are {known})."),
             "setup.not_an_object": N_("settings must be an object, not {type}"),
             "setup.unknown_setting": N_("There is no setting {name} (the settings are {known})."),

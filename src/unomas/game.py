@@ -129,7 +129,7 @@ _PLAYS_ON: Final = tuple(
 
 
 @functools.cache
-def _play_table(players: int, seven_zero: bool) -> tuple[tuple[tuple[_PlayGroup, ...], ...], ...]:
+def _play_table(players: int, seven_swap: bool) -> tuple[tuple[tuple[_PlayGroup, ...], ...], ...]:
     """Every play variant, built once: ``[player][card]`` gives groups of
     ``(target, variants without an UNO call, variants with and without it)``."""
 
@@ -142,7 +142,7 @@ def _play_table(players: int, seven_zero: bool) -> tuple[tuple[tuple[_PlayGroup,
     for player in range(players):
         row = []
         for card in range(len(RANK_OF)):
-            takes_target = seven_zero and RANK_OF[card] == _SEVEN
+            takes_target = seven_swap and RANK_OF[card] == _SEVEN
             targets = [t for t in range(players) if t != player] if takes_target else [None]
             row.append(tuple((t, variants(player, card, t, False), variants(player, card, t, True)) for t in targets))
         table.append(tuple(row))
@@ -173,16 +173,28 @@ class _Switches:
     of a compiled class, where a ``Rules`` (a Python dataclass) is looked up by name."""
 
     __slots__ = (
+        "alternative_scoring",
+        "answering",
         "challenge_wild_draw_four",
+        "deflect",
         "draw_until_playable",
+        "elimination",
         "force_play_drawn",
+        "hand_limit",
         "jump_in",
+        "last_card_barred",
         "no_action_finish",
+        "no_wild_finish",
+        "reverse_deflect",
+        "seven_swap",
         "seven_zero",
+        "skip_deflect",
         "stack_draw_four",
         "stack_draw_two",
         "stack_mixed",
         "stacking",
+        "uno_penalty",
+        "zero_pass",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -191,12 +203,27 @@ class _Switches:
         self.force_play_drawn = rules.force_play_drawn
         self.jump_in = rules.jump_in
         self.no_action_finish = rules.no_action_finish
-        self.seven_zero = rules.seven_zero
+        self.no_wild_finish = rules.no_wild_finish
+        self.last_card_barred = rules.no_action_finish or rules.no_wild_finish
+        """Whether some card may not be played as the last."""
+        self.seven_swap = rules.swaps_on_seven
+        self.zero_pass = rules.passes_on_zero
+        self.seven_zero = self.seven_swap or self.zero_pass
+        """Whether a 7 or a 0 may move hands (either half of the 7-0 rule)."""
+        self.reverse_deflect = rules.reverse_deflect
+        self.skip_deflect = rules.skip_deflect
+        self.deflect = rules.reverse_deflect or rules.skip_deflect
+        self.uno_penalty = rules.uno_penalty
+        self.hand_limit = rules.hand_limit
+        self.elimination = rules.elimination
+        self.alternative_scoring = rules.alternative_scoring
         self.stack_draw_four = rules.stack_draw_four
         self.stack_draw_two = rules.stack_draw_two
         self.stack_mixed = rules.stack_mixed
         self.stacking = rules.stack_draw_two or rules.stack_draw_four or rules.stack_mixed
-        """Whether any card may answer a pending penalty."""
+        """Whether a draw card may answer a pending penalty."""
+        self.answering = self.stacking or self.deflect
+        """Whether any card may answer a pending penalty (a draw card or a deflecting one)."""
 
 
 class _Tables:
@@ -207,7 +234,7 @@ class _Tables:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.plays = _play_table(rules.players, rules.seven_zero)
+        self.plays = _play_table(rules.players, rules.swaps_on_seven)
         self.seats = _seat_actions(rules.players)
         self.switches = _Switches(rules)
 
@@ -503,7 +530,29 @@ class Game:
         players: i64 = self.players
         after: i64 = seat
         after += direction * steps
+        if self._switches.elimination:
+            return self._seat_in_round(seat, steps)
         return after if 0 <= after < players else after % players
+
+    def _seat_in_round(self, seat: int, steps: int) -> int:
+        """:meth:`next_seat` under ``elimination``: seats that are out of the round (holding
+        that many cards) are passed over."""
+        limit, hands, players = self._switches.elimination, self.hands, self.players
+        step = self.direction if steps > 0 else -self.direction
+        for _ in range(abs(steps)):
+            seat = (seat + step) % players
+            while len(hands[seat]) >= limit:
+                seat = (seat + step) % players
+        return seat
+
+    def is_out(self, seat: int) -> bool:
+        """Whether ``seat`` is out of the round (``elimination``: it holds that many cards)."""
+        limit = self._switches.elimination
+        return limit > 0 and len(self.hands[seat]) >= limit
+
+    def seats_in_round(self) -> list[int]:
+        """The seats still in the round (every seat unless ``elimination`` put some out)."""
+        return [seat for seat in range(self.players) if not self.is_out(seat)]
 
     def legal_actions(self, player: int) -> list[Action]:
         """Every action open to seat ``player`` now, out-of-turn ones included.
@@ -525,6 +574,8 @@ class Game:
             return []
         if phase == _COLOR:
             return list(self._seats[player].colors) if player == self.current else []
+        if self._switches.elimination and self.is_out(player):
+            return []
         own = self._seats[player]
         actions: list[Action] = []
         pending = self.uno_pending
@@ -545,6 +596,8 @@ class Game:
         phase = self._phase
         if phase >= _ROUND_OVER or phase == _COLOR or not 0 <= player < self.players:
             return []
+        if self._switches.elimination and self.is_out(player):
+            return []
         hand = self.hands[player]
         cards: list[Card]
         if player == self.current:
@@ -564,7 +617,7 @@ class Game:
                 drawn = self.drawn
                 assert drawn is not None  # the DRAWN phase has its card
                 cards.append(drawn)
-            elif self._switches.stacking:  # without a stacking switch no card answers a penalty
+            elif self._switches.answering:  # without a stacking or deflecting switch no card answers
                 for card in hand:
                     if self._answers_penalty(card) and card not in cards:
                         cards.append(card)
@@ -578,13 +631,15 @@ class Game:
             ):
                 return []
             cards = [top]
-        if len(hand) == 1 and self._switches.no_action_finish:
-            return [c for c in cards if not IS_ACTION_OR_WILD[c]]
+        if len(hand) == 1 and self._switches.last_card_barred:
+            if self._switches.no_action_finish:
+                return [c for c in cards if not IS_ACTION_OR_WILD[c]]
+            return [c for c in cards if c < WILD]
         return cards
 
     def play_variants(self, player: int, card: Card) -> tuple[Action, ...]:
         """Every legal way for ``player`` to play ``card``, one of :meth:`playable_cards`:
-        each colour for a wild card, each target for a 7 under ``seven_zero``, and with
+        each colour for a wild card, each target for a 7 under ``seven_swap``, and with
         and without the UNO call when the play leaves exactly one card."""
         groups = self._plays[player][card]
         if len(groups) == 1:
@@ -592,6 +647,8 @@ class Game:
             return with_uno if self._cards_left_after(player, card, target) == 1 else plain
         variants: list[Action] = []
         for target, plain, with_uno in groups:
+            if target is not None and self._switches.elimination and self.is_out(target):
+                continue
             variants.extend(with_uno if self._cards_left_after(player, card, target) == 1 else plain)
         return tuple(variants)
 
@@ -601,7 +658,7 @@ class Game:
             return []
         current = self.current
         if self.uno_pending is not None:
-            return [seat for seat in range(self.players) if seat != current]
+            return [seat for seat in range(self.players) if seat != current and not self.is_out(seat)]
         top = self.discard[-1]
         return [
             seat
@@ -746,7 +803,7 @@ class Game:
             self.uno_pending = None
             if self.reporting:
                 events.append(Caught(player, target))
-            self._draw(target, 2, "caught", events)
+            self._draw(target, self._switches.uno_penalty, "caught", events)
         elif kind is COLOR:
             self._turn_action()
             assert color is not None
@@ -757,7 +814,15 @@ class Game:
         elif kind is CHALLENGE:
             self._turn_action()
             self._challenge(player, events)
+        if self._switches.elimination and self._phase < _ROUND_OVER:
+            self._eliminate(events)
         return events
+
+    def _eliminate(self, events: list[Event]) -> None:
+        """``elimination``: the round ends, won by the last seat left, once one is left."""
+        seats = self.seats_in_round()
+        if len(seats) == 1:
+            self._end_round(seats[0], events)
 
     def start_round(self, deal: Deal | None = None) -> list[Event]:
         """Deal the next round (randomly, or as ``deal`` dictates) and turn up the start.
@@ -906,11 +971,13 @@ class Game:
             }
         if len(hand) == 1 and IS_ACTION_OR_WILD[card] and self.rules.no_action_finish:
             return "move.no_action_finish", {}
+        if len(hand) == 1 and card >= WILD and self.rules.no_wild_finish:
+            return "move.no_wild_finish", {}
         return None
 
     def _stack_refusal(self, card: Card) -> tuple[str, dict[str, Any]]:
         """Why ``card`` does not answer the pending penalty."""
-        top = self.discard[-1]
+        top = self._penalty_card()
         facing = "W+4" if top == WILD_DRAW_FOUR else "+2"
         if RANK_OF[card] == DRAW_TWO_RANK and top == WILD_DRAW_FOUR and self.rules.stack_mixed:
             assert self.color is not None
@@ -936,10 +1003,12 @@ class Game:
                 return "move.needs_color", {"card": token}
         elif action.color is not None:
             return "move.card_takes_no_color", {"card": token}
-        if RANK_OF[card] == _SEVEN and self.rules.seven_zero:
+        if RANK_OF[card] == _SEVEN and self._switches.seven_swap:
             target = action.target
             if not isinstance(target, int) or not 0 <= target < self.players or target == player:
                 return "move.needs_target", {"card": token}
+            if self.is_out(target):
+                return "move.target_out", {"target": target}
         elif action.target is not None:
             return "move.card_takes_no_target", {"card": token}
         if action.uno and self._cards_left_after(player, card, action.target) != 1:
@@ -947,15 +1016,36 @@ class Game:
         return None
 
     def _answers_penalty(self, card: Card) -> bool:
-        """Whether ``card`` may answer the pending penalty (the stacking switches)."""
+        """Whether ``card`` may answer the pending penalty (the stacking and deflecting
+        switches): stacking is judged against the card that made the penalty, under any
+        deflecting cards on it; a deflecting card must be of the colour in play, and turns a
+        W+4's penalty only where some stacking switch lets a W+4's penalty be answered."""
         rules = self._switches
-        if self.discard[-1] == WILD_DRAW_FOUR:
+        top = self.discard[-1]
+        if rules.deflect:
+            rank = RANK_OF[card]
+            if ((rank == REVERSE and rules.reverse_deflect) or (rank == SKIP and rules.skip_deflect)) and (
+                COLOR_OF[card] == self.color
+            ):
+                return self._penalty_card() != WILD_DRAW_FOUR or rules.stack_draw_four or rules.stack_mixed
+            if not IS_DRAW_CARD[top]:
+                top = self._penalty_card()
+        if top == WILD_DRAW_FOUR:
             if card == WILD_DRAW_FOUR:
                 return rules.stack_draw_four
             return rules.stack_mixed and RANK_OF[card] == DRAW_TWO_RANK and COLOR_OF[card] == self.color
         if card == WILD_DRAW_FOUR:
             return rules.stack_mixed
         return rules.stack_draw_two and RANK_OF[card] == DRAW_TWO_RANK
+
+    def _penalty_card(self) -> Card:
+        """The draw card that made the pending penalty: the top card, or the last draw card
+        under the deflecting cards played on it."""
+        discard = self.discard
+        index = len(discard) - 1
+        while index > 0 and not IS_DRAW_CARD[discard[index]]:
+            index -= 1
+        return discard[index]
 
     def _cards_left_after(self, player: int, card: Card, target: int | None) -> int:
         """How many cards ``player`` holds after playing ``card`` and all its effects."""
@@ -965,8 +1055,8 @@ class Game:
         rank = RANK_OF[card]
         if rank == _SEVEN and target is not None:
             return len(self.hands[target])
-        if rank == _ZERO:
-            return len(self.hands[(player - self.direction) % self.players])
+        if rank == _ZERO and self._switches.zero_pass:
+            return len(self.hands[self.next_seat(player, -1)])
         return left
 
     def _playable_on_turn(self, card: Card) -> bool:
@@ -1007,6 +1097,8 @@ class Game:
             if RANK_OF[card] == DRAW_TWO_RANK or card == WILD_DRAW_FOUR:
                 self.penalty += 2 if card < WILD else 4
                 self._draw_penalty(self.next_seat(player), events)
+            elif facing:  # a deflecting last card: the penalty goes where the card sends it
+                self._draw_penalty(self.next_seat(player, -1 if RANK_OF[card] == REVERSE else 1), events)
             self._end_round(player, events)
             return
         if card == WILD_DRAW_FOUR and not facing and self._switches.challenge_wild_draw_four:
@@ -1025,6 +1117,9 @@ class Game:
         rank = RANK_OF[card]
         if rank >= 10:
             if rank == SKIP:
+                if self._phase == _PENALTY:  # skip_deflect: the penalty passes on
+                    self._pass_penalty(self.next_seat(player), events)
+                    return
                 skipped = self.next_seat(player)
                 if self.reporting:
                     events.append(Skipped(skipped))
@@ -1033,7 +1128,9 @@ class Game:
                 self.direction = -self.direction
                 if self.reporting:
                     events.append(DirectionChanged(self.direction))
-                if self.players == 2:
+                if self._phase == _PENALTY:  # reverse_deflect: back to the seat that gave it
+                    self._pass_penalty(self.next_seat(player), events)
+                elif self.players == 2 or (self._switches.elimination and len(self.seats_in_round()) == 2):
                     if self.reporting:
                         events.append(Skipped(self.next_seat(player)))
                     self._advance(player)
@@ -1049,18 +1146,31 @@ class Game:
                 self._advance(self.next_seat(player))
             return
         if self._switches.seven_zero:
-            if rank == _SEVEN:
+            if rank == _SEVEN and self._switches.seven_swap:
                 assert target is not None
                 hands = self.hands
                 hands[player], hands[target] = hands[target], hands[player]
                 if self.reporting:
                     events.append(HandsSwapped(player, target))
-            elif rank == _ZERO:
+            elif rank == _ZERO and self._switches.zero_pass:
                 shift = self.direction
-                self.hands = [self.hands[(i - shift) % self.players] for i in range(self.players)]
+                if self._switches.elimination:  # among the seats still in the round
+                    seats = self.seats_in_round()
+                    hands = self.hands[:]
+                    for index, seat in enumerate(seats):
+                        hands[seat] = self.hands[seats[(index - shift) % len(seats)]]
+                    self.hands = hands
+                else:
+                    self.hands = [self.hands[(i - shift) % self.players] for i in range(self.players)]
                 if self.reporting:
                     events.append(HandsPassed(shift))
         self._advance(self.next_seat(player))
+
+    def _pass_penalty(self, seat: int, events: list[Event]) -> None:
+        """A deflecting card sends the whole pending penalty to ``seat``, still pending."""
+        self.current = seat
+        if self.reporting:
+            events.append(PenaltyPending(seat, self.penalty, False))
 
     def _advance(self, seat: int) -> None:
         """Give ``seat`` a normal turn."""
@@ -1071,8 +1181,11 @@ class Game:
         hand = self.hands[player]
         count = 0  # the cards drawn are the last ``count`` of the hand
         until_playable = self._switches.draw_until_playable
+        limit = self._switches.hand_limit
         playable = False
         while True:
+            if limit and len(hand) >= limit:  # hand_limit: no more cards, the turn ends
+                break
             card = self._take(events)
             if card == _PILE_DRY:
                 break
@@ -1083,7 +1196,7 @@ class Game:
                 break
         if self.reporting:
             events.append(Drew(player, count, tuple(hand[len(hand) - count :]), "turn"))
-        if playable:
+        if playable and not (self._switches.elimination and self.is_out(player)):
             self.drawn = hand[-1]
             self._phase = _DRAWN
         else:
@@ -1119,6 +1232,9 @@ class Game:
         """``player`` draws ``count`` cards, or what is left when they run out."""
         hand = self.hands[player]
         before = len(hand)
+        limit = self._switches.hand_limit
+        if limit and before + count > limit:  # hand_limit: up to the limit, the rest forgiven
+            count = max(0, limit - before)
         for _ in range(count):
             card = self._take(events)
             if card == _PILE_DRY:
@@ -1151,6 +1267,9 @@ class Game:
         return pile.pop()
 
     def _end_round(self, winner: int, events: list[Event]) -> None:
+        if self._switches.alternative_scoring:
+            self._end_round_alternative(winner, events)
+            return
         points = 0  # loops, not a generator: a searched world's round ends here every time
         for seat, hand in enumerate(self.hands):
             if seat != winner:
@@ -1165,6 +1284,27 @@ class Game:
             self._phase = _MATCH_OVER
             self.winner = winner
             events.append(MatchEnded(winner, tuple(self.scores)))
+
+    def _end_round_alternative(self, winner: int, events: list[Event]) -> None:
+        """``alternative_scoring``: each seat scores the cards left in its own hand (the
+        round's points are their sum); once someone reaches the target the lowest total wins
+        the match (on a tie, the round's winner if tied, else the lowest seat)."""
+        scores = self.scores
+        points = 0
+        for seat, hand in enumerate(self.hands):
+            own = sum(POINTS[card] for card in hand)
+            scores[seat] += own
+            points += own
+        self._phase = _ROUND_OVER
+        self.uno_pending = None
+        events.append(RoundEnded(winner, points, tuple([tuple(h) for h in self.hands]), tuple(scores)))
+        target = self.rules.target_score
+        if target == 0 or max(scores) >= target:
+            lowest = min(scores)
+            best = winner if scores[winner] == lowest else scores.index(lowest)
+            self._phase = _MATCH_OVER
+            self.winner = best
+            events.append(MatchEnded(best, tuple(scores)))
 
     def _check_deal(self, deal: Deal) -> None:
         n, size = self.players, self.rules.hand_size

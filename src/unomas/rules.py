@@ -34,13 +34,58 @@ SETTING_HELP: dict[str, str] = {
     "force_play_drawn": "a playable drawn card must be played",
     "draw_until_playable": "keep drawing until a playable card comes",
     "no_action_finish": "the last card may not be an action or wild card",
+    "reverse_deflect": "a Reverse of the colour in play sends a pending penalty back",
+    "skip_deflect": "a Skip of the colour in play passes a pending penalty on",
+    "seven_swap": "7 swaps hands with a chosen player (the 7 of seven_zero)",
+    "zero_pass": "0 passes all hands on (the 0 of seven_zero)",
+    "no_wild_finish": "the last card may not be a wild card",
+    "alternative_scoring": "each scores the cards left in their own hand; the lowest total wins",
+    "uno_penalty": "cards drawn for a missed UNO: 2, 4 or 6",
+    "hand_limit": "a player at this many cards draws no more; 0 = no limit",
+    "elimination": "a player holding this many cards is out of the round; 0 = never",
 }
-"""One line per setting, in the order of RULES.md."""
+"""One line per setting: those of RULES.md, then the house rules of docs/house-rules.md."""
 
-SWITCHES: Final = tuple(name for name in SETTING_HELP if name not in ("players", "hand_size", "target_score"))
-"""The house-rule switches (the on/off settings), in the order of RULES.md."""
+SEED_SETTINGS: Final = tuple(SETTING_HELP)[:12]
+"""The settings of RULES.md, which a record always writes out; the later ones of
+docs/house-rules.md are written only when they differ from their default."""
 
-PRESETS = ("official", "all")
+HOUSE_NUMBERS: Final = ("uno_penalty", "hand_limit", "elimination")
+"""The house rules set by a number rather than on or off (docs/house-rules.md)."""
+
+SWITCHES: Final = tuple(
+    name for name in SETTING_HELP if name not in ("players", "hand_size", "target_score", *HOUSE_NUMBERS)
+)
+"""The house-rule switches (the on/off settings), in the order of the rule texts."""
+
+UNO_PENALTIES: Final = (2, 4, 6)
+
+PRESETS = ("official", "all", "familia", "caos")
+
+_PRESET_SETTINGS: Final[dict[str, dict[str, Any]]] = {
+    "familia": {
+        "stack_draw_two": True,
+        "stack_draw_four": True,
+        "reverse_deflect": True,
+        "skip_deflect": True,
+        "no_wild_finish": True,
+    },
+    "caos": {
+        "challenge_wild_draw_four": False,
+        "stack_draw_two": True,
+        "stack_draw_four": True,
+        "stack_mixed": True,
+        "seven_swap": True,
+        "zero_pass": True,
+        "jump_in": True,
+        "draw_until_playable": True,
+        "reverse_deflect": True,
+        "skip_deflect": True,
+        "uno_penalty": 4,
+        "elimination": 25,
+    },
+}
+"""The named presets beside ``official`` and ``all`` (docs/house-rules.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +107,15 @@ class Rules:
     force_play_drawn: bool = False
     draw_until_playable: bool = False
     no_action_finish: bool = False
+    reverse_deflect: bool = False
+    skip_deflect: bool = False
+    seven_swap: bool = False
+    zero_pass: bool = False
+    no_wild_finish: bool = False
+    alternative_scoring: bool = False
+    uno_penalty: int = 2
+    hand_limit: int = 0
+    elimination: int = 0
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
@@ -84,34 +138,62 @@ class Rules:
             )
         if self.target_score < 0:
             raise SettingsError("setup.target_score_range", value=self.target_score)
+        if self.uno_penalty not in UNO_PENALTIES:
+            raise SettingsError("setup.uno_penalty_range", value=self.uno_penalty)
+        if self.hand_limit != 0 and self.hand_limit <= self.hand_size:
+            raise SettingsError("setup.hand_limit_range", value=self.hand_limit, hand_size=self.hand_size)
+        if self.elimination != 0 and self.elimination <= self.hand_size:
+            raise SettingsError("setup.elimination_range", value=self.elimination, hand_size=self.hand_size)
+
+    @property
+    def swaps_on_seven(self) -> bool:
+        """Whether a 7 swaps hands: ``seven_swap``, or ``seven_zero`` (both halves)."""
+        return self.seven_zero or self.seven_swap
+
+    @property
+    def passes_on_zero(self) -> bool:
+        """Whether a 0 passes every hand on: ``zero_pass``, or ``seven_zero`` (both halves)."""
+        return self.seven_zero or self.zero_pass
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
-        """``official`` (the defaults) or ``all`` (every house rule on), with overrides."""
+        """``official`` (the defaults), ``all`` (every house rule on: every switch, a UNO
+        penalty of 4 and a hand limit of 25, under which elimination would be moot),
+        ``familia`` or ``caos``, with overrides."""
         if name == "official":
             return cls(**overrides)
         if name == "all":
-            switches = dict.fromkeys(SWITCHES, True)
-            return cls(**(switches | overrides))
+            switches: dict[str, Any] = dict.fromkeys(SWITCHES, True) | {"uno_penalty": 4, "hand_limit": 25}
+            return cls(**_fit_limit(switches | overrides))
+        if name in _PRESET_SETTINGS:
+            return cls(**_fit_limit(_PRESET_SETTINGS[name] | overrides))
         raise SettingsError("setup.unknown_preset", name=repr(name), known=", ".join(PRESETS))
 
     @classmethod
     def from_dict(cls, settings: Mapping[str, Any], *, complete: bool = False) -> Rules:
-        """Rules from a mapping of setting names; ``complete`` requires every setting."""
+        """Rules from a mapping of setting names; ``complete`` requires every setting of
+        RULES.md (a house rule left out is at its default)."""
         if not isinstance(settings, Mapping):
             raise SettingsError("setup.not_an_object", type=json_type(settings))
         unknown = sorted(set(settings) - set(SETTING_HELP))
         if unknown:
             raise _unknown_setting(unknown[0])
         if complete:
-            missing = [name for name in SETTING_HELP if name not in settings]
+            missing = [name for name in SEED_SETTINGS if name not in settings]
             if missing:
                 raise SettingsError("setup.missing_setting", name=repr(missing[0]))
         return cls(**settings)
 
     def to_dict(self) -> dict[str, Any]:
-        """Every setting by name, in the order of RULES.md."""
-        return {name: getattr(self, name) for name in SETTING_HELP}
+        """Every setting of RULES.md by name, in its order, then each house rule of
+        docs/house-rules.md that is not at its default: rules of the eight seed switches
+        write exactly what they always did."""
+        settings = {name: getattr(self, name) for name in SEED_SETTINGS}
+        for field in dataclasses.fields(self)[len(SEED_SETTINGS) :]:
+            value = getattr(self, field.name)
+            if value != field.default:
+                settings[field.name] = value
+        return settings
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some settings changed (validated)."""
@@ -129,6 +211,16 @@ class Rules:
                 raise _unknown_setting(name)
             changes[name] = _parse_value(name, text, bool_setting=isinstance(getattr(self, name), bool))
         return self.replace(**changes)
+
+
+def _fit_limit(settings: dict[str, Any]) -> dict[str, Any]:
+    """A preset's hand limit or elimination of 25 raised above a larger hand size given
+    with it (either must exceed the cards dealt)."""
+    hand_size = settings.get("hand_size", 7)
+    for name in ("hand_limit", "elimination"):
+        if settings.get(name, 0) == 25 and isinstance(hand_size, int) and hand_size >= 25:
+            settings = settings | {name: hand_size + 1}
+    return settings
 
 
 def _unknown_setting(name: str) -> SettingsError:

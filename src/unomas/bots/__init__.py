@@ -18,30 +18,57 @@ from __future__ import annotations
 
 import inspect
 import typing
+from typing import TYPE_CHECKING, Any
 
-from unomas.bots.base import Bot
-from unomas.bots.basic import PlayFirstBot, RandomBot
-from unomas.bots.heuristic import HeuristicBot
-from unomas.bots.ismcts import IsmctsBot
 from unomas.errors import SettingsError
+
+if TYPE_CHECKING:
+    from unomas.bots.base import Bot
+    from unomas.bots.basic import PlayFirstBot, RandomBot
+    from unomas.bots.heuristic import HeuristicBot
+    from unomas.bots.ismcts import IsmctsBot
+
+    BUILTIN_BOTS: dict[str, type[Bot]]
 
 __all__ = ["BUILTIN_BOTS", "Bot", "HeuristicBot", "IsmctsBot", "PlayFirstBot", "RandomBot", "bot_names", "make_bot"]
 
 ENTRY_POINT_GROUP = "unomas.bots"
 
-BUILTIN_BOTS: dict[str, type[Bot]] = {
-    "random": RandomBot,
-    "playfirst": PlayFirstBot,
-    "heuristic": HeuristicBot,
-    "ismcts": IsmctsBot,
-}
+
+def _builtin_bots() -> dict[str, type[Bot]]:
+    """The built-in bots by name (``BUILTIN_BOTS``), their classes loaded with the first
+    asked for: self-play reads only :mod:`unomas.bots.policies`, and loads none of them."""
+    loaded: dict[str, type[Bot]] | None = globals().get("BUILTIN_BOTS")
+    return loaded if loaded is not None else _load()["BUILTIN_BOTS"]
+
+
+def _load() -> dict[str, Any]:
+    """The package's names with the bots' classes and ``BUILTIN_BOTS`` among them (one
+    made already is kept, with whatever was added to it)."""
+    from unomas.bots.base import Bot
+    from unomas.bots.basic import PlayFirstBot, RandomBot
+    from unomas.bots.heuristic import HeuristicBot
+    from unomas.bots.ismcts import IsmctsBot
+
+    names = globals()
+    classes = {"random": RandomBot, "playfirst": PlayFirstBot, "heuristic": HeuristicBot, "ismcts": IsmctsBot}
+    names.update(Bot=Bot, **{cls.__name__: cls for cls in classes.values()})
+    names.setdefault("BUILTIN_BOTS", classes)
+    return names
+
+
+def __getattr__(name: str) -> Any:
+    """``BUILTIN_BOTS`` and the bots' classes, loaded when first asked for."""
+    if name not in __all__:
+        raise AttributeError(f"module 'unomas.bots' has no attribute {name!r}")
+    return _load()[name]
 
 
 def bot_names() -> list[str]:
     """The names of every bot available: built in, then registered by entry point."""
     from importlib.metadata import entry_points  # read only when asked: 12 ms of start-up
 
-    return list(BUILTIN_BOTS) + sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP))
+    return list(_builtin_bots()) + sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP))
 
 
 def make_bot(spec: str) -> Bot:
@@ -51,7 +78,7 @@ def make_bot(spec: str) -> Bot:
 
         return ProcessBot.from_spec(spec[len("cmd:") :])
     name, *options = spec.split(":")
-    cls = BUILTIN_BOTS.get(name) or _registered(name)
+    cls = _builtin_bots().get(name) or _registered(name)
     if cls is None:
         raise SettingsError("setup.unknown_bot", name=repr(name), known=", ".join([*bot_names(), "cmd:COMMAND"]))
     return cls(**_options(cls, name, options))

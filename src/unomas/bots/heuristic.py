@@ -2,7 +2,10 @@
 
 Its policy, in order:
 
-* **Facing a penalty**: stack with a +2 if it can, else with a W+4; otherwise challenge a
+* **Facing a penalty**: answer it if it can, sending it to the opponent holding the fewest
+  cards: a deflecting Reverse sends it back to the seat that gave it, a deflecting Skip
+  or a stacked card on to the next seat; between answers reaching the same seat a deflect
+  comes first (it keeps the draw cards and grows nothing), then a +2, then a W+4; otherwise challenge a
   challengeable W+4 when the cards it has not seen make a bluff likely (the chance that
   the W+4 player held a card of the colour in play before it, from the unseen cards and
   that player's hand size, is above ``challenge_at``, 0.3 by default: a right challenge
@@ -14,13 +17,13 @@ Its policy, in order:
   Skip and Draw Two (and Reverse, with two players) are played at once against the player
   about to win, and with two players at any time (a free extra turn), otherwise kept;
   when any opponent holds two cards or fewer, high-point cards go first so that less is
-  left to score against it. Under ``seven_zero`` a 7 or 0 is worth playing by how many
+  left to score against it. Under ``seven_swap`` a 7, under ``zero_pass`` a 0, is worth playing by how many
   cards the hand it would get is smaller than its own; under ``no_action_finish`` action
   cards go early, so that a number card is left to finish with.
 * **Card counting**: an opponent that draws on its turn lacks the colour in play (until it
   draws again); cards of a colour the next player lacks score higher.
 * **Choices**: a wild's colour is the colour it holds most of (a colour the next player
-  lacks counts a card and a half more); a 7 under ``seven_zero`` swaps with the opponent
+  lacks counts a card and a half more); a 7 under ``seven_swap`` swaps with the opponent
   holding the fewest cards.
 * **Hoarding wilds**: when only wild cards can be played, it draws instead while it holds
   ``hoard`` cards or more (4 by default; 0 never) and no opponent holds three or fewer.
@@ -151,10 +154,20 @@ class HeuristicBot(Bot):
         return self.best_play(view, options) if options else None
 
     def answer_penalty(self, view: View, options: list[Action], actions: Sequence[Action]) -> Action:
-        for card_kind in ("+2", "W+4"):
-            stacks = [a for a in options if (a.card == WILD_DRAW_FOUR) == (card_kind == "W+4")]
-            if stacks:
-                return self.best_play(view, stacks)
+        if options:
+            players, direction = view.rules.players, view.direction
+
+            def preference(card: Card) -> tuple[int, int]:
+                """(cards held by the seat the penalty would go to, deflect < +2 < W+4)."""
+                rank = RANK_OF[card]
+                back = rank == REVERSE and card < WILD
+                receiver = (self.seat + (-direction if back else direction)) % players
+                return view.hand_sizes[receiver], 0 if rank in (SKIP, REVERSE) and card < WILD else (
+                    2 if card == WILD_DRAW_FOUR else 1
+                )
+
+            best = min(preference(a.card) for a in options if a.card is not None)
+            return self.best_play(view, [a for a in options if a.card is not None and preference(a.card) == best])
         challenge = first_of(actions, Kind.CHALLENGE)
         if challenge is not None and self.should_challenge(view):
             return challenge
@@ -207,7 +220,7 @@ class HeuristicBot(Bot):
         if rank in (SKIP, DRAW_TWO) or (rank == REVERSE and players == 2):
             # The next player loses a turn: with two players this is a free extra turn.
             score += 40.0 if next_size <= 2 else (25.0 if players == 2 else -3.0)
-        if rules.seven_zero and rank in (7, 0) and len(hand) > 1:
+        if ((rank == 7 and rules.swaps_on_seven) or (rank == 0 and rules.passes_on_zero)) and len(hand) > 1:
             if rank == 7:
                 gets = min(size for other, size in enumerate(sizes) if other != seat)
             else:

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Final, TypeAlias
 
 from unomas.actions import Action, Kind
 from unomas.cards import Card
-from unomas.view import View
 
 if TYPE_CHECKING:
     from unomas.game import Game
+    from unomas.view import View  # (a view's options are read by the bots, which load it)
 
 __all__ = [
     "CHALLENGE_RATE",

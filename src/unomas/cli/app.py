@@ -7,7 +7,7 @@ import gc
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
@@ -28,12 +28,12 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from unomas import __version__, record
 from unomas.cli import seats
 from unomas.cli.lines import LangOption
+from unomas.console import INTERRUPTED, progress_bar, rules_from_settings, simulate
 from unomas.errors import RecordError, SettingsError
 from unomas.rules import PRESETS, Rules
 from unomas.runs.backends import BACKENDS, Backend, BackendUnavailable
 from unomas.runs.plot import PLOT_INSTALL, plot, plot_available
 from unomas.runs.selfplay import POLICIES, check_policy
-from unomas.runs.simulation import Totals, run_simulation
 
 if TYPE_CHECKING:  # loaded by the commands that print with them: start-up imports what the command needs
     from rich.console import Console
@@ -290,10 +290,7 @@ def rules_from_options(players: int | None, preset: str, settings: list[str], la
     """The rules of a preset, with ``--players`` and ``--set NAME=VALUE`` applied (a bad
     one refused in ``lang``, else the locale's language)."""
     try:
-        rules = Rules.preset(preset)
-        if players is not None:
-            rules = rules.replace(players=players)
-        return rules.with_settings(settings)
+        return rules_from_settings(players, preset, settings)
     except SettingsError as error:
         raise _refused(error, lang=lang) from None
 
@@ -325,8 +322,6 @@ JobsOption = Annotated[
         help="Worker processes, 1 or more (default 1), or a local Ray instance's CPUs (all).",
     ),
 ]
-INTERRUPTED = 130
-"""The exit code after Ctrl-C."""
 
 
 def backend_from_options(name: str, jobs: int | None, address: str | None) -> Backend:
@@ -399,21 +394,6 @@ def _options_of(name: str) -> list[str]:
     return [f"{key}={kinds.get(kind, 'TEXT')}" for key, kind in hints.items() if key != "return"]
 
 
-def _progress_bar(stack: ExitStack, label: str, total: int) -> Callable[[int], None]:
-    """A progress bar of ``total`` matches on a terminal's standard error, open until
-    ``stack`` closes; it is set to the matches done so far. Elsewhere nothing is shown
-    (nor imported)."""
-    if not sys.stderr.isatty():
-        return lambda done: None
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    progress = stack.enter_context(
-        Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=_err())
-    )
-    task = progress.add_task("matches", total=total)
-    return lambda done: progress.update(task, completed=done)
-
-
 @app.command(name="simulate", cls=Command)
 def simulate_command(
     games: Annotated[int, typer.Option("--games", "-n", min=1, metavar="N", help="Matches to play, 1 or more.")] = 100,
@@ -449,48 +429,12 @@ def simulate_command(
         words = _words().gettext("--policy: there is no policy {name} (the policies are {known}).")
         raise Refused(words.format(name=repr(policy), known=", ".join(POLICIES))) from None
     where = backend_from_options(backend, jobs, address)
-    totals = Totals(rules.players)
-    interrupted = False
-    started = time.perf_counter()
-    with ExitStack() as stack:
-        sink = stack.enter_context(records.open("w", encoding="utf-8")) if records else None
-        advance = _progress_bar(stack, "simulating", games)
-        try:
-            for result in run_simulation(
-                rules, games, policy=policy, seed=seed, history=sink is not None, backend=where
-            ):
-                totals.add(result)
-                if sink is not None and result.record is not None:
-                    sink.write(record.dumps(result.record) + "\n")
-                advance(totals.games)
-        except BackendUnavailable as error:
-            raise _unavailable(error) from None
-        except KeyboardInterrupt:
-            interrupted = True
-    elapsed = max(time.perf_counter() - started, 1e-9)
-    rows = [("games", f"{totals.games:,}"), ("rounds", f"{totals.rounds:,}"), ("actions", f"{totals.actions:,}")]
-    if totals.abandoned:
-        rows.append(("abandoned (no end in sight)", f"{totals.abandoned:,}"))
-    if totals.errors:
-        rows.append(("not played (task failed)", f"{len(totals.errors):,}"))
-    rows += [
-        ("wins by seat", " ".join(str(w) for w in totals.wins)),
-        ("seconds", f"{elapsed:.2f}"),
-        ("games/s", f"{totals.games / elapsed:,.1f}"),
-        ("actions/s", f"{totals.actions / elapsed:,.0f}"),
-    ]
-    typer.echo(_figures("simulation", rows))
-    for failure in totals.errors:
-        typer.echo(f"error in match {failure.number}: {failure.error or ''}")
-    if interrupted:
-        typer.echo(f"interrupted after {totals.games} of {games} matches; the figures are theirs", err=True)
-        raise typer.Exit(code=INTERRUPTED)
-
-
-def _figures(title: str, rows: list[tuple[str, str]]) -> str:
-    """Named figures under a title, as aligned plain lines (for a person and for a script)."""
-    width = max(len(name) for name, _ in rows)
-    return "\n".join([title, *(f"  {name.ljust(width)}  {value}" for name, value in rows)])
+    try:
+        code = simulate(rules, games, policy, seed, records, where)
+    except BackendUnavailable as error:
+        raise _unavailable(error) from None
+    if code:
+        raise typer.Exit(code=code)
 
 
 @app.command(name="tournament", cls=Command)
@@ -588,7 +532,7 @@ def tournament_command(
     interrupted = False
     started = time.perf_counter()
     with ExitStack() as stack:
-        advance = _progress_bar(stack, "playing", games)
+        advance = progress_bar(stack, "playing", games)
         try:
             result = run_tournament(
                 rules,
@@ -841,11 +785,29 @@ def serve_command(
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, metavar="PORT", help="Port to listen on, 1 to 65535.")] = 8000,
     db: Annotated[
-        Optional[Path],  # noqa: UP045
+        Optional[str],  # noqa: UP045
         typer.Option(
-            metavar="PATH", help="SQLite database (default: unomas.sqlite3 in the user data folder).", dir_okay=False
+            metavar="PATH|DSN",
+            help="SQLite database (default: unomas.sqlite3 in the user data folder), or a PostgreSQL one"
+            " (postgresql://…, the postgres extra) that several servers share.",
         ),
     ] = None,
+    instance: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            metavar="NAME",
+            help="This server's name among those sharing a PostgreSQL database (default: host name and port).",
+        ),
+    ] = None,
+    lease_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.5,
+            metavar="SECONDS",
+            help="Seconds (0.5 or more) after which the rooms of a server that stopped answering are taken"
+            " over by another sharing its PostgreSQL database.",
+        ),
+    ] = 3.0,
     grace: Annotated[
         float, typer.Option(min=0, metavar="SECONDS", help="Seconds (0 or more) away before a bot plays for a player.")
     ] = 30.0,
@@ -941,9 +903,10 @@ def serve_command(
         public = PublicUrl.parse(public_url)
     except SettingsError as error:
         raise _refused(error, "--public-url") from None
-    path = db or default_db_path()
+    path = db or str(default_db_path())
+    shown = path.split("@")[-1] if path.startswith(("postgresql://", "postgres://")) else path  # no password
     scheme = "https" if certfile is not None else "http"
-    _err().print(f"unomas server on {scheme}://{host}:{port}/  (games kept in {path})")
+    _err().print(f"unomas server on {scheme}://{host}:{port}/  (games kept in {shown})")
     if certfile is None and host not in ("127.0.0.1", "localhost", "::1"):
         _err().print("[yellow]warning:[/] plain HTTP on a public address: put it behind a TLS proxy or give --certfile")
     settings = Settings(
@@ -957,8 +920,12 @@ def serve_command(
         allowed_hosts=frozenset({"localhost", host, *allowed_host}) | public.hosts,
         metrics_token=metrics_token or None,
         max_rooms=max_rooms,
+        lease_seconds=lease_seconds,
     )
-    serve(host, port, path, settings, certfile=certfile, keyfile=keyfile)
+    import socket
+
+    owner = instance or f"{socket.gethostname()}:{port}"
+    serve(host, port, path, settings, certfile=certfile, keyfile=keyfile, instance=owner)
 
 
 seats.register(app, Command)  # unomas bot --join, unomas mcp

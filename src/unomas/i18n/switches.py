@@ -5,7 +5,7 @@ groups them and gives each a short title and a one-line explanation, in the chos
 
 >>> groups = switch_groups("en")
 >>> [group.title for group in groups]
-['Draw cards', 'Playing', 'Drawing from the pile']
+['Draw cards', 'Playing', 'Drawing from the pile', 'Scoring']
 >>> groups[1].switches[1]
 SwitchText(name='jump_in', title='Jump in', explanation='play an identical card out of turn')
 """
@@ -44,6 +44,7 @@ def switch_groups(lang: str | Translations) -> list[SwitchGroup]:
     the order of the rules (a group comes where its first switch does)."""
     t = _t(lang)
     draw_cards, playing, drawing = t.gettext("Draw cards"), t.gettext("Playing"), t.gettext("Drawing from the pile")
+    scoring = t.gettext("Scoring")
     texts = {  # name: (group, title, explanation)
         "challenge_wild_draw_four": (
             draw_cards,
@@ -81,6 +82,28 @@ def switch_groups(lang: str | Translations) -> list[SwitchGroup]:
             playing,
             t.gettext("No action finish"),
             t.gettext("the last card may not be an action or wild card"),
+        ),
+        "reverse_deflect": (
+            draw_cards,
+            t.gettext("Reverse sends it back"),
+            t.gettext("a Reverse of the colour in play sends a pending penalty back to who gave it"),
+        ),
+        "skip_deflect": (
+            draw_cards,
+            t.gettext("Skip passes it on"),
+            t.gettext("a Skip of the colour in play passes a pending penalty on to the next player"),
+        ),
+        "seven_swap": (playing, t.gettext("7 swaps hands"), t.gettext("a 7 swaps hands with a chosen player")),
+        "zero_pass": (playing, t.gettext("0 passes hands"), t.gettext("a 0 passes every hand on")),
+        "no_wild_finish": (
+            playing,
+            t.gettext("No wild finish"),
+            t.gettext("the last card may not be a wild card"),
+        ),
+        "alternative_scoring": (
+            scoring,
+            t.gettext("Alternative scoring"),
+            t.gettext("each scores the cards left in their own hand; the lowest total wins"),
         ),
     }
     grouped: dict[str, list[SwitchText]] = {}

@@ -16,7 +16,7 @@ from unomas.events import RoundEnded
 from unomas.game import Phase
 from unomas.i18n import Translations, card_name, color_name, error_text
 from unomas.i18n.switches import switch_groups
-from unomas.rules import PRESETS, SWITCHES, Rules
+from unomas.rules import HOUSE_NUMBERS, PRESETS, SWITCHES, Rules
 from unomas.view import View
 
 
@@ -208,7 +208,12 @@ def match_summary(scores: Sequence[int], winner: int, names: Sequence[str], t: T
 
 def preset_label(preset: str, t: Translations) -> str:
     """A preset of :data:`unomas.rules.PRESETS` as a setup screen's button names it."""
-    labels = {"official": t.gettext("Official rules"), "all": t.gettext("All house rules")}
+    labels = {
+        "official": t.gettext("Official rules"),
+        "all": t.gettext("All house rules"),
+        "familia": t.gettext("Family rules"),
+        "caos": t.gettext("Chaos rules"),
+    }
     return labels.get(preset, preset)
 
 
@@ -227,7 +232,8 @@ def rules_line(rules: Rules, t: Translations) -> str:
     """The rules in force in one line: the preset they are (or the official rules and the
     switches that differ), the target, and the hand size when it is not the usual one."""
     switches = {name: getattr(rules, name) for name in SWITCHES}
-    preset = next((p for p in PRESETS if switches == {n: getattr(Rules.preset(p), n) for n in SWITCHES}), None)
+    house = (*SWITCHES, *HOUSE_NUMBERS)
+    preset = next((p for p in PRESETS if all(getattr(rules, n) == getattr(Rules.preset(p), n) for n in house)), None)
     if preset is not None:
         parts = [preset_label(preset, t)]
     else:
@@ -245,6 +251,12 @@ def rules_line(rules: Rules, t: Translations) -> str:
         parts.append(t.gettext("to {n} points").format(n=rules.target_score))
     else:
         parts.append(t.gettext("a single round"))
+    if preset is None and rules.uno_penalty != Rules.preset("official").uno_penalty:
+        parts.append(t.gettext("{n} cards for a missed UNO").format(n=rules.uno_penalty))
+    if preset is None and rules.hand_limit:
+        parts.append(t.gettext("at most {n} cards in hand").format(n=rules.hand_limit))
+    if preset is None and rules.elimination:
+        parts.append(t.gettext("out at {n} cards").format(n=rules.elimination))
     if rules.hand_size != Rules.preset("official").hand_size:
         parts.append(t.ngettext("{n} card each", "{n} cards each", rules.hand_size).format(n=rules.hand_size))
     return " · ".join(parts)

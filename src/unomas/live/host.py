@@ -31,6 +31,7 @@ from unomas import fairness, record
 from unomas.actions import Action, Kind
 from unomas.bots.base import Bot
 from unomas.bots.player import BotPlayer
+from unomas.cards import card_token, points
 from unomas.conductor import Conductor, Player
 from unomas.errors import BotError, IllegalAction, Refusal, StaleAction, UnoError
 from unomas.events import Event
@@ -567,7 +568,9 @@ class Host:
         return self.over and not self.game.is_over
 
     def standings(self) -> list[dict[str, Any]]:
-        """Each round ended so far: its number, winner, points and everyone's totals after it."""
+        """Each round ended so far: its number, winner, points and everyone's totals after it,
+        and the cards left in each hand with what each scored (the winner's hand is empty), so a
+        face can count the points card by card without knowing what a card is worth."""
         game = self.game
         scores = [0] * self.rules.players
         rounds = []
@@ -576,7 +579,16 @@ class Host:
             if result is None:
                 continue
             scores[result.winner] += result.points
-            rounds.append({"round": number, "winner": result.winner, "points": result.points, "scores": list(scores)})
+            hands = [[(card_token(card), points(card)) for card in hand] for hand in result.hands]
+            rounds.append(
+                {
+                    "round": number,
+                    "winner": result.winner,
+                    "points": result.points,
+                    "scores": list(scores),
+                    "hands": hands,
+                }
+            )
         return rounds
 
     async def close(self) -> None:

@@ -23,8 +23,8 @@ The plays of one card kind come in a block, the UNO call varying fastest (withou
 then with):
 
 * a coloured card other than a 7: 2 ids (UNO call no / yes);
-* a 7: ``2n`` ids, target offset major: offset 0 is a 7 with no target (``seven_zero``
-  off), offsets 1…n-1 name the seat to swap hands with (``seven_zero`` on);
+* a 7: ``2n`` ids, target offset major: offset 0 is a 7 with no target (``seven_zero`` and ``seven_swap``
+  off), offsets 1…n-1 name the seat to swap hands with (either on);
 * ``W`` and ``W+4``: 8 ids, colour major (R, Y, G, B), then the UNO call.
 
 With 2 players there are 138 ids, with 4 players 156.

@@ -20,7 +20,6 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from unomas import fairness, record
 from unomas.conductor import MatchSummary, deal_seed
 from unomas.rules import Rules
 from unomas.runs.backends import Backend, play
@@ -45,8 +44,13 @@ def shuffle(seed: str | None) -> dict[str, Any]:
     """The ``shuffle`` field of the record of a match seeded with ``seed`` (none unseeded):
     the seed it was dealt from (:func:`~unomas.conductor.deal_seed`) and its commitment, so
     that ``unomas replay --verify`` checks every deal. The run's seed tells it: it proves
-    the deals, not that they were secret."""
-    return {} if seed is None else {fairness.FIELD: fairness.reveal(deal_seed(seed))}
+    the deals, not that they were secret. (The commitments' hashing loads with the first
+    seeded match: an unseeded run needs none.)"""
+    if seed is None:
+        return {}
+    from unomas import fairness
+
+    return {fairness.FIELD: fairness.reveal(deal_seed(seed))}
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +66,11 @@ class SimulationJob:
         seed = None if self.seed is None else f"{self.seed}/{number}"
         table = selfplay(self.rules, self.policy, seed=seed, history=self.history)
         summary = table.play()
-        return SimulatedMatch(number, summary, record.to_json(table.game, **shuffle(seed)) if self.history else None)
+        if not self.history:
+            return SimulatedMatch(number, summary)
+        from unomas import record  # (its JSON and files load for a run that writes records)
+
+        return SimulatedMatch(number, summary, record.to_json(table.game, **shuffle(seed)))
 
     def failed(self, number: int, reason: str) -> SimulatedMatch:
         return SimulatedMatch(number, error=reason)

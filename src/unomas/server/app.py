@@ -4,11 +4,14 @@
 ``unomas serve`` calls). Routes:
 
 * ``GET /`` and ``GET /r/{code}`` (the link to a room): the browser game (``/static/``: its
-  ES modules, style, web app manifest and SVG icons; ``/favicon.ico``: the icon);
+  ES modules, style, web app manifest, SVG and PNG icons, offline page; ``/favicon.ico``: the
+  icon; ``/sw.js``: the service worker, at the root so it serves the whole site). Files and
+  catalogs are revalidated by ETag (``no-cache``) and sent gzip-compressed;
 * ``GET /api/i18n/{lang}``: the page's words, ``{catalog, switches, bots, errors}``: the
   gettext catalog as ``{msgid: text}`` (:func:`~unomas.i18n.catalog_json`), the house-rule
   switches of the create-room form (:func:`~unomas.i18n.switches.switches_json`), the bots
-  a room may seat, and each error code's words (:func:`~unomas.i18n.error_messages`);
+  a room may seat, and each error code's words (:func:`~unomas.i18n.error_messages`), with
+  an ETag;
 * ``POST /api/rooms``: create a room (:class:`~unomas.server.protocol.RoomSetup`) →
   ``{code, seat, token, link}``; ``POST /api/rooms/{code}/join`` (``{name}``) →
   ``{seat, token}``; ``GET /api/rooms/{code}``: the room as anyone may see it;
@@ -31,6 +34,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import hashlib
 import ipaddress
 import json
 import logging
@@ -47,6 +52,7 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -58,6 +64,7 @@ from unomas.error_codes import ERRORS
 from unomas.errors import Refusal, UnoError
 from unomas.i18n import LANGUAGES, bot_label, bot_slips, catalog_json, error_messages
 from unomas.i18n.switches import switches_json
+from unomas.rules import PRESETS, Rules
 from unomas.server.collector import tend_collector
 from unomas.server.metrics import CONTENT_TYPE, Metrics
 from unomas.server.protocol import (
@@ -73,7 +80,7 @@ from unomas.server.protocol import (
     parse_client_message,
 )
 from unomas.server.rooms import Connection, Room, Settings, new_code
-from unomas.server.storage import SQLiteStore, Store, StoreWriter
+from unomas.server.storage import Leases, Store, StoreWriter, open_store
 from unomas.server.transport import FILE_HEADROOM, Sockets, address_group, open_files, uvicorn_config
 
 __all__ = ["PerClient", "RateLimit", "Server", "client_address", "create_app", "serve"]
@@ -81,6 +88,9 @@ __all__ = ["PerClient", "RateLimit", "Server", "client_address", "create_app", "
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
 log = logging.getLogger("unomas.server")
+
+PRESET_RULES: dict[str, dict[str, int | bool]] = {name: Rules.preset(name).to_dict() for name in PRESETS}
+"""Each preset's settings (a house rule at its default left out), for the room form's presets."""
 
 
 class RateLimit:
@@ -195,6 +205,11 @@ class AllowedHosts:
         await self.app(scope, receive, send)
 
 
+HEARTBEAT = 0.5
+"""The most seconds between two heartbeats of an instance sharing its store: how long a
+room asked for elsewhere may wait to be handed over."""
+
+
 class Server:
     """The rooms of one server process and the store behind them."""
 
@@ -217,6 +232,11 @@ class Server:
         """Open sockets of every kind per client address (counted by the HTTP layer)."""
         self.draining = False
         """Going down (SIGTERM): not ready for new players."""
+        self.leases = store if isinstance(store, Leases) and store.owner is not None else None
+        """The rooms' leases, when several instances share the store (else every room is ours)."""
+        self._adopting: dict[str, asyncio.Future[Room | None]] = {}
+        """The rooms being taken over from the store just now, by code."""
+        self._keeper: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None]
         self._collector: asyncio.Task[None]
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -232,21 +252,97 @@ class Server:
         if kind != "application/json":
             raise Refusal("body.not_json")
 
-    def look_up(self, scope: Mapping[str, Any], code: str) -> Room:
-        """The room by ``code``, for a client within its look-up rate."""
+    async def look_up(self, scope: Mapping[str, Any], code: str) -> Room:
+        """The room by ``code``, for a client within its look-up rate; with leases, a room
+        hosted by no live instance, or by one that hands it over, is taken over here."""
         self.lookups.check(self.client(scope))
-        return self.room(code)
-
-    def room(self, code: str) -> Room:
         room = self.rooms.get(code.upper())
+        if room is None and self.leases is not None:
+            room = await self.adopt(code.upper())
         if room is None:
             raise Refusal("room.not_found", room=code)
         return room
 
+    async def adopt(self, code: str, *, ask: bool = True) -> Room | None:
+        """Host ``code`` here, rebuilt from the store, once its lease is ours (None: there is
+        no such room, or it is over); each room is taken over once however many ask (see
+        :meth:`_take_over` for ``ask``)."""
+        waiting = self._adopting.get(code)
+        if waiting is None:
+            waiting = self._adopting[code] = asyncio.ensure_future(self._take_over(code, ask=ask))
+            waiting.add_done_callback(lambda _: self._adopting.pop(code, None))
+        return await asyncio.shield(waiting)
+
+    async def _take_over(self, code: str, *, ask: bool = True) -> Room | None:
+        """Ask for ``code``'s lease until it is ours (its host hands it over, or its lease
+        lapses), then restore the room; ``server.restarting`` if that takes too long. Not
+        ``ask``ing: take it if it is free or lapsed, else leave it (None)."""
+        assert self.leases is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settings.lease_seconds + 2
+        while True:
+            answer = await self.store(self.leases.acquire, code, ask)
+            if answer == "gone" or (answer == "held" and not ask):
+                return None
+            if answer == "mine":
+                room = self.rooms.get(code)
+                if room is not None:
+                    return room
+                stored = await self.store(self.store.store.load, code)
+                if not stored:  # over just now
+                    return None
+                room = Room.restore(stored[0], self.store, self.settings)
+                self._add(room)
+                log.info("room %s taken over", code)
+                return room
+            if loop.time() > deadline:
+                raise Refusal("server.restarting")
+            await asyncio.sleep(0.05)
+
+    async def _keep_leases(self) -> None:
+        """Renew this instance's heartbeat; hand over the rooms another instance asks for
+        (or whose lease is lost), and take over the games whose host died."""
+        assert self.leases is not None
+        while True:
+            try:
+                before = {code for code, room in self.rooms.items() if room.status != "over"}
+                held, wanted = await self.store(self.leases.heartbeat, self.settings.lease_seconds)
+                for code in before:
+                    room = self.rooms.get(code)
+                    if room is not None and (code not in held or code in wanted):
+                        await self._hand_over(room)
+                for code in await self.store(self.leases.orphans, 100):
+                    try:
+                        await self.adopt(code, ask=False)  # (another instance quicker: it is theirs)
+                    except Exception:  # one broken room must not keep the others (nor the heartbeat) down
+                        log.exception("room %s could not be taken over", code)
+            except UnoError:  # the store fails just now: the next beat tries again
+                pass
+            await asyncio.sleep(min(self.settings.lease_seconds / 3, HEARTBEAT))
+
+    async def _hand_over(self, room: Room) -> None:
+        """Stop hosting ``room``: its pages are told to reconnect (they reach the instance
+        taking it over), its writes under way finish, then its lease is let go."""
+        assert self.leases is not None
+        del self.rooms[room.code]
+        self._release(room.code)
+        notice = Refusal("server.restarting")
+        for connection in list(room.connections):
+            connection.close(1012, "room moving", {"type": "error", **notice.to_json()})
+        await room.close()
+        await self.store(self.leases.release, [room.code])
+        log.info("room %s handed over", room.code)
+
     async def start(self) -> None:
         """Bring back every stored room; games in play resume where they were."""
         self.loop = asyncio.get_running_loop()
-        for stored in await self.store(self.store.store.load):
+        if self.leases is None:
+            stored_rooms = await self.store(self.store.store.load)
+        else:  # this instance's own rooms (it was restarted); the others' stay theirs
+            held, _ = await self.store(self.leases.heartbeat, self.settings.lease_seconds)
+            stored_rooms = [room for room in await self.store(self.store.store.load) if room.code in held]
+            self._keeper = self.loop.create_task(self._keep_leases())
+        for stored in stored_rooms:
             try:
                 self._add(Room.restore(stored, self.store, self.settings))
             except Exception:  # one broken room must not keep the others down
@@ -334,8 +430,13 @@ class Server:
         """Stop the rooms; the writes under way finish before the store is closed."""
         self._sweeper.cancel()
         self._collector.cancel()
+        if self._keeper is not None:
+            self._keeper.cancel()
         for room in self.rooms.values():
             await room.close()
+        if self.leases is not None:  # the rooms are handed over at once, to whoever asks
+            with contextlib.suppress(UnoError):
+                await self.store(self.leases.release, list(self.rooms))
         self.store.close()
 
     # ------------------------------------------------------------------ HTTP
@@ -345,7 +446,8 @@ class Server:
             self.guard(request)
             client = self.client(request.scope)
             self.creates.check(client)
-            if self.held[client] >= self.settings.max_rooms_held:
+            held = self.held[client] if self.leases is None else await self.store(self.leases.held_by, client)
+            if held >= self.settings.max_rooms_held:
                 raise Refusal("client.rooms_held", limit=self.settings.max_rooms_held)
             body = await _body(request, self.settings.body_timeout)
             try:
@@ -357,6 +459,8 @@ class Server:
             while code in self.rooms:
                 code = new_code()
             room, token = await Room.create(setup, self.store, self.settings, code)
+            if self.leases is not None:  # counted across the instances
+                await self.store(self.leases.created_by, code, client)
         except UnoError as error:
             return self.refuse(error)
         self._add(room)
@@ -368,7 +472,7 @@ class Server:
     async def join_room(self, request: Request) -> Response:
         try:
             self.guard(request)
-            room = self.look_up(request.scope, request.path_params["code"])
+            room = await self.look_up(request.scope, request.path_params["code"])
             body = await _body(request, self.settings.body_timeout)
             try:
                 join = JoinRequest.model_validate_json(body)
@@ -423,7 +527,7 @@ class Server:
 
     async def room_info(self, request: Request) -> Response:
         try:
-            room = self.look_up(request.scope, request.path_params["code"])
+            room = await self.look_up(request.scope, request.path_params["code"])
         except UnoError as error:
             return self.refuse(error)
         return JSONResponse(room.room_message(None))
@@ -455,7 +559,7 @@ class Server:
                 raise Refusal("origin.forbidden")
             if self.sockets[client] >= self.settings.max_connections:
                 raise Refusal("client.limited", retry_after=5)
-            room = self.look_up(websocket.scope, websocket.path_params["code"])
+            room = await self.look_up(websocket.scope, websocket.path_params["code"])
         except UnoError as error:
             await websocket.send_text(json.dumps({"type": "error", **error.to_json()}))
             await websocket.close(4404 if error.code == "room.not_found" else 4000 + ERRORS[error.code].status)
@@ -592,10 +696,15 @@ HSTS = (b"strict-transport-security", b"max-age=31536000")
 browser comes back over https only for a year."""
 
 
+CACHED = ("/static/", "/api/i18n/", "/sw.js")
+"""The paths a browser may keep and revalidate (``no-cache``, with an ETag): the page's files,
+its catalogs, its service worker. Everything else is not kept (``no-store``)."""
+
+
 class SecurityHeaders:
     """ASGI middleware: every response gets :data:`SECURITY_HEADERS`, :data:`HSTS` over TLS,
-    and a ``Cache-Control``: static files are revalidated (``no-cache``), everything else is
-    not kept (``no-store``)."""
+    and a ``Cache-Control``: the paths in :data:`CACHED` are revalidated (``no-cache``),
+    everything else is not kept (``no-store``)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -604,7 +713,7 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        cache = b"no-cache" if scope["path"].startswith("/static/") else b"no-store"
+        cache = b"no-cache" if scope["path"].startswith(CACHED) else b"no-store"
         secure = [HSTS] if scope["scheme"] == "https" else []
 
         async def send_with_headers(message: Any) -> None:
@@ -614,6 +723,26 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+GZIP_FROM = 500
+"""Responses from this many bytes are sent gzip-compressed to a browser that accepts it."""
+
+
+@functools.cache
+def _words(lang: str) -> tuple[bytes, str]:
+    """A language's catalog for the page as JSON, and its ETag (the same words, the same tag:
+    a browser that has them is answered 304)."""
+    bots = [{"spec": spec, "label": bot_label(spec, lang), "slips": bot_slips(spec, lang)} for spec in ROOM_LEVELS]
+    words = {
+        "catalog": catalog_json(lang),
+        "switches": switches_json(lang),
+        "bots": bots,
+        "presets": PRESET_RULES,
+        "errors": error_messages(lang),
+    }
+    body = json.dumps(words, ensure_ascii=False, separators=(",", ":")).encode()
+    return body, f'"{hashlib.sha256(body).hexdigest()[:20]}"'
 
 
 def create_app(
@@ -631,13 +760,17 @@ def create_app(
     async def manifest(request: Request) -> Response:
         return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
 
+    async def service_worker(request: Request) -> Response:
+        return FileResponse(STATIC / "sw.js", media_type="text/javascript")
+
     async def words(request: Request) -> Response:
         lang = request.path_params["lang"]
         if lang not in LANGUAGES:
             return _error(Refusal("lang.unknown", lang=lang))
-        bots = [{"spec": spec, "label": bot_label(spec, lang), "slips": bot_slips(spec, lang)} for spec in ROOM_LEVELS]
-        words = {"catalog": catalog_json(lang), "switches": switches_json(lang), "bots": bots}
-        return JSONResponse(words | {"errors": error_messages(lang)})
+        body, etag = _words(lang)
+        if etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers={"ETag": etag})
+        return Response(body, media_type="application/json", headers={"ETag": etag})
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -651,6 +784,7 @@ def create_app(
             Route("/r/{code}", index, name="room_page"),
             Route("/favicon.ico", favicon),
             Route("/static/manifest.webmanifest", manifest),
+            Route("/sw.js", service_worker),
             Route("/api/i18n/{lang}", words),
             Route("/healthz", server.health),
             Route("/readyz", server.ready),
@@ -663,7 +797,11 @@ def create_app(
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
-        middleware=[Middleware(AllowedHosts, allowed=server.settings.allowed_hosts), Middleware(SecurityHeaders)],
+        middleware=[
+            Middleware(AllowedHosts, allowed=server.settings.allowed_hosts),
+            Middleware(SecurityHeaders),
+            Middleware(GZipMiddleware, minimum_size=GZIP_FROM),
+        ],
     )
     app.state.server = server
     return app
@@ -672,19 +810,22 @@ def create_app(
 def serve(
     host: str,
     port: int,
-    db: Path,
+    db: str | Path,
     settings: Settings | None = None,
     *,
     certfile: Path | None = None,
     keyfile: Path | None = None,
+    instance: str | None = None,
 ) -> None:
     """Run the server until interrupted or terminated (``unomas serve``); with ``certfile``
     (and ``keyfile``) over TLS. On SIGTERM or SIGINT every page is told the server is
-    restarting, the writes under way finish, and the store is closed."""
+    restarting, the writes under way finish, and the store is closed. ``db`` is a SQLite
+    file or a PostgreSQL DSN (:func:`~unomas.server.storage.open_store`); ``instance``
+    names this server among those sharing a PostgreSQL database."""
     import uvicorn
 
     settings = settings or Settings()
-    app = create_app(SQLiteStore(db), settings)
+    app = create_app(open_store(db, owner=instance), settings)
     server: Server = app.state.server
 
     class Graceful(uvicorn.Server):

@@ -51,7 +51,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAd
 
 from unomas.bots.levels import ROOM_LEVELS
 from unomas.errors import Refusal, UnoError
-from unomas.rules import Rules
+from unomas.rules import SETTING_HELP, Rules
 
 __all__ = [
     "MAX_MESSAGE",
@@ -93,7 +93,7 @@ class RoomSetup(_Strict):
     """A new room: the host's name, the rules, which seats bots play, the turn timer."""
 
     name: Name
-    rules: dict[str, StrictInt | StrictBool] = Field(default_factory=dict, max_length=20)
+    rules: dict[str, StrictInt | StrictBool] = Field(default_factory=dict, max_length=len(SETTING_HELP))
     bots: list[StrictInt] = Field(default_factory=list, max_length=9)
     """Seats (1 to players-1) that bots play; seats nobody has joined at the start get bots too."""
     programs: list[StrictInt] = Field(default_factory=list, max_length=9)
@@ -269,7 +269,8 @@ class TimedOut(BaseModel):
 
 
 class RoundResult(BaseModel):
-    """One round of the standings: who won it, the points, everyone's totals after it."""
+    """One round of the standings: who won it, the points, everyone's totals after it, and
+    each hand's cards left with what each scored (the winner's empty)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -277,6 +278,7 @@ class RoundResult(BaseModel):
     winner: int
     points: int
     scores: list[int]
+    hands: list[list[tuple[str, int]]]
 
 
 def parse_client_message(text: str) -> Hello | Start | Act | Rematch | React | LetGo:

@@ -127,6 +127,9 @@ class Settings:
     collect_every: float = 600.0
     """Seconds between two full collections, frozen objects included (one pause of the
     process, some hundreds of milliseconds with thousands of connections)."""
+    lease_seconds: float = 3.0
+    """Seconds a room's lease outlives its instance's last heartbeat (several instances on
+    one PostgreSQL database): how long a dead instance's rooms wait to be taken over."""
 
 
 def new_code() -> str:

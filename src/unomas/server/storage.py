@@ -31,7 +31,7 @@ import platformdirs
 
 from unomas.errors import Refusal
 
-__all__ = ["SQLiteStore", "Store", "StoreWriter", "StoredRoom", "default_db_path"]
+__all__ = ["Leases", "SQLiteStore", "Store", "StoreWriter", "StoredRoom", "default_db_path", "open_store"]
 
 log = logging.getLogger("unomas.server")
 T = TypeVar("T")
@@ -90,9 +90,9 @@ class Store(ABC):
         """Delete a room that never started (an abandoned lobby)."""
 
     @abstractmethod
-    def load(self) -> list[StoredRoom]:
-        """Every room not yet over, with its rounds from the last snapshot on, to resume
-        after a restart."""
+    def load(self, code: str | None = None) -> list[StoredRoom]:
+        """Every room not yet over (or only the one by ``code``, if it is not over), with its
+        rounds from the last snapshot on, to resume after a restart or a takeover."""
 
     @abstractmethod
     def rounds(self, code: str, start: int, stop: int) -> list[dict[str, Any]]:
@@ -118,6 +118,52 @@ class Store(ABC):
         return contextlib.nullcontext()
 
 
+def open_store(db: str | Path, *, owner: str | None = None) -> Store:
+    """The store ``--db`` names: a ``postgresql://`` DSN (the ``postgres`` extra; ``owner``
+    is this instance's name in the rooms' leases), or else the path of a SQLite file."""
+    if str(db).startswith(("postgresql://", "postgres://")):
+        from unomas.server.postgres import PostgresStore
+
+        return PostgresStore(str(db), owner=owner)
+    return SQLiteStore(db)
+
+
+class Leases(ABC):
+    """A store shared by several instances: each room not over is hosted by one of them at
+    a time, which holds its lease (the ``owner`` named); a lease lapses when its instance
+    stops renewing its heartbeat, and another instance may then take the room over. It
+    also counts, across the instances, the rooms each client address holds."""
+
+    owner: str | None
+
+    @abstractmethod
+    def heartbeat(self, seconds: float) -> tuple[set[str], set[str]]:
+        """This instance is alive for ``seconds`` more; returns the codes of the rooms whose
+        leases it holds, and those of them another instance asked for."""
+
+    @abstractmethod
+    def acquire(self, code: str, ask: bool = True) -> str:
+        """Take ``code``'s lease if it is free, lapsed or ours: ``mine``; ``held`` by a live
+        instance (which, if ``ask``, is asked to hand it over); ``gone`` (no such room, or it
+        is over)."""
+
+    @abstractmethod
+    def release(self, codes: list[str]) -> None:
+        """Give these rooms' leases up (the instance is stopping, or was asked)."""
+
+    @abstractmethod
+    def created_by(self, code: str, client: str) -> None:
+        """The room ``code`` was created by ``client`` (an address, as the limits count it)."""
+
+    @abstractmethod
+    def held_by(self, client: str) -> int:
+        """The rooms not over that ``client`` created, on every instance."""
+
+    @abstractmethod
+    def orphans(self, limit: int) -> list[str]:
+        """Up to ``limit`` games in play whose host's leases lapsed (it died)."""
+
+
 class SQLiteStore(Store):
     """The embedded store: one SQLite file in WAL mode, one transaction per change.
 
@@ -137,10 +183,8 @@ class SQLiteStore(Store):
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(rounds)")}
-        if columns and "snapshot" not in columns:  # a database from before snapshots
-            self._db.execute("ALTER TABLE rounds ADD COLUMN snapshot TEXT")
-        self._db.executescript(_SCHEMA)
+        with _Transaction(self._db, self._lock) as db:
+            migrate(db, SQLITE_MIGRATIONS, _sqlite_version(db))
 
     def _transaction(self) -> _Transaction | _Savepoint:
         """One call's statements: a transaction, or a savepoint in the batch this thread holds."""
@@ -199,32 +243,9 @@ class SQLiteStore(Store):
         with self._transaction() as db:
             db.execute("DELETE FROM rooms WHERE code = ? AND status = 'lobby'", (code,))
 
-    def load(self) -> list[StoredRoom]:
+    def load(self, code: str | None = None) -> list[StoredRoom]:
         with self._transaction() as db:
-            rooms = {
-                code: StoredRoom(code, json.loads(setup), json.loads(seats), status, seed)
-                for code, setup, seats, status, seed in db.execute(
-                    "SELECT code, setup, seats, status, seed FROM rooms WHERE status != 'over' ORDER BY rowid"
-                )
-            }
-            for code, index, snapshot in db.execute(
-                "SELECT code, idx, snapshot FROM rounds JOIN rooms USING (code)"
-                f" WHERE status != 'over' AND idx = ({_LAST_SNAPSHOT})"
-            ):
-                rooms[code].first_round, rooms[code].snapshot = index, json.loads(snapshot)
-            for code, deal, result in db.execute(
-                "SELECT code, deal, result FROM rounds JOIN rooms USING (code)"
-                f" WHERE status != 'over' AND idx >= COALESCE(({_LAST_SNAPSHOT}), 0) ORDER BY code, idx"
-            ):
-                rooms[code].rounds.append(_round(deal, result))
-            for code, index, event in db.execute(
-                "SELECT code, round, entry FROM events JOIN rooms USING (code) WHERE status != 'over'"
-                f" AND round >= COALESCE(({_LAST_SNAPSHOT.replace('rounds.code', 'events.code')}), 0)"
-                " ORDER BY events.id"
-            ):
-                stored = rooms[code]
-                stored.rounds[index - stored.first_round]["events"].append(json.loads(event))
-        return list(rooms.values())
+            return load_rooms(db, "?", "rowid", code)
 
     def rounds(self, code: str, start: int, stop: int) -> list[dict[str, Any]]:
         with self._transaction() as db:
@@ -468,6 +489,69 @@ def _round(deal: str, result: str | None) -> dict[str, Any]:
     return entry
 
 
+def load_rooms(db: Any, mark: str, order: str, code: str | None) -> list[StoredRoom]:
+    """The rooms not over (or the one by ``code``), in the order of the column ``order``,
+    from a DB-API connection whose parameters are written ``mark`` (SQLite's ``?``,
+    PostgreSQL's ``%s``): what both stores' :meth:`Store.load` do, in the caller's transaction."""
+    only, args = ("", ()) if code is None else (f" AND rooms.code = {mark}", (code,))
+    rooms = {
+        code: StoredRoom(code, json.loads(setup), json.loads(seats), status, None if seed is None else bytes(seed))
+        for code, setup, seats, status, seed in db.execute(
+            f"SELECT code, setup, seats, status, seed FROM rooms WHERE status != 'over'{only} ORDER BY {order}", args
+        ).fetchall()
+    }
+    for code, index, snapshot in db.execute(
+        "SELECT code, idx, snapshot FROM rounds JOIN rooms USING (code)"
+        f" WHERE status != 'over'{only} AND idx = ({_LAST_SNAPSHOT})",
+        args,
+    ).fetchall():
+        rooms[code].first_round, rooms[code].snapshot = index, json.loads(snapshot)
+    for code, deal, result in db.execute(
+        "SELECT code, deal, result FROM rounds JOIN rooms USING (code)"
+        f" WHERE status != 'over'{only} AND idx >= COALESCE(({_LAST_SNAPSHOT}), 0) ORDER BY code, idx",
+        args,
+    ).fetchall():
+        rooms[code].rounds.append(_round(deal, result))
+    for code, index, event in db.execute(
+        f"SELECT code, round, entry FROM events JOIN rooms USING (code) WHERE status != 'over'{only}"
+        f" AND round >= COALESCE(({_LAST_SNAPSHOT.replace('rounds.code', 'events.code')}), 0)"
+        " ORDER BY events.id",
+        args,
+    ).fetchall():
+        stored = rooms[code]
+        stored.rounds[index - stored.first_round]["events"].append(json.loads(event))
+    return list(rooms.values())
+
+
+def migrate(db: Any, migrations: list[list[str]], version: int) -> None:
+    """Bring a database at schema ``version`` to the last one, in the caller's transaction:
+    the statements of each migration after ``version`` (``migrations[0]`` makes version 1),
+    then the version noted in ``schema_version``. A newer server so upgrades an older
+    database when it opens it; an older server never meets a newer one's (see below)."""
+    db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    if version > len(migrations):
+        raise RuntimeError(f"the database's schema ({version}) is newer than this server's ({len(migrations)})")
+    for statements in migrations[version:]:
+        for statement in statements:
+            db.execute(statement)
+    if version < len(migrations):
+        db.execute("DELETE FROM schema_version")
+        db.execute(f"INSERT INTO schema_version (version) VALUES ({len(migrations)})")
+
+
+def _sqlite_version(db: sqlite3.Connection) -> int:
+    """The schema version of a SQLite database: noted, or (before it was) read off its tables."""
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "schema_version" in tables:
+        row = db.execute("SELECT version FROM schema_version").fetchone()
+        if row is not None:
+            return int(row[0])
+    if "rooms" not in tables:
+        return 0
+    columns = {row[1] for row in db.execute("PRAGMA table_info(rounds)")}
+    return 2 if "snapshot" in columns else 1  # a database from before snapshots, or from before versions
+
+
 _LAST_SNAPSHOT = "SELECT MAX(idx) FROM rounds AS later WHERE later.code = rounds.code AND later.snapshot IS NOT NULL"
 """The index of a room's last round stored with a snapshot (NULL if none is)."""
 
@@ -476,29 +560,16 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS rooms (
-    code TEXT PRIMARY KEY,
-    setup TEXT NOT NULL,
-    seats TEXT NOT NULL,
-    status TEXT NOT NULL,
-    seed BLOB,
-    record TEXT
-);
-CREATE TABLE IF NOT EXISTS rounds (
-    code TEXT NOT NULL REFERENCES rooms(code),
-    idx INTEGER NOT NULL,
-    deal TEXT NOT NULL,
-    result TEXT,
-    snapshot TEXT,
-    PRIMARY KEY (code, idx)
-);
-CREATE TABLE IF NOT EXISTS events (
-    id INTEGER PRIMARY KEY,
-    code TEXT NOT NULL,
-    round INTEGER NOT NULL,
-    entry TEXT NOT NULL,
-    FOREIGN KEY (code, round) REFERENCES rounds(code, idx)
-);
-CREATE INDEX IF NOT EXISTS events_by_round ON events (code, round);
-"""
+SQLITE_MIGRATIONS: list[list[str]] = [
+    [  # 1: rooms, their rounds and their moves
+        "CREATE TABLE IF NOT EXISTS rooms (code TEXT PRIMARY KEY, setup TEXT NOT NULL, seats TEXT NOT NULL,"
+        " status TEXT NOT NULL, seed BLOB, record TEXT)",
+        "CREATE TABLE IF NOT EXISTS rounds (code TEXT NOT NULL REFERENCES rooms(code), idx INTEGER NOT NULL,"
+        " deal TEXT NOT NULL, result TEXT, PRIMARY KEY (code, idx))",
+        "CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY, code TEXT NOT NULL, round INTEGER NOT NULL,"
+        " entry TEXT NOT NULL, FOREIGN KEY (code, round) REFERENCES rounds(code, idx))",
+        "CREATE INDEX IF NOT EXISTS events_by_round ON events (code, round)",
+    ],
+    ["ALTER TABLE rounds ADD COLUMN snapshot TEXT"],  # 2: each round's snapshot of the match before it
+]
+"""The SQLite schema, migration by migration (only ever appended to)."""

@@ -2,7 +2,7 @@
 // Every card stays reachable with Tab, the unplayable ones marked aria-disabled, so a
 // keyboard or screen-reader user can read the whole hand.
 import { state, $, el, names, calm } from "./state.js";
-import { _, cardName, colorName } from "./words.js";
+import { _, cardName, colorName, initial } from "./words.js";
 import { act } from "./net.js";
 import { dialog, closeDialog } from "./dialogs.js";
 
@@ -13,23 +13,48 @@ export const FILL = { R: "#c62828", Y: "#fdd835", G: "#2e7d32", B: "#1565c0", W:
 export const INK = { R: "#ffffff", Y: "#212121", G: "#ffffff", B: "#ffffff", W: "#ffffff" };
 export const SIGN = { R: "#c62828", Y: "#6d5200", G: "#2e7d32", B: "#1565c0", W: "#212121" };
 
+// The colour-blind mode (remembered by the browser): each colour has a shape as well as its
+// initial in the page's language, on the cards, the colour buttons and the colour in play.
+export const shapes = () => localStorage.getItem("unomas:shapes") === "1";
+const SHAPE = {  // a shape per colour, drawn in a 10×10 box at the origin
+  R: '<path d="M5 0L10 10H0Z"/>', Y: '<circle cx="5" cy="5" r="5"/>', G: '<rect width="10" height="10"/>',
+  B: '<path d="M5 0L10 5L5 10L0 5Z"/>',
+};
+export const SHAPE_CHAR = { R: "▲", Y: "●", G: "■", B: "◆" };
+// A wild's oval in the four colours, a quarter each.
+const QUARTERS = [["R", "30 14", "51 45"], ["Y", "51 45", "30 76"], ["G", "30 76", "9 45"], ["B", "9 45", "30 14"]]
+  .map(([c, a, b]) => `<path d="M30 45L${a}A21 31 0 0 1 ${b}Z" fill="${FILL[c]}"/>`).join("");
+
+// A card's face: the colour (a wild's in four colours, ringed by the one chosen), its sign in
+// the middle and in two corners (no colour letters); in the colour-blind mode the colour's
+// shape and initial too.
 export function cardSvg(token, chosen = null) {
   const letter = token[0] === "W" ? "W" : token[0];
-  const rank = token[0] === "W" ? (token === "W" ? "W" : "+4") : token.slice(1);
+  const rank = token[0] === "W" ? (token === "W" ? "" : "+4") : token.slice(1);
   const symbol = { S: "⊘", R: "⇄" }[rank] || rank;
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("viewBox", "0 0 60 90");
   svg.setAttribute("aria-hidden", "true");
   svg.setAttribute("focusable", "false");
   const ring = chosen ? FILL[chosen] : "#fff";
-  const corner = letter === "W" ? (chosen || "W") : letter;
+  const ink = INK[letter];
+  const middle = letter === "W"
+    ? `<g transform="rotate(20 30 45)">${QUARTERS}</g>` + (symbol ? `<text x="30" y="54" font-size="24" font-weight="bold" text-anchor="middle" fill="#fff" stroke="#212121" stroke-width="1.5" paint-order="stroke" font-family="sans-serif">${symbol}</text>` : "")
+    : `<ellipse cx="30" cy="45" rx="21" ry="31" fill="#fff" transform="rotate(20 30 45)"/>` +
+      `<text x="30" y="55" font-size="${symbol.length > 1 ? 24 : 30}" font-weight="bold" text-anchor="middle" ` +
+      `fill="${SIGN[letter]}" font-family="sans-serif">${symbol}</text>`;
+  const corner = symbol || "★";
+  let marks = "";
+  const colour = letter === "W" ? chosen : letter;
+  if (shapes() && colour) {
+    const fill = letter === "W" ? "#fff" : ink;
+    marks = `<g transform="translate(45 5)" fill="${fill}" stroke="#212121" stroke-width="${letter === "W" ? 1 : 0}">${SHAPE[colour]}</g>` +
+      `<text x="6" y="84" font-size="10" font-weight="bold" fill="${fill}" font-family="sans-serif">${initial(colour)}</text>`;
+  }
   svg.innerHTML =
-    `<rect x="1.5" y="1.5" width="57" height="87" rx="7" fill="${FILL[letter]}" stroke="${ring}" stroke-width="3"/>` +
-    `<ellipse cx="30" cy="45" rx="21" ry="31" fill="#fff" transform="rotate(20 30 45)"/>` +
-    `<text x="30" y="55" font-size="${symbol.length > 1 ? 24 : 30}" font-weight="bold" text-anchor="middle" ` +
-    `fill="${SIGN[letter]}" font-family="sans-serif">${symbol}</text>` +
-    `<text x="6" y="15" font-size="12" font-weight="bold" fill="${INK[letter]}" font-family="sans-serif">${corner}</text>` +
-    `<text x="54" y="84" font-size="12" font-weight="bold" fill="${INK[letter]}" text-anchor="end" font-family="sans-serif">${corner}</text>`;
+    `<rect x="1.5" y="1.5" width="57" height="87" rx="7" fill="${FILL[letter]}" stroke="${ring}" stroke-width="3"/>` + middle +
+    `<text x="6" y="15" font-size="12" font-weight="bold" fill="${ink}" font-family="sans-serif">${corner}</text>` +
+    `<text x="54" y="84" font-size="12" font-weight="bold" fill="${ink}" text-anchor="end" font-family="sans-serif">${corner}</text>` + marks;
   return svg;
 }
 
@@ -133,7 +158,8 @@ function choosePlay(options, button) {
 
 export function colorButtons(moves, then = act) {
   return moves.map((move) => {
-    const button = el("button", { type: "button", className: `pick pick-${COLORS[move.color]}` }, colorName(move.color));
+    const button = el("button", { type: "button", className: `pick pick-${COLORS[move.color]}` },
+      shapes() ? el("span", { ariaHidden: "true" }, `${SHAPE_CHAR[move.color]} `) : null, colorName(move.color));
     button.dataset.a = move.a;
     button.addEventListener("click", () => then(move));
     return button;

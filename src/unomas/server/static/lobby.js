@@ -29,22 +29,25 @@ export function buildSwitches() {
   markPreset();
 }
 
-// The presets the terminal offers too: the official rules, or every house rule on.
+// The presets the terminal offers too, as the server gives them (a house rule at its default
+// left out): the official rules, every house rule on, the family's and chaos.
+const NUMBERS = { uno_penalty: 2, hand_limit: 0, elimination: 0 };
+
 function applyPreset(name) {
-  for (const input of $("#switches").querySelectorAll("input[type=checkbox]")) {
-    input.checked = name === "all" ? true : Boolean(input.dataset.official);
-  }
+  const rules = state.presets[name];
+  for (const input of $("#switches").querySelectorAll("input[type=checkbox]")) input.checked = Boolean(rules[input.name]);
+  const form = $("#create-form");
+  for (const [field, usual] of Object.entries(NUMBERS)) form[field].value = String(rules[field] ?? usual);
   markPreset();
 }
 
 function markPreset() {
   const boxes = [...$("#switches").querySelectorAll("input[type=checkbox]")];
-  const official = boxes.every((i) => i.checked === Boolean(i.dataset.official));
-  const all = boxes.every((i) => i.checked);
-  for (const radio of document.querySelectorAll("#presets input")) {
-    radio.checked = (radio.value === "official" && official) || (radio.value === "all" && all && !official)
-      || (radio.value === "custom" && !official && !all);
-  }
+  const form = $("#create-form");
+  const fits = (rules) => boxes.every((i) => i.checked === Boolean(rules[i.name]))
+    && Object.entries(NUMBERS).every(([field, usual]) => Number(form[field].value) === (rules[field] ?? usual));
+  const chosen = Object.keys(state.presets).find((name) => fits(state.presets[name])) || "custom";
+  for (const radio of document.querySelectorAll("#presets input")) radio.checked = radio.value === chosen;
 }
 
 function buildBotChoice() {
@@ -82,7 +85,8 @@ export async function createRoom(event, then) {
   event.preventDefault();
   const form = event.target;
   const rules = { players: Number(form.players.value), target_score: Number(form.target_score.value),
-    hand_size: Number(form.hand_size.value) };
+    hand_size: Number(form.hand_size.value), uno_penalty: Number(form.uno_penalty.value),
+    hand_limit: Number(form.hand_limit.value), elimination: Number(form.elimination.value) };
   for (const input of $("#switches").querySelectorAll("input[type=checkbox]")) rules[input.name] = input.checked;
   const room = await post("/api/rooms", { name: form.name.value, rules, bots: checkedSeats("#bot-seats"),
     programs: checkedSeats("#program-seats"), bot: form.bot.value, turn_seconds: Number(form.turn_seconds.value),
@@ -119,6 +123,7 @@ export function setUpHome() {
   for (const radio of document.querySelectorAll("#presets input")) {
     radio.addEventListener("change", () => { if (radio.value !== "custom") applyPreset(radio.value); });
   }
+  for (const field of Object.keys(NUMBERS)) form[field].addEventListener("input", markPreset);
 }
 
 function seatList(room, list) {

@@ -4,7 +4,7 @@ import { state, $, el, names, chanceOpen } from "./state.js";
 import { _, loadWords, errorText, reactionText, REACTIONS } from "./words.js";
 import { connect, disconnect, send, act, letGo, online, post } from "./net.js";
 import { render, tick, animate, showReaction } from "./table.js";
-import { setUpHandKeys, setUpSort } from "./hand.js";
+import { setUpHandKeys, setUpSort, shapes } from "./hand.js";
 import { roundSummary, closeDialog } from "./dialogs.js";
 import { buildSwitches, createRoom, quickPlay, readCode, renderJoin, renderLobby, setUpHome, setUpLobby } from "./lobby.js";
 import { matchOver, renderOver } from "./over.js";
@@ -53,13 +53,15 @@ function addLog(line, kind = "", say = true) {
   while (announce.children.length > 5) announce.firstChild.remove();
 }
 
+// A seat's presence changed: said in the log. "Back" only for one this page saw connected
+// and then lose the connection (not a seat arriving at a new room, such as a rematch's).
 function notePresence(seat, presence) {
   const before = state.presence[seat];
-  state.presence[seat] = { ...presence, at: performance.now() };
+  state.presence[seat] = { ...presence, at: performance.now(), seen: Boolean(presence.connected || (before && before.seen)) };
   if (!before || !state.view) return;
   const who = names()[seat];
   if (before.connected && !presence.connected) addLog(_("{name} lost the connection.", { name: who }), "note");
-  else if (!before.connected && presence.connected) addLog(_("{name} is back.", { name: who }), "note");
+  else if (!before.connected && presence.connected && before.seen) addLog(_("{name} is back.", { name: who }), "note");
   else if (!before.away && presence.away) addLog(_("{name} is away: a bot plays for them.", { name: who }), "note");
 }
 
@@ -219,6 +221,8 @@ async function relabel() {
   buildSwitches();
   buildReactions();
   $("#sort").textContent = _("Sort by colour");
+  $("#shapes").title = _("Colour-blind mode");
+  $("#shapes").setAttribute("aria-label", $("#shapes").title);
   showMute();
   if (state.room && state.room.status === "lobby") renderLobby();
   render();
@@ -226,8 +230,22 @@ async function relabel() {
   renderFairness();
 }
 
+// The colour-blind mode: the cards, the colour buttons and the colour in play show a shape
+// and an initial for each colour; the browser remembers it.
+function setUpShapes() {
+  const button = $("#shapes");
+  button.setAttribute("aria-pressed", String(shapes()));
+  button.addEventListener("click", () => {
+    localStorage.setItem("unomas:shapes", shapes() ? "0" : "1");
+    button.setAttribute("aria-pressed", String(shapes()));
+    render();
+    renderOver();
+  });
+}
+
 window.addEventListener("DOMContentLoaded", async () => {
   await loadWords(state.lang);
+  setUpShapes();
   setUpHome();
   setUpLobby();
   setUpMute();
@@ -277,4 +295,6 @@ window.addEventListener("DOMContentLoaded", async () => {
   }));
   setInterval(tick, 250);
   route();
+  // Installable as an app, with an offline page (the service worker is at the root: it serves the whole site).
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 });

@@ -1,7 +1,9 @@
-// The end of a match: the winner, the standings with every round's scores, the record with
-// its revealed seed, and "Play again": a rematch each player opts in to.
+// The end of a match: a podium, the last round's points counted card by card (the cards and
+// their points as the server sends them), the standings with every round's scores, the
+// record with its revealed seed, and "Play again": a rematch each player opts in to.
 import { state, $, el, names } from "./state.js";
-import { _, ngettext } from "./words.js";
+import { _, ngettext, cardName } from "./words.js";
+import { cardSvg } from "./hand.js";
 import { send } from "./net.js";
 import { play } from "./sound.js";
 
@@ -22,6 +24,36 @@ function standings(rounds, scores) {
   return box;
 }
 
+// The first three by score, on steps: the winner in the middle and highest.
+function podium(scores) {
+  const who = names();
+  const order = scores.map((score, seat) => seat).sort((a, b) => scores[b] - scores[a] || a - b).slice(0, 3);
+  const box = el("ol", { className: "podium" }, ...order.map((seat, place) => el("li", { className: `place-${place + 1}` },
+    el("span", { className: "who" }, who[seat]),
+    el("span", { className: "step" }, el("span", { className: "place" }, String(place + 1)),
+      el("span", { className: "points" }, ngettext("{n} point", "{n} points", scores[seat]))))));
+  box.setAttribute("aria-label", _("Podium"));
+  return box;
+}
+
+// The points of a round, counted card by card: each hand left, each card with what it scores.
+function counted(round) {
+  const who = names();
+  const rows = round.hands.map((hand, seat) => [seat, hand]).filter(([, hand]) => hand.length);
+  let i = 0;
+  return el("section", { className: "counted" },
+    el("h3", {}, _("{name} takes {n} points from the hands left:", { name: who[round.winner], n: round.points })),
+    el("ul", {}, ...rows.map(([seat, hand]) => el("li", {},
+      el("span", { className: "who" }, who[seat]),
+      el("span", { className: "cards" }, ...hand.map(([token, points]) => {
+        const card = el("span", { className: "count-card", role: "img" }, cardSvg(token), el("span", { className: "pts" }, `+${points}`));
+        card.setAttribute("aria-label", _("{card}: {n} points", { card: cardName(token), n: points }));
+        card.style.setProperty("--i", String(i++));
+        return card;
+      })),
+      el("span", { className: "sum" }, `= ${hand.reduce((sum, [, points]) => sum + points, 0)}`)))));
+}
+
 export function renderOver() {
   const over = state.over, room = state.room;
   if (!over || !room) return;
@@ -38,6 +70,8 @@ export function renderOver() {
   const link = el("a", { href: over.record, download: `unomas-${state.code}.json` }, _("Download the record"));
   $("#over-body").replaceChildren(
     el("h2", { id: "over-banner", tabIndex: -1 }, banner),
+    over.winner == null ? null : podium(over.scores),
+    rounds.length && rounds[rounds.length - 1].hands ? counted(rounds[rounds.length - 1]) : null,
     el("p", {}, ngettext("{n} round played.", "{n} rounds played.", rounds.length)),
     standings(rounds, over.scores),
     room.you === null ? null : again,

@@ -4,7 +4,7 @@
 import { state, $, el, names, calm, chanceOpen } from "./state.js";
 import { _, ngettext, colorName, cardName, reactionText } from "./words.js";
 import { act, letGo } from "./net.js";
-import { cardSvg, cardBack, colorButtons, renderHand, COLORS } from "./hand.js";
+import { cardSvg, cardBack, colorButtons, renderHand, COLORS, SHAPE_CHAR, shapes } from "./hand.js";
 import { turnCue } from "./sound.js";
 
 // Focus survives a redraw: the control that had it (same key) or the one now in its place.
@@ -64,7 +64,10 @@ function renderSeats(view, room) {
       tags.length ? el("p", { className: "tags" }, ...tags.map((tag) => (Array.isArray(tag)
         ? el("span", { className: `tag ${tag[1]}` }, tag[0]) : el("span", { className: "tag" }, tag)))) : null);
     box.dataset.seat = seat;
-    if (turn) box.setAttribute("aria-current", "true");
+    if (turn) {
+      box.setAttribute("aria-current", "true");
+      if (state.turnLeft != null && room.turn_seconds) box.append(ring());
+    }
     const angle = Math.PI / 2 + (2 * Math.PI * ((seat - me + count) % count)) / count;  // you at the bottom
     box.style.setProperty("--x", `${50 + 44 * Math.cos(angle)}%`);
     box.style.setProperty("--y", `${50 + 40 * Math.sin(angle)}%`);
@@ -95,8 +98,9 @@ function renderPiles(view) {
   const top = el("div", { id: "discard", className: "pile", role: "img" }, cardSvg(view.top, view.top[0] === "W" ? view.color : null));
   top.setAttribute("aria-label", _("Discard pile: {card}", { card: cardName(view.top) }));
   const color = view.color ? el("p", { className: `in-play pick-${COLORS[view.color]}` },
+    shapes() ? el("span", { ariaHidden: "true" }, `${SHAPE_CHAR[view.color]} `) : null,
     _("Colour in play: {color}", { color: colorName(view.color) })) : null;
-  const direction = el("p", { className: `direction ${view.direction === 1 ? "cw" : "ccw"}` },
+  const direction = el("p", { className: `direction ${view.direction === 1 ? "cw" : "ccw"}`, id: "direction" },
     el("span", { className: "arrow", ariaHidden: "true" }, view.direction === 1 ? "↻" : "↺"), " ",
     view.direction === 1 ? _("Clockwise") : _("Counter-clockwise"));
   const target = state.room.rules.target_score;
@@ -155,14 +159,26 @@ function renderStatus(view) {
   showTimer();
 }
 
-// The turn timer counts down on the page from the seconds the server last gave.
+// The turn timer: a ring on the plate of the seat whose turn it is, emptying as the seconds
+// the server last gave run out, the seconds left in the middle.
+const RING = 2 * Math.PI * 16;
+function ring() {
+  const box = el("div", { className: "ring", role: "timer" });
+  box.innerHTML = `<svg viewBox="0 0 40 40" aria-hidden="true"><circle cx="20" cy="20" r="16" class="track"/>` +
+    `<circle cx="20" cy="20" r="16" class="left" stroke-dasharray="${RING}" transform="rotate(-90 20 20)"/>` +
+    `<text x="20" y="25" text-anchor="middle"></text></svg>`;
+  return box;
+}
+
 function showTimer() {
-  const box = $("#timer");
-  const over = state.view && ["round_over", "match_over"].includes(state.view.phase);
-  if (state.turnLeft == null || over) { box.hidden = true; return; }
-  const left = Math.max(0, Math.ceil(state.turnLeft - (performance.now() - state.turnAt) / 1000));
-  box.hidden = false;
-  box.textContent = _("Seconds left: {n}", { n: left });
+  const box = document.querySelector("#seats .seat.turn .ring");
+  const total = state.room && state.room.turn_seconds;
+  if (!box || state.turnLeft == null || !total) return;
+  const exact = Math.max(0, state.turnLeft - (performance.now() - state.turnAt) / 1000);
+  const left = Math.ceil(exact);
+  box.setAttribute("aria-label", _("Seconds left: {n}", { n: left }));
+  box.querySelector("text").textContent = String(left);
+  box.querySelector(".left").setAttribute("stroke-dashoffset", String(RING * (1 - exact / total)));
   box.classList.toggle("urgent", left <= 5);
 }
 
@@ -222,23 +238,84 @@ function renderActions(view) {
   $("#actions").setAttribute("aria-label", _("Actions"));
 }
 
-// Cards drawn travel from the pile to the seat; a card played pops onto the discard pile.
+// ------------------------------------------------------------------ motion
+// Every card that moves is seen moving, over the table as it already is (the page is drawn
+// first, so nothing waits for the motion), and the moves that change the game get an
+// effect on the seat they hit. Nothing moves under the system's reduced-motion setting.
+
+const seatBox = (seat) => document.querySelector(`#seats [data-seat="${seat}"]`);
+
+// A card (its face, or its back) travels from one box to another, `delay` ms from now.
+function travel(from, to, face = null, delay = 0, duration = 340) {
+  if (!from || !to) return;
+  const a = from.getBoundingClientRect(), b = to.getBoundingClientRect();
+  const width = Math.min(a.width, 60), height = width * 1.5;
+  const ghost = el("div", { className: "ghost" });
+  ghost.append(face ? cardSvg(face) : cardBack());
+  const left = a.left + a.width / 2 - width / 2, top = a.top + a.height / 2 - height / 2;
+  Object.assign(ghost.style, { left: `${left}px`, top: `${top}px`, width: `${width}px`, height: `${height}px`, opacity: 0 });
+  document.body.append(ghost);
+  const dx = b.left + b.width / 2 - width / 2 - left, dy = b.top + b.height / 2 - height / 2 - top;
+  ghost.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) rotate(${face ? 8 : 0}deg)`, opacity: 1 }],
+    { duration, delay, easing: "ease-in-out" }).finished.then(() => ghost.remove(), () => ghost.remove());
+}
+
+// A sign that pops on a seat (or on the piles) for a moment: ⊘ skipped, +2, +4, a challenge's outcome.
+function burst(box, text, kind) {
+  if (!box) return;
+  const sign = el("span", { className: `burst ${kind}` }, text);
+  sign.setAttribute("aria-hidden", "true");
+  box.append(sign);
+  sign.animate([{ transform: "translate(-50%, -50%) scale(.3)", opacity: 0 }, { transform: "translate(-50%, -50%) scale(1.2)", opacity: 1, offset: 0.3 },
+    { transform: "translate(-50%, -50%) scale(1)", opacity: 0 }], { duration: 1100, easing: "ease-out" })
+    .finished.then(() => sign.remove(), () => sign.remove());
+}
+
 export function animate(events) {
   if (calm()) return;
+  const view = state.view;
+  const pile = () => document.querySelector("#piles .pile"), discard = () => $("#discard");
+  let dealt = 0;
   for (const event of events) {
-    if (event.event === "drew" && event.amount) {
-      const from = document.querySelector("#piles .pile"), to = document.querySelector(`#seats [data-seat="${event.player}"]`);
-      if (!from || !to) continue;
-      const a = from.getBoundingClientRect(), b = to.getBoundingClientRect();
-      const ghost = el("div", { className: "ghost" });
-      ghost.append(cardBack());
-      Object.assign(ghost.style, { left: `${a.left}px`, top: `${a.top}px`, width: `${a.width}px`, height: `${a.height}px` });
-      document.body.append(ghost);
-      ghost.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${b.left - a.left}px, ${b.top - a.top}px) scale(.5)`, opacity: 0.3 }],
-        { duration: 320, easing: "ease-in" }).finished.then(() => ghost.remove(), () => ghost.remove());
-    } else if (event.event === "played") {
-      const top = $("#discard");
-      if (top) top.animate([{ transform: "scale(1.25) rotate(-8deg)" }, { transform: "none" }], { duration: 220, easing: "ease-out" });
+    const kind = event.event;
+    if (kind === "dealt") {  // the deal: a card at a time round the table, from the pile
+      const seats = event.hands.length;
+      const size = Math.min(...view.hand_sizes, 7);
+      const step = Math.min(40, 900 / (seats * size));  // the whole deal within a second
+      for (let card = 0; card < size; card++) {
+        for (let seat = 0; seat < seats; seat++) {
+          const to = seat === view.seat ? $("#hand") : seatBox(seat);
+          travel(pile(), to, null, step * dealt++, 300);
+        }
+      }
+    } else if (kind === "played") {
+      if (event.player !== view.seat) travel(seatBox(event.player), discard(), event.card);
+      const top = discard();
+      if (top) top.animate([{ transform: "scale(1.2) rotate(-8deg)" }, { transform: "none" }], { duration: 240, delay: 200, easing: "ease-out" });
+      if (event.card.endsWith("+4")) burst(discard(), "+4", "hit");
+    } else if (kind === "drew" && event.amount) {
+      const to = event.player === view.seat ? $("#hand") : seatBox(event.player);
+      for (let i = 0; i < Math.min(event.amount, 6); i++) travel(pile(), to, null, 70 * i, 320);
+      if (event.reason === "challenge" || event.reason === "caught") burst(seatBox(event.player), `+${event.amount}`, "hit");
+    } else if (kind === "skipped") {
+      burst(seatBox(event.player), "⊘", "skip");
+    } else if (kind === "penalty_pending") {
+      burst(seatBox(event.player), `+${event.amount}`, "hit");
+    } else if (kind === "direction_changed") {  // the direction turns round once, and says so
+      const arrow = document.querySelector("#direction .arrow");
+      if (arrow) arrow.animate([{ transform: "rotate(0) scale(1.6)" }, { transform: `rotate(${event.direction === 1 ? 360 : -360}deg) scale(1)` }], { duration: 700, easing: "ease-out" });
+      burst(discard(), "⇄", "turn");
+    } else if (kind === "challenged") {
+      burst(seatBox(event.challenged), event.guilty ? "✗" : "✓", event.guilty ? "hit" : "fair");
+      travel(seatBox(event.challenger), seatBox(event.challenged), null, 0, 300);
+    } else if (kind === "hands_swapped") {  // two hands cross the table
+      for (let i = 0; i < 3; i++) {
+        travel(seatBox(event.player), seatBox(event.target), null, 60 * i, 420);
+        travel(seatBox(event.target), seatBox(event.player), null, 60 * i, 420);
+      }
+    } else if (kind === "hands_passed") {  // every hand goes on to the next seat
+      const seats = view.hand_sizes.length;
+      for (let seat = 0; seat < seats; seat++) travel(seatBox(seat), seatBox((seat + event.direction + seats) % seats), null, 0, 420);
     }
   }
 }

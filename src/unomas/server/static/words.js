@@ -1,6 +1,6 @@
 // The page's words come from the gettext catalogs the terminal game uses too (served as
 // {msgid: text}); the names are gettext's, so `pybabel extract` finds every message here.
-import { state, $ } from "./state.js";
+import { state, $, names } from "./state.js";
 
 const fmt = (text, values = {}) => text.replace(/\{(\w+)\}/g, (field, key) => (key in values ? values[key] : field));
 export const _ = (id, values) => fmt(state.catalog[id] || id, values);
@@ -13,13 +13,16 @@ export const ngettext = (singular, plural, n, values = {}) => {  // both languag
 // The words of a language, and the page's fixed texts (data-t) put in it.
 export async function loadWords(lang) {
   const answer = await fetch(`/api/i18n/${lang}`).then((r) => r.json());
-  Object.assign(state, { lang, catalog: answer.catalog, switches: answer.switches, errors: answer.errors, bots: answer.bots });
+  Object.assign(state, { lang, catalog: answer.catalog, switches: answer.switches, errors: answer.errors, bots: answer.bots,
+    presets: answer.presets });
   localStorage.setItem("unomas:lang", lang);
   document.documentElement.lang = lang;
   $("#lang").value = lang;
   for (const node of document.querySelectorAll("[data-t]")) node.textContent = _(node.dataset.t);
   for (const node of document.querySelectorAll("[data-t-label]")) node.setAttribute("aria-label", _(node.dataset.tLabel));
 }
+
+const SEAT_PARAMS = ["player", "current", "target", "seat", "challenger", "challenged"];
 
 // A refusal in the reader's words, from its code and params ({code, params, message}, as the
 // server sends it): the message itself is English, shown only for a code the page does not
@@ -28,15 +31,25 @@ export function errorText(error) {
   const template = state.errors[error.code];
   if (!template) return error.message;
   const params = { ...(error.params || {}) };
+  // A seat the server counts from 0 is said by its name (or its number from 1), as the page shows it.
+  const who = names();
+  for (const key of SEAT_PARAMS) {
+    if (typeof params[key] === "number") params[key] = who[params[key]] ?? String(params[key] + 1);
+  }
   if (params.cause_code) {
     params.cause = errorText({ code: params.cause_code, params: params.cause_params, message: params.cause });
   }
   return fmt(template, params);
 }
 
+// A colour's initial in the page's language (R, Am, V, Az in Spanish): on the colour
+// buttons, and with a shape on the cards in the colour-blind mode.
+export const initial = (letter) => ({ R: pgettext("colour initial", "R"), Y: pgettext("colour initial", "Y"),
+  G: pgettext("colour initial", "G"), B: pgettext("colour initial", "B") }[letter]);
+
 export function colorName(letter) {
   const color = { R: _("Red"), Y: _("Yellow"), G: _("Green"), B: _("Blue") }[letter];
-  return _("{color} ({letter})", { color, letter });
+  return _("{color} ({letter})", { color, letter: initial(letter) });
 }
 
 function rankName(token) {
@@ -80,5 +93,8 @@ export function rulesSummary(room) {
   if (on.length) lines.push(_("House rules on: {rules}", { rules: on.join(", ") }));
   if (off.length) lines.push(_("Official rules off: {rules}", { rules: off.join(", ") }));
   if (!on.length && !off.length) lines.push(_("Official rules"));
+  if (rules.uno_penalty && rules.uno_penalty !== 2) lines.push(_("{n} cards for a missed UNO", { n: rules.uno_penalty }));
+  if (rules.hand_limit) lines.push(_("at most {n} cards in hand", { n: rules.hand_limit }));
+  if (rules.elimination) lines.push(_("out at {n} cards", { n: rules.elimination }));
   return lines;
 }
