@@ -5,17 +5,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from tests.codes import raises_code
 
+from codes import raises_code
 from unomas.bots import make_bot
-from unomas.bots.learned import FEATURES, KINDS, LearnedBot, features, move_of
+from unomas.bots.learned import FEATURES, LearnedBot, features, move_of
 from unomas.bots.levels import LEVELS, ROOM_LEVELS, slips
+from unomas.cards import KINDS
 from unomas.errors import SettingsError
 from unomas.game import Game
 from unomas.rules import Rules
 from unomas.runs.tournament import run_tournament
-
-pytest.importorskip("numpy")
 
 
 def test_features_hold_the_hand_the_table_and_the_rules() -> None:

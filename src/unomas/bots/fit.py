@@ -95,7 +95,6 @@ def fit(
         start = state["epoch"]
     from rich.progress import Progress
 
-    generator = torch.Generator().manual_seed(seed + start)
     size = count - cut
     with Progress() as progress:
         task = progress.add_task("fitting", total=epochs, completed=start)
@@ -103,17 +102,19 @@ def fit(
             model.train()
             total = 0.0
             batches = 0
-            for index in torch.randperm(size, generator=generator).split(batch_size):
+            shuffled = torch.randperm(size, generator=torch.Generator().manual_seed(seed * 100_003 + epoch))
+            for start_at in range(0, size, batch_size):
+                index = shuffled[start_at : start_at + batch_size]
                 loss = losses(model, {name: t[index] for name, t in train.items()})
                 optimiser.zero_grad()
-                loss.backward()
+                loss.backward()  # type: ignore[no-untyped-call]
                 optimiser.step()
                 total += float(loss.detach())
                 batches += 1
             model.eval()
             with torch.no_grad():
                 held_out = float(losses(model, held)) if cut else 0.0
-            np.savez_compressed(out / "learned.npz", **model.arrays())
+            np.savez_compressed(out / "learned.npz", **model.arrays())  # type: ignore[arg-type]
             torch.save({"model": model.state_dict(), "optimiser": optimiser.state_dict(), "epoch": epoch}, checkpoint)
             report(epoch, total / max(batches, 1), held_out)
             progress.advance(task)
