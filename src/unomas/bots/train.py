@@ -1,6 +1,6 @@
 """Training ``learned``: imitate the search's decisions in self-play, from a seed.
 
-    python -m unomas.bots.train --out runs/learned --seed 0 [--games 600] [--iterations 300] [--epochs 30]
+    python -m unomas.bots.train --out runs/learned --seed 0 [--games 600] [--iterations 500] [--epochs 20]
 
 Two stages, both resumable (run the same command again after a stop):
 
@@ -206,9 +206,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, required=True, help="folder for data, checkpoints, weights and plots")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--games", type=int, default=600, help="self-play rounds")
-    parser.add_argument("--iterations", type=int, default=300, help="the search's iterations per decision")
-    parser.add_argument("--chunk", type=int, default=20, help="rounds per data file")
-    parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--iterations", type=int, default=500, help="the search's iterations per decision")
+    parser.add_argument("--chunk", type=int, default=10, help="rounds per data file")
+    parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--hidden", type=int, nargs="+", default=[256, 256], help="hidden layer sizes")
     parser.add_argument("--eval-every", type=int, default=10, help="epochs between evaluations (0: never)")
     parser.add_argument("--eval-rounds", type=int, default=200)
