@@ -22,6 +22,7 @@ bot is made.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Sequence
 from importlib import resources
@@ -159,14 +160,19 @@ class Network:
         return moves, colors, 1.0 / (1.0 + float(np.exp(-value)))
 
 
-_CACHE: dict[str | None, Network] = {}
+_CACHE: dict[tuple[str | None, int], Network] = {}
 
 
 def network(path: str | None) -> Network:
-    """The network at ``path`` (None: shipped), loaded once per process."""
-    if path not in _CACHE:
-        _CACHE[path] = Network.load(path)
-    return _CACHE[path]
+    """The network at ``path`` (None: shipped), loaded once per process and version of the
+    file (training rewrites it after every epoch)."""
+    try:
+        key = (path, 0 if path is None else os.stat(path).st_mtime_ns)
+    except OSError:
+        raise SettingsError("setup.bad_weights", path=repr(path), reason="FileNotFoundError") from None
+    if key not in _CACHE:
+        _CACHE[key] = Network.load(path)
+    return _CACHE[key]
 
 
 class LearnedBot(Bot):
