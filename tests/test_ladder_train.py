@@ -64,3 +64,19 @@ def test_training_reproduces_from_a_seed_and_resumes(tmp_path: Path) -> None:
     one = Network.load(str(tmp_path / "a" / "learned.npz"))
     other = Network.load(str(tmp_path / "b" / "learned.npz"))
     assert all(np.array_equal(a[0], b[0]) for a, b in zip(one.hidden, other.hidden, strict=True))
+
+
+def test_training_evaluates_a_weights_file_and_plots_its_curve(tmp_path: Path) -> None:
+    from importlib import resources
+
+    from unomas.bots.train import evaluate, plot
+
+    shipped = resources.files("unomas.bots.weights").joinpath("learned.npz")
+    rate, low, high = evaluate(Path(str(shipped)), rounds=4, seed=1)
+    assert 0.0 <= low <= rate <= high <= 1.0
+    pytest.importorskip("matplotlib", reason="the plot needs the plot extra")
+    rows = [{"epoch": 1, "loss": 3.0, "held_out": 3.1}, {"epoch": 2, "loss": 2.9, "held_out": 3.0}]
+    rows[1] |= {"win_rate": rate, "low": low, "high": high}
+    (tmp_path / "log.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    plot(tmp_path)
+    assert (tmp_path / "curve.png").stat().st_size > 1000
