@@ -37,9 +37,12 @@ def test_learned_plays_whole_rounds_without_fault(players: int, preset: str) -> 
     assert sum(bot.round_wins for bot in result.bots) == 2
 
 
-def test_the_guided_search_plays_whole_rounds() -> None:
+@pytest.mark.parametrize(
+    "spec", ["ismcts:iterations=30:prior=learned", "ismcts:iterations=30:prior=learned:value=false"]
+)
+def test_the_guided_search_plays_whole_rounds(spec: str) -> None:
     rules = Rules.preset("all", players=3, target_score=0)
-    result = run_tournament(rules, ["ismcts:iterations=30:prior=learned", "random"], 2, seed="guided")
+    result = run_tournament(rules, [spec, "random"], 2, seed="guided")
     assert result.errors == []
 
 

@@ -8,8 +8,10 @@ colour from the colour head, shared evenly between a 7's targets), worked out th
 time the node is reached and kept for every later world; ``Q`` is the action's mean
 result so far (``1/players`` before it was tried). A descent stops at the first new node:
 the network's value there (the chance that the player on turn wins) is the result, shared
-evenly among the other players for the rest, in place of a played-out round. A round that
-ends inside the tree credits its winner.
+evenly among the other players for the rest, in place of a played-out round; with
+``value=False`` the round is played out from there as in plain ``ismcts``
+(:func:`~unomas.bots.search.rollout`) and its winner credited. A round that ends inside the
+tree credits its winner.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 
 from unomas.actions import Action
 from unomas.bots.learned import Network, features, move_of
-from unomas.bots.search import WorldSampler, search_actions
+from unomas.bots.search import WorldSampler, rollout, search_actions
 from unomas.game import Game
 from unomas.view import View
 
@@ -51,6 +53,7 @@ def guided_search(
     exploration: float,
     color_before_wild_draw_four: int = -1,
     lacking: dict[int, set[int]] | None = None,
+    value: bool = True,
 ) -> GuidedNode:
     """Run the guided search from ``view`` for ``iterations`` or ``seconds``; return the root."""
     root = GuidedNode(-1)
@@ -59,7 +62,7 @@ def guided_search(
     iteration = 0
     while (iterations is None or iteration < iterations) and (not iteration or time.perf_counter() < deadline):
         iteration += 1
-        _descend(root, sampler.sample(rng, events=False), net, exploration)
+        _descend(root, sampler.sample(rng, events=False), net, exploration, rng if not value else None)
     return root
 
 
@@ -72,8 +75,9 @@ def _evaluate(net: Network, game: Game, player: int) -> tuple[tuple[Any, Any], f
     return (moves / moves.sum(), colors / colors.sum()), value
 
 
-def _descend(root: GuidedNode, game: Game, net: Network, exploration: float) -> None:
-    """One descent (see the module): select by PUCT to a new node, value it, credit the path."""
+def _descend(root: GuidedNode, game: Game, net: Network, exploration: float, rollouts: random.Random | None) -> None:
+    """One descent (see the module): select by PUCT to a new node, value it (or play the
+    round out, drawing on ``rollouts``), credit the path."""
     node = root
     path = [root]
     players = game.players
@@ -82,7 +86,12 @@ def _descend(root: GuidedNode, game: Game, net: Network, exploration: float) -> 
         if node.prior is None:
             node.prior, value = _evaluate(net, game, player)
             if node is not root:
-                _credit(path, player, value, players)
+                if rollouts is None:
+                    _credit(path, player, value, players)
+                else:
+                    winner = rollout(game, rollouts)
+                    if winner >= 0:
+                        _credit(path, winner, 1.0, players)
                 return
         moves, colors = node.prior
         actions = search_actions(game, player)

@@ -21,8 +21,8 @@ jump-ins) are left out; out of turn, and for the starting colour, the bot follow
 on the machine's speed).
 
 ``prior=learned`` guides the search with ``learned``'s network (its policy as the prior of
-each action, its value in place of rollouts: :mod:`unomas.bots.guided`); ``prior=PATH``
-with the weights in that file.
+each action, its value in place of rollouts: :mod:`unomas.bots.guided`; with
+``value=false`` the rollouts stay); ``prior=PATH`` with the weights in that file.
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ class IsmctsBot(Bot):
         forget: float | None = None,
         miss: float | None = None,
         prior: str | None = None,
+        value: bool = True,
     ) -> None:
         super().__init__()
         if iterations is None and seconds is None:
@@ -70,6 +71,7 @@ class IsmctsBot(Bot):
         self.set_slips(forget, miss)
         self.helper = HeuristicBot(forget=self.forget, miss=self.miss)
         self.network = None if prior is None else network(None if prior == "learned" else prior)
+        self.value = value
 
     def start(self, seat: int, rules: Rules, rng: random.Random) -> None:
         super().start(seat, rules, rng)
@@ -104,6 +106,7 @@ class IsmctsBot(Bot):
                 exploration=self.exploration,
                 color_before_wild_draw_four=self.helper.color_before_wild_draw_four,
                 lacking=self.helper.voids if self.voids else None,
+                value=self.value,
             )
         return search(
             view,
