@@ -38,7 +38,7 @@ def test_learned_plays_whole_rounds_without_fault(players: int, preset: str) -> 
 
 
 @pytest.mark.parametrize(
-    "spec", ["ismcts:iterations=30:prior=learned", "ismcts:iterations=30:prior=learned:value=false"]
+    "spec", ["ismcts:iterations=10:prior=learned", "ismcts:iterations=10:prior=learned:value=false"]
 )
 def test_the_guided_search_plays_whole_rounds(spec: str) -> None:
     rules = Rules.preset("all", players=3, target_score=0)
