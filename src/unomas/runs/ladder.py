@@ -8,8 +8,8 @@ official rules and with every house rule on (``all``), seats rotated every round
 the tournament runner, from ``--seed``. A cell is the share of the rounds its row's bot won
 against its column's, with the 95 % Wilson interval; a bot's time is the mean of its
 answers to the table over every round it played. Under each table, every pair of bots
-next to each other in the order given (weakest first) is said to be separated when the
-interval of the stronger's share lies above one half, or not.
+next to each other in the order given (weakest first) is said to be separated, the one
+ahead named, when the interval of their share lies clear of one half, or not.
 """
 
 from __future__ import annotations
@@ -107,9 +107,12 @@ def markdown(
         lines.append("")
         for weaker, stronger in itertools.pairwise(bots):
             pairing = pairings[players, preset, stronger, weaker]
-            low, _ = wilson(pairing.wins, pairing.rounds)
-            verdict = "separated / separados" if low > 0.5 else "**not separated / no separados**"
-            lines.append(f"- `{stronger}` over / sobre `{weaker}`: {verdict}")
+            low, high = wilson(pairing.wins, pairing.rounds)
+            if low > 0.5 or high < 0.5:
+                ahead, behind = (stronger, weaker) if low > 0.5 else (weaker, stronger)
+                lines.append(f"- `{ahead}` ahead of / por delante de `{behind}`: separated / separados")
+            else:
+                lines.append(f"- `{stronger}` and / y `{weaker}`: **not separated / no separados**")
         lines.append("")
     return "\n".join(lines)
 
