@@ -645,7 +645,8 @@ def test_the_spanish_words_of_the_terminal_read_naturally() -> None:
         "primera que sirva (2)",
         "heurístico (3)",
         "Montecarlo 300 (4)",
-        "Montecarlo 1500 (5, el más fuerte)",
+        "Montecarlo 1500 (5)",
+        "red entrenada (6, el más fuerte)",
     ]
     assert translator("es").gettext("You drew {card}: play it or keep it.") == "Has robado {card}: juégala o quédatela."
     out_text = "\n".join(run_plain("es", ["1", "c", "2 y u"])[1])

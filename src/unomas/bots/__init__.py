@@ -27,10 +27,21 @@ if TYPE_CHECKING:
     from unomas.bots.basic import PlayFirstBot, RandomBot
     from unomas.bots.heuristic import HeuristicBot
     from unomas.bots.ismcts import IsmctsBot
+    from unomas.bots.learned import LearnedBot
 
     BUILTIN_BOTS: dict[str, type[Bot]]
 
-__all__ = ["BUILTIN_BOTS", "Bot", "HeuristicBot", "IsmctsBot", "PlayFirstBot", "RandomBot", "bot_names", "make_bot"]
+__all__ = [
+    "BUILTIN_BOTS",
+    "Bot",
+    "HeuristicBot",
+    "IsmctsBot",
+    "LearnedBot",
+    "PlayFirstBot",
+    "RandomBot",
+    "bot_names",
+    "make_bot",
+]
 
 ENTRY_POINT_GROUP = "unomas.bots"
 
@@ -49,9 +60,16 @@ def _load() -> dict[str, Any]:
     from unomas.bots.basic import PlayFirstBot, RandomBot
     from unomas.bots.heuristic import HeuristicBot
     from unomas.bots.ismcts import IsmctsBot
+    from unomas.bots.learned import LearnedBot
 
     names = globals()
-    classes = {"random": RandomBot, "playfirst": PlayFirstBot, "heuristic": HeuristicBot, "ismcts": IsmctsBot}
+    classes = {
+        "random": RandomBot,
+        "playfirst": PlayFirstBot,
+        "heuristic": HeuristicBot,
+        "ismcts": IsmctsBot,
+        "learned": LearnedBot,
+    }
     names.update(Bot=Bot, **{cls.__name__: cls for cls in classes.values()})
     names.setdefault("BUILTIN_BOTS", classes)
     return names

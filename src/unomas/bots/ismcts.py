@@ -19,6 +19,10 @@ jump-ins) are left out; out of turn, and for the starting colour, the bot follow
 ``heuristic``. It never slips unless asked (``ismcts:forget=0.1:miss=0.2``: see
 :attr:`~unomas.bots.base.Bot.forget`). Budget: ``iterations`` per decision, or ``seconds`` (then the result depends
 on the machine's speed).
+
+``prior=learned`` guides the search with ``learned``'s network (its policy as the prior of
+each action, its value in place of rollouts: :mod:`unomas.bots.guided`; with
+``value=false`` the rollouts stay); ``prior=PATH`` with the weights in that file.
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ from collections.abc import Sequence
 
 from unomas.actions import Action, Kind
 from unomas.bots.base import Bot
+from unomas.bots.guided import GuidedNode, guided_search
 from unomas.bots.heuristic import HeuristicBot
+from unomas.bots.learned import network
 from unomas.bots.search import Node, search, turn_candidates
 from unomas.errors import SettingsError
 from unomas.events import Event
@@ -50,6 +56,8 @@ class IsmctsBot(Bot):
         voids: bool = True,
         forget: float | None = None,
         miss: float | None = None,
+        prior: str | None = None,
+        value: bool = True,
     ) -> None:
         super().__init__()
         if iterations is None and seconds is None:
@@ -62,6 +70,8 @@ class IsmctsBot(Bot):
         self.voids = voids
         self.set_slips(forget, miss)
         self.helper = HeuristicBot(forget=self.forget, miss=self.miss)
+        self.network = None if prior is None else network(None if prior == "learned" else prior)
+        self.value = value
 
     def start(self, seat: int, rules: Rules, rng: random.Random) -> None:
         super().start(seat, rules, rng)
@@ -84,8 +94,20 @@ class IsmctsBot(Bot):
         best = max(candidates, key=lambda a: root.children[a].visits if a in root.children else -1)
         return self.slip_call(view, best)
 
-    def search(self, view: View) -> Node:
+    def search(self, view: View) -> Node | GuidedNode:
         """Run the search from ``view``; return the root with its statistics."""
+        if self.network is not None:
+            return guided_search(
+                view,
+                self.rng,
+                self.network,
+                iterations=self.iterations,
+                seconds=self.seconds,
+                exploration=self.exploration,
+                color_before_wild_draw_four=self.helper.color_before_wild_draw_four,
+                lacking=self.helper.voids if self.voids else None,
+                value=self.value,
+            )
         return search(
             view,
             self.rng,

@@ -1,0 +1,240 @@
+"""Training ``learned``: imitate the search's decisions in self-play, from a seed.
+
+    python -m unomas.bots.train --out runs/learned --seed 0 [--games 600] [--iterations 500] [--epochs 20]
+
+Two stages, both resumable (run the same command again after a stop):
+
+1. **Self-play data**: ``--games`` single rounds, every seat ``ismcts`` at ``--iterations``,
+   each at a table drawn from the seed (2 to 10 players, weighted to 2 and 4; official
+   rules, every house rule, or a random mix). At every decision with a choice it records
+   :func:`~unomas.bots.learned.features`, the moves open, the share of the search's visits
+   each move got (and each colour, for a wild), and, once the round is over, whether that
+   seat won. Chunks of ``--chunk`` games are written to ``OUT/data/`` as they finish.
+2. **Fitting** (PyTorch, the ``train`` extra): the network learns the visit shares (cross
+   entropy), the colours and the result (logistic loss), ``--epochs`` passes. After every
+   epoch a checkpoint (``OUT/checkpoint.pt``) and the weights in NumPy form
+   (``OUT/learned.npz``, what the bot reads); every ``--eval-every`` epochs it plays
+   ``--eval-rounds`` two-player rounds against ``heuristic`` and writes the learning curve
+   (``OUT/log.jsonl``, and ``OUT/curve.png`` with matplotlib).
+
+Everything is drawn from ``--seed``, and the search's budget is in iterations, so the
+same command makes the same data; PyTorch on one thread makes the same network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from unomas.bots.guided import GuidedNode
+from unomas.bots.ismcts import IsmctsBot
+from unomas.bots.learned import FEATURES, MOVES, features, move_of
+from unomas.bots.search import Node
+from unomas.errors import SettingsError
+from unomas.rules import SWITCHES, Rules
+from unomas.view import View
+
+PLAYER_COUNTS = (2, 2, 2, 2, 3, 4, 4, 4, 5, 6, 8, 10)
+"""The player counts of the self-play tables, drawn uniformly from this list."""
+
+
+def table_rules(rng: random.Random) -> Rules:
+    """The rules of one self-play round: official (half), all house rules (a quarter) or a
+    random mix of switches; a single round (``target_score=0``)."""
+    players = rng.choice(PLAYER_COUNTS)
+    kind = rng.random()
+    if kind < 0.5:
+        return Rules.preset("official", players=players, target_score=0)
+    if kind < 0.75:
+        return Rules.preset("all", players=players, target_score=0)
+    switches = {name: rng.random() < 0.5 for name in SWITCHES}
+    try:
+        return Rules(players=players, target_score=0, **switches)
+    except SettingsError:  # a mix the rules refuse (a stacking switch without its base)
+        return Rules.preset("official", players=players, target_score=0)
+
+
+@dataclass
+class Samples:
+    """Recorded decisions: features, open moves, move and colour targets, seats, results."""
+
+    features: list[list[float]] = field(default_factory=list)
+    masks: list[list[bool]] = field(default_factory=list)
+    moves: list[list[float]] = field(default_factory=list)
+    colors: list[list[float]] = field(default_factory=list)
+    seats: list[int] = field(default_factory=list)
+    won: list[float] = field(default_factory=list)
+
+
+class RecordingBot(IsmctsBot):
+    """``ismcts`` that writes each search it makes into ``samples``."""
+
+    def __init__(self, samples: Samples, iterations: int) -> None:
+        super().__init__(iterations=iterations, forget=0.0, miss=0.0)
+        self.samples = samples
+
+    def search(self, view: View) -> Node | GuidedNode:
+        root = super().search(view)
+        mask = [False] * MOVES
+        moves = [0.0] * MOVES
+        colors = [0.0] * 4
+        for action in view.legal_actions:
+            move = move_of(action)
+            if move is not None:
+                mask[move] = True
+        for action, child in root.children.items():
+            move = move_of(action)
+            if move is None:
+                continue
+            moves[move] += child.visits
+            if action.color is not None:
+                colors[action.color] += child.visits
+        total = sum(moves)
+        color_total = sum(colors)
+        samples = self.samples
+        samples.features.append(features(view, self.helper.voids))
+        samples.masks.append(mask)
+        samples.moves.append([v / total for v in moves])
+        samples.colors.append([v / color_total for v in colors] if color_total else colors)
+        samples.seats.append(self.seat)
+        return root
+
+
+def play_round(seed: str, iterations: int) -> Samples:
+    """One self-play round (its rules and deal drawn from ``seed``); its decisions."""
+    from unomas.bots.player import BotPlayer
+    from unomas.conductor import Conductor
+
+    rules = table_rules(random.Random(seed))
+    samples = Samples()
+    players = [BotPlayer(RecordingBot(samples, iterations)) for _ in range(rules.players)]
+    summary = Conductor.seeded(rules, players, seed=seed, history=False).play()
+    winner = summary.round_winners[0] if summary.round_winners else -1
+    samples.won = [1.0 if seat == winner else 0.0 for seat in samples.seats]
+    return samples
+
+
+def generate(out: Path, seed: int, games: int, iterations: int, chunk: int) -> list[Path]:
+    """Stage 1: the self-play data in chunks under ``out/data`` (chunks already there are kept)."""
+    import numpy as np
+    from rich.progress import Progress
+
+    folder = out / "data"
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = [folder / f"chunk-{index:04d}.npz" for index in range((games + chunk - 1) // chunk)]
+    with Progress() as progress:
+        task = progress.add_task("self-play", total=games)
+        for index, path in enumerate(paths):
+            numbers = range(index * chunk, min(games, (index + 1) * chunk))
+            if path.exists():
+                progress.advance(task, len(numbers))
+                continue
+            samples = Samples()
+            for number in numbers:
+                one = play_round(f"{seed}/{number}", iterations)
+                for name in ("features", "masks", "moves", "colors", "seats", "won"):
+                    getattr(samples, name).extend(getattr(one, name))
+                progress.advance(task)
+            partial = path.with_suffix(".partial.npz")
+            np.savez_compressed(
+                partial,
+                features=np.asarray(samples.features, dtype=np.float32).reshape(-1, FEATURES),
+                masks=np.asarray(samples.masks, dtype=bool).reshape(-1, MOVES),
+                moves=np.asarray(samples.moves, dtype=np.float32).reshape(-1, MOVES),
+                colors=np.asarray(samples.colors, dtype=np.float32).reshape(-1, 4),
+                won=np.asarray(samples.won, dtype=np.float32),
+            )
+            partial.rename(path)
+    return paths
+
+
+def load(paths: list[Path]) -> dict[str, Any]:
+    """The chunks' arrays, joined."""
+    import numpy as np
+
+    parts = [dict(np.load(path)) for path in paths]
+    return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+
+
+def evaluate(weights: Path, rounds: int, seed: int) -> tuple[float, float, float]:
+    """``learned`` at ``weights`` against ``heuristic``: two-player round win rate and interval."""
+    from unomas.runs.tournament import run_tournament
+
+    rules = Rules.preset("official", players=2, target_score=0)
+    result = run_tournament(rules, [f"learned:weights={weights}", "heuristic"], rounds, seed=f"eval/{seed}")
+    bot = result.bots[0]
+    low, high = bot.round_win_interval
+    return bot.round_win_rate, low, high
+
+
+def plot(out: Path) -> None:
+    """The learning curve from ``out/log.jsonl`` to ``out/curve.png`` (needs matplotlib)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
+    figure, (loss_axis, rate_axis) = plt.subplots(1, 2, figsize=(10, 4))
+    loss_axis.plot([r["epoch"] for r in rows], [r["loss"] for r in rows], label="training loss")
+    loss_axis.plot([r["epoch"] for r in rows], [r["held_out"] for r in rows], label="held-out loss")
+    loss_axis.set_xlabel("epoch")
+    loss_axis.legend()
+    rated = [r for r in rows if "win_rate" in r]
+    rate_axis.errorbar(
+        [r["epoch"] for r in rated],
+        [r["win_rate"] for r in rated],
+        yerr=[[r["win_rate"] - r["low"] for r in rated], [r["high"] - r["win_rate"] for r in rated]],
+        fmt="o-",
+    )
+    rate_axis.axhline(0.5, color="grey", linewidth=0.5)
+    rate_axis.set_xlabel("epoch")
+    rate_axis.set_ylabel("round win rate against heuristic (2 players)")
+    figure.tight_layout()
+    figure.savefig(out / "curve.png", dpi=100)
+    plt.close(figure)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The command line (see the module's documentation)."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, required=True, help="folder for data, checkpoints, weights and plots")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--games", type=int, default=600, help="self-play rounds")
+    parser.add_argument("--iterations", type=int, default=500, help="the search's iterations per decision")
+    parser.add_argument("--chunk", type=int, default=10, help="rounds per data file")
+    parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--hidden", type=int, nargs="+", default=[256, 256], help="hidden layer sizes")
+    parser.add_argument("--eval-every", type=int, default=10, help="epochs between evaluations (0: never)")
+    parser.add_argument("--eval-rounds", type=int, default=200)
+    args = parser.parse_args(argv)
+    paths = generate(args.out, args.seed, args.games, args.iterations, args.chunk)
+    from unomas.bots.fit import fit
+
+    fit(args.out, load(paths), seed=args.seed, epochs=args.epochs, hidden=args.hidden, report=report(args))
+
+
+def report(args: argparse.Namespace) -> Any:
+    """What :func:`~unomas.bots.fit.fit` calls after each epoch: evaluate, log, plot."""
+
+    def after(epoch: int, loss: float, held_out: float) -> None:
+        row: dict[str, float] = {"epoch": epoch, "loss": loss, "held_out": held_out}
+        if args.eval_every and epoch % args.eval_every == 0:
+            rate, low, high = evaluate(args.out / "learned.npz", args.eval_rounds, args.seed)
+            row |= {"win_rate": rate, "low": low, "high": high}
+            print(f"epoch {epoch}: {rate:.1%} ({low:.1%}–{high:.1%}) against heuristic", flush=True)
+        with (args.out / "log.jsonl").open("a") as log:
+            log.write(json.dumps(row) + "\n")
+        with contextlib.suppress(ImportError):
+            plot(args.out)
+
+    return after
+
+
+if __name__ == "__main__":
+    main()
