@@ -153,7 +153,7 @@ def fake_entry_points(monkeypatch: pytest.MonkeyPatch, *points: FakeEntryPoint |
 
 def test_a_registered_bot_is_found_with_typed_options(monkeypatch: pytest.MonkeyPatch) -> None:
     fake_entry_points(monkeypatch, FakeEntryPoint("tuned", RegisteredBot))
-    assert bot_names() == ["random", "playfirst", "heuristic", "ismcts", "tuned"]
+    assert bot_names() == ["random", "playfirst", "heuristic", "ismcts", "learned", "tuned"]
     bot = make_bot("tuned:depth=3:careful=TRUE:weight=0.25:label=deep")
     assert isinstance(bot, RegisteredBot)
     assert (bot.depth, bot.careful, bot.weight, bot.label) == (3, True, 0.25, "deep")

@@ -897,7 +897,7 @@ def test_at_the_default_table_a_person_catches_a_bot_that_forgot_uno(data_folder
     caught = re.escape(said).replace(r"\{catcher\}", "Ana")
     caught = caught.replace(r"\{target\}", r"\w+")
     command = f"UNOMAS_DATA={data_folder} {program} play --players 4 --pace 0.05 --window 30 --seed 3 --lang es"
-    rounds, pressed_c = 1, 0
+    rounds, pressed_c = 1, 0.0
     with tmux_window(command, 80, 24) as name:
         screen = ""
         deadline = time.monotonic() + 150

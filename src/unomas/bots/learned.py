@@ -36,7 +36,7 @@ from unomas.cards import COPIES, KINDS, WILD
 from unomas.errors import SettingsError
 from unomas.events import Event
 from unomas.position import Phase
-from unomas.rules import SWITCHES, Rules
+from unomas.rules import Rules
 from unomas.view import View
 
 if TYPE_CHECKING:
@@ -51,7 +51,21 @@ CHALLENGE: Final = KINDS + 2
 MOVES: Final = KINDS + 3
 """The moves head: a card kind to play (0–53), draw, pass, challenge."""
 SEATS: Final = 10
-FEATURES: Final = 5 * KINDS + 4 + 4 + 4 + 3 * SEATS + 4 * SEATS + (SEATS - 1) + len(SWITCHES) + 2
+INPUT_SWITCHES: Final = (
+    "challenge_wild_draw_four",
+    "stack_draw_two",
+    "stack_draw_four",
+    "stack_mixed",
+    "seven_zero",
+    "jump_in",
+    "force_play_drawn",
+    "draw_until_playable",
+    "no_action_finish",
+)
+"""The switches the shipped network reads (those of RULES.md); the later house rules are not
+inputs of it yet: it plays under them as it would without them."""
+
+FEATURES: Final = 5 * KINDS + 4 + 4 + 4 + 3 * SEATS + 4 * SEATS + (SEATS - 1) + len(INPUT_SWITCHES) + 2
 """The length of :func:`features`' vector."""
 
 SHIPPED: Final = "learned.npz"
@@ -112,9 +126,9 @@ def features(view: View, voids: dict[int, set[int]]) -> list[float]:
     at += 7 * SEATS
     out[at + n - 2] = 1.0
     at += SEATS - 1
-    for index, name in enumerate(SWITCHES):
+    for index, name in enumerate(INPUT_SWITCHES):
         out[at + index] = 1.0 if getattr(rules, name) else 0.0
-    at += len(SWITCHES)
+    at += len(INPUT_SWITCHES)
     out[at] = rules.hand_size / 10.0
     out[at + 1] = 1.0 if rules.target_score else 0.0
     return out

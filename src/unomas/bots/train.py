@@ -33,10 +33,10 @@ from typing import Any
 
 from unomas.bots.guided import GuidedNode
 from unomas.bots.ismcts import IsmctsBot
-from unomas.bots.learned import FEATURES, MOVES, features, move_of
+from unomas.bots.learned import FEATURES, INPUT_SWITCHES, MOVES, features, move_of
 from unomas.bots.search import Node
 from unomas.errors import SettingsError
-from unomas.rules import SWITCHES, Rules
+from unomas.rules import Rules
 from unomas.view import View
 
 PLAYER_COUNTS = (2, 2, 2, 2, 3, 4, 4, 4, 5, 6, 8, 10)
@@ -52,7 +52,7 @@ def table_rules(rng: random.Random) -> Rules:
         return Rules.preset("official", players=players, target_score=0)
     if kind < 0.75:
         return Rules.preset("all", players=players, target_score=0)
-    switches = {name: rng.random() < 0.5 for name in SWITCHES}
+    switches = {name: rng.random() < 0.5 for name in INPUT_SWITCHES}
     try:
         return Rules(players=players, target_score=0, **switches)
     except SettingsError:  # a mix the rules refuse (a stacking switch without its base)
