@@ -262,6 +262,18 @@ def rules_line(rules: Rules, t: Translations) -> str:
     return " · ".join(parts)
 
 
+def rules_short(rules: Rules, t: Translations) -> str:
+    """:func:`rules_line` for a crowded screen: how many settings differ from the official
+    rules instead of their names (the help, ``?``, lists them)."""
+    official = Rules.preset("official")
+    changed = sum(getattr(rules, name) != getattr(official, name) for name in (*SWITCHES, *HOUSE_NUMBERS))
+    if not changed:
+        return rules_line(rules, t)
+    words = t.ngettext("{rules} + {n} change (? shows it)", "{rules} + {n} changes (? shows them)", changed)
+    target = rules_line(rules.replace(**{name: getattr(official, name) for name in (*SWITCHES, *HOUSE_NUMBERS)}), t)
+    return " · ".join([words.format(rules=preset_label("official", t), n=changed), *target.split(" · ")[1:]])
+
+
 def rules_lines(rules: Rules, t: Translations) -> list[str]:
     """Every house rule, on or off, with its explanation (for the help)."""
     return [rules_line(rules, t), *(f"{mark} {words}" for mark, words in switch_marks(rules, t))]

@@ -225,8 +225,10 @@ class GameScreen(Screen[None]):
         person = self.watched is None or self.watched.person == view.seat
         seats = [wording.seat_line(view, s, self.names, t, person=person) for s in range(len(view.hand_sizes))]
         self.query_one("#players", Static).update(Text("\n".join(wording.packed(seats, width, " │ "))))
-        rules = wording.rules_line(self.rules, t).split(SEPARATOR)
-        self.query_one("#rules", Static).update(Text("\n".join(wording.packed(rules, width, SEPARATOR))))
+        rules = wording.packed(wording.rules_line(self.rules, t).split(SEPARATOR), width, SEPARATOR)
+        if len(rules) > max(2, self.size.height // 10):  # a crowded screen keeps its hand in sight
+            rules = wording.packed(wording.rules_short(self.rules, t).split(SEPARATOR), width, SEPARATOR)
+        self.query_one("#rules", Static).update(Text("\n".join(rules)))
         self.query_one("#prompt", Static).update(Text(self._prompt(view)))
         self.query_one("#hand", Static).update(self._hand(view))
         self.query_one("#keys", Static).update(self._keys(view))
