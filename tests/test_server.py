@@ -34,7 +34,7 @@ from unomas.rules import Rules
 from unomas.server import app as server_app
 from unomas.server import protocol
 from unomas.server.protocol import Move, RoomSetup
-from unomas.server.rooms import Connection, Room, Settings
+from unomas.server.rooms import Connection, Room, Settings, memory_capacity
 from unomas.server.storage import SQLiteStore, StoreWriter, default_db_path
 from unomas.testing import make_game
 
@@ -271,6 +271,14 @@ def test_a_server_holding_all_the_rooms_it_can_refuses_a_new_one() -> None:
 
         status, answer = asyncio.run(host_in())
         assert status == 503 and refusal(answer) == ("room.capacity", {"limit": 1})
+
+
+def test_the_room_limit_is_sized_by_memory_unless_given() -> None:
+    """Half the memory at 256 KiB a room: 24 GiB holds 49,152 rooms; a cgroup's or a
+    machine's limit, whichever is lower, is the memory."""
+    assert memory_capacity(24 * 2**30) == 49_152 and memory_capacity(1) == 1
+    assert server_app.create_app(SQLiteStore(":memory:"), Settings()).state.server.max_rooms == memory_capacity()
+    assert server_app.create_app(SQLiteStore(":memory:"), Settings(max_rooms=7)).state.server.max_rooms == 7
 
 
 def test_joining_a_full_or_started_room_or_an_unknown_one_is_refused() -> None:

@@ -863,13 +863,14 @@ def serve_command(
         float, typer.Option(min=1, metavar="SECONDS", help="Seconds (1 or more) an empty lobby is kept.")
     ] = 600.0,
     max_rooms: Annotated[
-        int,
+        Optional[int],  # noqa: UP045
         typer.Option(
             min=1,
             metavar="ROOMS",
-            help="Rooms (1 or more) held at once; a lobby nobody sits in gives way to a new one.",
+            help="Rooms (1 or more) held at once; a lobby nobody sits in gives way to a new one "
+            "(default: as many as half the memory holds, 256 KiB a room).",
         ),
-    ] = 5000,
+    ] = None,
     keep_finished: Annotated[
         float,
         typer.Option(

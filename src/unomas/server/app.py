@@ -79,7 +79,7 @@ from unomas.server.protocol import (
     invalid,
     parse_client_message,
 )
-from unomas.server.rooms import Connection, Room, Settings, new_code
+from unomas.server.rooms import Connection, Room, Settings, memory_capacity, new_code
 from unomas.server.storage import Leases, Store, StoreWriter, open_store
 from unomas.server.transport import FILE_HEADROOM, Sockets, address_group, open_files, uvicorn_config
 
@@ -220,6 +220,8 @@ class Server:
         self.settings = settings
         self.rate = rate
         self.rooms: dict[str, Room] = {}
+        self.max_rooms = settings.max_rooms or memory_capacity()
+        """Rooms held at once (:attr:`Settings.max_rooms`, or as many as the memory holds)."""
         self.creates = PerClient(settings.create_rate, "rooms created")
         self.lookups = PerClient(settings.lookup_rate, "room look-ups")
         self.sockets: Counter[str] = Counter()
@@ -381,7 +383,7 @@ class Server:
     async def _make_space(self) -> None:
         """At :attr:`~unomas.server.rooms.Settings.max_rooms`, forget the lobby with no
         seated person connected for the longest, or refuse (``room.capacity``)."""
-        limit = self.settings.max_rooms
+        limit = self.max_rooms
         if len(self.rooms) < limit:
             return
         unattended = [room for room in self.rooms.values() if room.unattended()]

@@ -13,12 +13,15 @@ past the grace period.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
+import os
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import Any, NoReturn
 
 from unomas import events as ev
@@ -43,7 +46,17 @@ from unomas.server.protocol import (
 )
 from unomas.server.storage import StoredRoom, StoreWriter
 
-__all__ = ["Connection", "Room", "RoomStore", "Settings", "bot_name", "hash_token", "new_code"]
+__all__ = [
+    "ROOM_COST",
+    "Connection",
+    "Room",
+    "RoomStore",
+    "Settings",
+    "bot_name",
+    "hash_token",
+    "memory_capacity",
+    "new_code",
+]
 
 log = logging.getLogger("unomas.server")
 
@@ -81,9 +94,10 @@ class Settings:
     keep_unvisited_lobby: float = 60.0
     """Seconds a room not yet started stays open if no seated person ever connected to it
     (created and left, as a flood of creates does); then it is forgotten."""
-    max_rooms: int = 5000
-    """Rooms the server holds at once; at the limit a new room takes the place of the lobby
-    empty the longest (no seated person connected), or is refused (``room.capacity``)."""
+    max_rooms: int | None = None
+    """Rooms the server holds at once (None: as many as half the memory holds, see
+    :func:`memory_capacity`); at the limit a new room takes the place of the lobby empty the
+    longest (no seated person connected), or is refused (``room.capacity``)."""
     max_rooms_held: int = 8
     """Rooms one client address (IPv6: /64) may hold at once, until they are over or forgotten."""
     hello_timeout: float = 10.0
@@ -130,6 +144,22 @@ class Settings:
     lease_seconds: float = 3.0
     """Seconds a room's lease outlives its instance's last heartbeat (several instances on
     one PostgreSQL database): how long a dead instance's rooms wait to be taken over."""
+
+
+ROOM_COST = 256 * 1024
+"""Bytes one room in play costs the server, with its four WebSockets: about 200 KiB measured
+(docs/scaling.md), rounded up for headroom."""
+
+
+def memory_capacity(total: int | None = None) -> int:
+    """How many rooms half of ``total`` bytes holds (None: the machine's memory, or the
+    process's control group's limit if lower), so that a crowd creating rooms fills the
+    room limit before it fills the memory."""
+    if total is None:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        with contextlib.suppress(OSError, ValueError):  # "max", or no cgroup v2 here
+            total = min(total, int(Path("/sys/fs/cgroup/memory.max").read_text()))
+    return max(1, total // 2 // ROOM_COST)
 
 
 def new_code() -> str:
