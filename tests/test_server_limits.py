@@ -14,6 +14,7 @@ pytest.importorskip("uvicorn")
 import websockets
 
 from server_support import _fetch, get, post, running
+from unomas import fairness
 from unomas.server.rooms import CODE_ALPHABET, Settings
 from unomas.server.storage import SQLiteStore
 
@@ -213,6 +214,36 @@ def test_a_match_ends_at_the_move_limit_recorded_and_explained_and_targets_are_b
         status, record = get(address, f"/api/rooms/{room['code']}/record")
         assert status == 200 and record["winner"] is None and "seed" in record["shuffle"]
         assert sum(1 for r in record["rounds"] for e in r["events"] if "p" in e) == 6
+
+
+def test_a_match_everyone_left_is_ended_recorded_whoever_watches() -> None:
+    """Its host starts it and leaves; bots and the host's stand-in play on while a spectator
+    watches; after ``keep_unattended_match`` the match is ended, recorded, no winner."""
+    settings = Settings(grace=0.01, bot_delay=0.05, window=0, round_pause=0, keep_unattended_match=0.5)
+    with running(SQLiteStore(":memory:"), settings) as address:
+        room = create(address, rules={"players": 2, "target_score": 500}, bots=[1])
+        url = f"ws://{address}/ws/{room['code']}"
+
+        async def scenario() -> dict[str, Any]:
+            async with websockets.connect(url) as host:
+                await host.send(json.dumps({"type": "hello", "token": room["token"]}))
+                await host.send(json.dumps({"type": "start"}))
+                while (await recv(host, 5) or {}).get("type") != "update":
+                    pass
+            async with websockets.connect(url) as watcher:
+                await watcher.send(json.dumps({"type": "hello"}))
+                while True:
+                    message = await recv(watcher, 10)
+                    assert message is not None
+                    if message["type"] == "over":
+                        return message
+
+        over = asyncio.run(scenario())
+        assert over["reason"] == "abandoned" and over["winner"] is None
+        status, record = get(address, f"/api/rooms/{room['code']}/record")
+    assert status == 200 and record["winner"] is None
+    game = fairness.verify(record)  # the seed revealed: the deals check
+    assert not game.is_over and game.ply < 2000
 
 
 def test_healthz_says_the_server_is_up_with_its_rooms_and_store() -> None:

@@ -152,6 +152,8 @@ class Host:
         """The ply, and the seats that let their out-of-turn chance go at it."""
         self._wake = asyncio.Event()
         self._deal_asked = asyncio.Event()
+        self._ending = False
+        """Asked to end the match before its end (:meth:`end`)."""
         self._lock = asyncio.Lock()
         """Held through each change and its storing: one change at a time, none heard before it is stored."""
         self._task: asyncio.Task[None] | None = None
@@ -237,6 +239,13 @@ class Host:
             self.conductor.stand_in(seat, playing)
         self._reset_timer()
         self._wake.set()
+
+    def end(self) -> None:
+        """End the match at once, as the action limit does: recorded with no winner, the seed
+        revealed (a room nobody is left at stops costing its server)."""
+        self._ending = True
+        self._wake.set()
+        self._deal_asked.set()
 
     def decline(self, seat: int, ply: int | None = None) -> None:
         """``seat`` lets its out-of-turn chance go (the chance of ``ply``: one that has
@@ -385,12 +394,13 @@ class Host:
             assert conductor is not None
             game = conductor.game
             try:
-                if game.is_over or game.ply >= self.pacing.max_actions:
+                if game.is_over or game.ply >= self.pacing.max_actions or self._ending:
                     await self._finish()
                     return
                 if game.round_over:
                     await self._between_rounds()
-                    await self._deal()
+                    if not self._ending:
+                        await self._deal()
                 elif not await self._bot_turn(conductor):
                     continue
             except UnoError as error:
@@ -563,8 +573,8 @@ class Host:
         made["rounds"][:0] = self._earlier
         return made
 
-    def ended_by_limit(self) -> bool:
-        """Whether the match ended because it ran too long (no winner)."""
+    def ended_early(self) -> bool:
+        """Whether the match ended before its end (no winner): it ran too long, or :meth:`end`."""
         return self.over and not self.game.is_over
 
     def standings(self) -> list[dict[str, Any]]:

@@ -356,12 +356,16 @@ class Server:
         self._collector = self.loop.create_task(tend_collector(settings.freeze_every, settings.collect_every))
 
     async def _sweep_abandoned_lobbies(self) -> None:
-        """Forget the lobbies nobody came back to, so rooms never pile up in memory."""
+        """Forget the lobbies nobody came back to and end the matches everyone left, so rooms
+        never pile up in memory."""
         loop = asyncio.get_running_loop()
         settings = self.settings
         while True:
-            await asyncio.sleep(min(60.0, settings.keep_empty_lobby / 2, settings.keep_unvisited_lobby / 2))
+            keep = (settings.keep_empty_lobby, settings.keep_unvisited_lobby, settings.keep_unattended_match)
+            await asyncio.sleep(min(60.0, *(seconds / 2 for seconds in keep)))
             now = loop.time()
+            for room in list(self.rooms.values()):
+                room.end_if_deserted(now)
             self.creates.prune()
             self.lookups.prune()
             self.open_sockets.prune()

@@ -12,7 +12,8 @@ sender of the action; the first update after a hello also carries ``history``: t
 match so far as that connection may see it, the latest changes up to a limit), ``presence``
 (``seat``, ``connected``, ``away``: a seat's player came, left or is away; the whole room is
 sent only on a hello),
-``over`` (``record``, ``scores``, ``reason``: ``target``, or ``move_limit`` for a match
+``over`` (``record``, ``scores``, ``reason``: ``target``, ``abandoned`` for a match everyone
+left, or ``move_limit`` for a match
 ended after ``limit`` actions) and ``error`` messages, all JSON objects with a ``type``.
 An ``error`` with code ``seat.taken_over``, ``hello.late`` or ``server.restarting`` is the
 connection's last message before the server closes it.

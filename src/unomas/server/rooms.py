@@ -91,6 +91,10 @@ class Settings:
     keep_empty_lobby: float = 600.0
     """Seconds a room not yet started stays open once no seated person is connected
     (spectators do not count); then it is forgotten."""
+    keep_unattended_match: float = 300.0
+    """Seconds a match in play goes on with no seated person or program connected (its bots
+    and stand-ins play every seat); then it is ended, recorded with no winner (``abandoned``),
+    so that rooms everyone left stop costing the server."""
     keep_unvisited_lobby: float = 60.0
     """Seconds a room not yet started stays open if no seated person ever connected to it
     (created and left, as a flood of creates does); then it is forgotten."""
@@ -282,6 +286,8 @@ class Room:
         """The host left the lobby with nobody else there: the next person to come is the host."""
         self.rematch: set[int] = set()
         """The seats whose players want a rematch (once the match is over)."""
+        self.abandoned_match = False
+        """The match was ended because everyone had left it (:meth:`end_if_deserted`)."""
         self.next_code: str | None = None
         """The rematch's room, once it is made."""
         self.on_rematch: Callable[[Room], Awaitable[str]] | None = None
@@ -348,6 +354,17 @@ class Room:
         keep = settings.keep_empty_lobby if self.visited else settings.keep_unvisited_lobby
         quiet = self.empty_since
         return self.status == "lobby" and quiet is not None and now - quiet >= keep
+
+    def end_if_deserted(self, now: float) -> bool:
+        """End the match in play if no seated person or program has been connected for
+        ``keep_unattended_match`` seconds; whether it did."""
+        quiet = self.empty_since
+        deserted = quiet is not None and now - quiet >= self.settings.keep_unattended_match
+        if self.status != "playing" or self.match is None or not deserted or self.abandoned_match:
+            return False
+        self.abandoned_match = True
+        self.match.end()
+        return True
 
     def unattended(self) -> bool:
         """Whether this is a lobby with no seated person connected (it may give way)."""
@@ -782,7 +799,8 @@ class Room:
 
     def _over_message(self) -> dict[str, Any]:
         """The match is over: where its record is, the scores, and why it ended (``target``:
-        someone reached the target score; ``move_limit``: it ran too long, no winner)."""
+        someone reached the target score; ``move_limit``: it ran too long, ``abandoned``:
+        everyone had left it; no winner then)."""
         match = self.match
         game = self.game
         return {
@@ -791,7 +809,11 @@ class Room:
             "scores": self.record and self.record["scores"],
             "winner": None if game is None else game.winner,
             "rounds": [] if match is None else match.standings(),
-            "reason": "move_limit" if match is not None and match.ended_by_limit() else "target",
+            "reason": "target"
+            if match is None or not match.ended_early()
+            else "abandoned"
+            if self.abandoned_match
+            else "move_limit",
             "limit": self.settings.max_match_actions,
         }
 

@@ -167,10 +167,10 @@ class OverMessage(_Sent):
     record: str
     scores: list[StrictInt] | None
     winner: StrictInt | None
-    """The seat that won; null for a match ended by the move limit."""
+    """The seat that won; null for a match ended early (``move_limit``, ``abandoned``)."""
     rounds: list[protocol.RoundResult]
     """The standings: each round's winner, points and everyone's totals after it."""
-    reason: Literal["target", "move_limit"]
+    reason: Literal["target", "move_limit", "abandoned"]
     limit: StrictInt
     """The actions after which a match still in play is ended (``move_limit``)."""
 

@@ -58,7 +58,8 @@ export function renderOver() {
   const over = state.over, room = state.room;
   if (!over || !room) return;
   const who = names();
-  const banner = over.winner == null ? _("Match over: it ran too long, nobody wins ({n} actions).", { n: over.limit })
+  const banner = over.reason === "abandoned" ? _("Match over: everyone had left, nobody wins.")
+    : over.winner == null ? _("Match over: it ran too long, nobody wins ({n} actions).", { n: over.limit })
     : over.winner === room.you ? _("You win the match!") : _("{name} wins the match!", { name: who[over.winner] });
   const rounds = over.rounds || [];
   const people = room.seats.map((seat, i) => (seat && !seat.bot ? i : null)).filter((i) => i !== null);
