@@ -244,6 +244,18 @@ def test_a_name_with_a_character_drawn_as_nothing_is_refused(hidden: str) -> Non
             clean_name(name)
 
 
+@pytest.mark.parametrize("wide", ["\ufdfd", "\U0001242b", "\ua9c5"])
+def test_a_name_of_characters_drawn_many_letters_wide_is_refused(wide: str) -> None:
+    from codes import raises_code
+    from unomas.errors import Refusal
+    from unomas.server.names import clean_name
+
+    for name in (wide * 24, f"Ana{wide}"):
+        with raises_code(Refusal, "name.wide"):
+            clean_name(name)
+    assert clean_name("بسم الله") == "بسم الله"  # the letters themselves are a name
+
+
 def test_lookalike_names_share_a_key_and_the_page_s_words_are_no_name() -> None:
     from codes import raises_code
     from unomas.errors import Refusal

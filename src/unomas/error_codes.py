@@ -445,6 +445,7 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "name.symbols": (422, N_("That name cannot be used: control characters and < > are not allowed.")),
             "name.hidden": (422, N_("That name cannot be used: it holds characters that cannot be seen.")),
             "name.too_long": (422, N_("That name is too long (at most {limit} characters).")),
+            "name.wide": (422, N_("That name cannot be used: it holds characters drawn many letters wide.")),
             "name.page_words": (
                 422,
                 N_("That name cannot be used: it holds words the page adds to names, such as (you)."),

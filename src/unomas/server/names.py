@@ -28,6 +28,14 @@ MAX_NAME = 24
 MAX_MARKS = 2
 """Combining marks one letter may carry (more is the "zalgo" text that spills over lines)."""
 
+WORD_GLYPHS = (
+    (0xFDF0, 0xFDFD),  # Arabic word ligatures: a whole phrase in one character (U+FDFD)
+    (0x12000, 0x1254F),  # cuneiform signs and numbers, some many letters wide
+    (0xA9C1, 0xA9C5),  # Javanese ornaments
+)
+"""Characters drawn many letters wide: a name of them overflows every seat and line it is
+shown in (the words they stand for can be typed letter by letter)."""
+
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 """Characters that turn the direction of the text around them: refused in names."""
 
@@ -58,6 +66,7 @@ def clean_name(name: str) -> str:
     longer than :data:`MAX_NAME` once normalised (``name.too_long``), control characters or
     ``<`` ``>`` (``name.symbols``), direction overrides (``name.bidi``), characters drawn as
     nothing (``name.hidden``: zero-width, joiners, fillers, variation selectors, tags),
+    characters drawn many letters wide (``name.wide``),
     more than :data:`MAX_MARKS` combining marks on a letter (``name.marks``), nothing
     visible (``name.invisible``), or one of the page's own words in brackets
     (``name.page_words``).
@@ -72,6 +81,8 @@ def clean_name(name: str) -> str:
         raise Refusal("name.bidi")
     if any(_hidden(c) for c in text):
         raise Refusal("name.hidden")
+    if any(low <= ord(c) <= high for c in text for low, high in WORD_GLYPHS):
+        raise Refusal("name.wide")
     text = " ".join(text.split())
     if len(text) > MAX_NAME:
         raise Refusal("name.too_long", limit=MAX_NAME)
