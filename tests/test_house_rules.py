@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from codes import raises_code
-from unomas import Action, Game, IllegalAction, Phase, record
+from unomas import Action, Game, IllegalAction, Kind, Phase, record
 from unomas.bots.heuristic import HeuristicBot
 from unomas.cards import parse_card, parse_color
 from unomas.errors import SettingsError
@@ -390,6 +390,16 @@ def test_the_last_seat_left_wins_the_round_and_scores_the_others() -> None:
     events = draw(game, 1)
     assert game.is_over and game.winner == 0 and game.scores == [10, 0]
     assert RoundEnded(0, 10, (tuple(cards("R1 R2")), tuple(cards("B1 B2 G7"))), (10, 0)) in events
+    assert game.round_winner() == 0  # the round's winner holds cards: the searches' rollouts ask this
+
+
+def test_the_round_winner_is_the_seat_with_no_cards_and_none_while_the_round_is_played() -> None:
+    game = Game(Rules(players=3, target_score=0), seed=1)
+    assert game.round_winner() == -1
+    while not game.round_over:
+        actions = game.legal_actions(game.current)
+        game.push(next((a for a in actions if a.kind is Kind.PLAY), actions[0]))
+    assert not game.hands[game.round_winner()]
 
 
 def test_under_alternative_scoring_the_last_seat_left_scores_its_own_cards() -> None:

@@ -554,6 +554,17 @@ class Game:
         """The seats still in the round (every seat unless ``elimination`` put some out)."""
         return [seat for seat in range(self.players) if not self.is_out(seat)]
 
+    def round_winner(self) -> int:
+        """The seat that won the round just ended: the one with no cards, or under
+        ``elimination`` the last seat left in it; -1 while the round is played."""
+        if not self.round_over:
+            return -1
+        for seat, hand in enumerate(self.hands):
+            if not hand:
+                return seat
+        seats = self.seats_in_round()
+        return seats[0] if len(seats) == 1 else -1
+
     def legal_actions(self, player: int) -> list[Action]:
         """Every action open to seat ``player`` now, out-of-turn ones included.
 

@@ -130,7 +130,7 @@ def _descend(root: GuidedNode, game: Game, net: Network, exploration: float, rol
         game.push(best)
         node = child
         path.append(node)
-    winner = next(seat for seat, hand in enumerate(game.hands) if not hand)
+    winner = game.round_winner()
     _credit(path, winner, 1.0, players)
 
 

@@ -316,4 +316,4 @@ def rollout(game: Game, rng: random.Random) -> int:
         game.push(rollout_action(game, game.current, rng))
     else:
         return -1
-    return next(seat for seat, hand in enumerate(game.hands) if not hand)
+    return game.round_winner()
