@@ -26,6 +26,7 @@ def test_the_ladder_command_writes_every_table(tmp_path: Path) -> None:
         assert heading in text
     assert text.count("n=2") == 4 * 3 * 2  # every pairing both ways round, at every table
     assert "python -m unomas.runs.ladder --rounds 2" in text
+    assert "| `random` |" in text and "| 50 % | 50 % |" in text  # each bot's slips beside its speed
     verdicts = [line for line in text.splitlines() if line.startswith("- ") and "`learned`" in line]
     assert len(verdicts) == 4 and all("`playfirst`" in line and "separad" in line for line in verdicts)
 

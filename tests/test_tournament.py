@@ -264,6 +264,8 @@ def test_results_json_fields(tmp_path: Path) -> None:
         str(out),
     )
     assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "slips (forgets UNO/misses a catch): heuristic 20 %/25 %, playfirst 10 %/50 %, random 50 %/50 %" in said
     data = json.loads(out.read_text(encoding="utf-8"))
     settings = data["settings"]
     assert settings["rules"] == SHORT.to_dict()

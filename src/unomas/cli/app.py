@@ -628,10 +628,20 @@ def _tournament_table(result: "TournamentResult", elapsed: float) -> "Table":
         notes.append(f"{result.abandoned} abandoned (no end in sight)")
     if result.errors:
         notes.append(f"{len(result.errors)} stopped by a bot error")
+    notes.append(_slips_note(result))
     notes.append("pts: points scored; answer: any decision asked of a bot")
     notes.append("rating: openskill Plackett-Luce mu - 3 sigma")
     table.caption = "\n".join(notes)
     return table
+
+
+def _slips_note(result: "TournamentResult") -> str:
+    """How often each built-in entrant forgets UNO and lets a catch go (a program's own)."""
+    from unomas.bots.levels import slips
+
+    rates = [(bot.name, *slips(bot.name)) for bot in result.bots if not bot.name.startswith("cmd:")]
+    shown = ", ".join(f"{name} {forget * 100:.0f} %/{miss * 100:.0f} %" for name, forget, miss in rates)
+    return f"slips (forgets UNO/misses a catch): {shown}"
 
 
 def _bot_cell(name: str, given: str | None) -> "Text":

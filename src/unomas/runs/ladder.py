@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from unomas.bots.levels import slips
 from unomas.rules import Rules
 from unomas.runs.statistics import wilson
 from unomas.runs.tournament import run_tournament
@@ -85,9 +86,12 @@ def markdown(
         "",
         f"Regenerate / regenerar: `{command}`",
         "",
-        "| bot | ms per decision / ms por decisión |",
-        "|---|---|",
-        *[f"| `{bot}` | {seconds[bot] * 1000:.2f} |" for bot in bots],
+        "| bot | ms per decision / ms por decisión | forgets UNO / olvida el UNO | misses a catch / no pilla |",
+        "|---|---|---|---|",
+        *[
+            f"| `{bot}` | {seconds[bot] * 1000:.2f} | {_percent(slips(bot)[0])} | {_percent(slips(bot)[1])} |"
+            for bot in bots
+        ],
         "",
     ]
     for players, preset in tables:
@@ -115,6 +119,10 @@ def markdown(
                 lines.append(f"- `{stronger}` and / y `{weaker}`: **not separated / no separados**")
         lines.append("")
     return "\n".join(lines)
+
+
+def _percent(rate: float) -> str:
+    return f"{rate * 100:.0f} %"
 
 
 def main(argv: list[str] | None = None) -> None:
