@@ -294,9 +294,9 @@ def test_bad_play_flags_are_one_line_in_the_user_s_language_and_exit_2(
         ),
         (
             ["tournament", "--bots", "random,wizard"],
-            "--bots: 'wizard' is not a bot (the bots are random, playfirst, heuristic, ismcts, or cmd:COMMAND for a"
+            "--bots: 'wizard' is not a bot (the bots are random, playfirst, heuristic, ismcts, learned, or cmd:COMMAND for a"
             " program).",
-            "--bots: 'wizard' no es un bot (los bots son random, playfirst, heuristic, ismcts, o cmd:ORDEN para un"
+            "--bots: 'wizard' no es un bot (los bots son random, playfirst, heuristic, ismcts, learned, o cmd:ORDEN para un"
             " programa).",
         ),
         (
@@ -645,8 +645,7 @@ def test_the_spanish_words_of_the_terminal_read_naturally() -> None:
         "primera que sirva (2)",
         "heurístico (3)",
         "Montecarlo 300 (4)",
-        "Montecarlo 1500 (5)",
-        "red entrenada (6, el más fuerte)",
+        "Montecarlo 1500 (5, el más fuerte)",
     ]
     assert translator("es").gettext("You drew {card}: play it or keep it.") == "Has robado {card}: juégala o quédatela."
     out_text = "\n".join(run_plain("es", ["1", "c", "2 y u"])[1])

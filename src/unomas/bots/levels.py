@@ -38,7 +38,7 @@ LEVELS: tuple[Level, ...] = (
     Level("playfirst", N_("playfirst (2)"), in_rooms=True),
     Level("heuristic", N_("heuristic (3)"), in_rooms=True),
     Level("ismcts:iterations=300", N_("ismcts 300 (4)")),
-    Level("ismcts:iterations=1500", N_("ismcts 1500 (5)")),
+    Level("ismcts:iterations=1500", N_("ismcts 1500 (5, strongest)")),
 )
 
 ROOM_LEVELS: tuple[str, ...] = tuple(level.spec for level in LEVELS if level.in_rooms)
