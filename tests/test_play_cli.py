@@ -294,10 +294,10 @@ def test_bad_play_flags_are_one_line_in_the_user_s_language_and_exit_2(
         ),
         (
             ["tournament", "--bots", "random,wizard"],
-            "--bots: 'wizard' is not a bot (the bots are random, playfirst, heuristic, ismcts, learned, or cmd:COMMAND for a"
-            " program).",
-            "--bots: 'wizard' no es un bot (los bots son random, playfirst, heuristic, ismcts, learned, o cmd:ORDEN para un"
-            " programa).",
+            "--bots: 'wizard' is not a bot (the bots are random, playfirst, heuristic, ismcts, learned, or cmd:COMMAND"
+            " for a program).",
+            "--bots: 'wizard' no es un bot (los bots son random, playfirst, heuristic, ismcts, learned, o cmd:ORDEN"
+            " para un programa).",
         ),
         (
             ["tournament", "--bots", "random,random,random", "--players", "2"],

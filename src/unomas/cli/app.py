@@ -639,7 +639,8 @@ def _slips_note(result: "TournamentResult") -> str:
     """How often each built-in entrant forgets UNO and lets a catch go (a program's own)."""
     from unomas.bots.levels import slips
 
-    rates = [(bot.name, *slips(bot.name)) for bot in result.bots if not bot.name.startswith("cmd:")]
+    specs = [bot.name.partition("#")[0] for bot in result.bots if not bot.name.startswith("cmd:")]  # bot#2: a twin
+    rates = [(spec, *slips(spec)) for spec in dict.fromkeys(specs)]
     shown = ", ".join(f"{name} {forget * 100:.0f} %/{miss * 100:.0f} %" for name, forget, miss in rates)
     return f"slips (forgets UNO/misses a catch): {shown}"
 
