@@ -1,6 +1,6 @@
 """Bots: players that see only their own seat's view.
 
-A bot is named by a spec: ``random``, ``playfirst``, ``heuristic``, ``ismcts``, with
+A bot is named by a spec: ``random``, ``playfirst``, ``heuristic``, ``ismcts``, ``learned``, with
 options after colons (``ismcts:iterations=2000``, ``ismcts:seconds=0.5:exploration=0.9``),
 ``cmd:COMMAND`` for a program speaking the JSON-lines bot protocol (docs/bot-protocol.md),
 or the name of a bot another package registers under the entry-point group
@@ -11,7 +11,7 @@ or the name of a bot another package registers under the entry-point group
 >>> make_bot("nobody")
 Traceback (most recent call last):
 ...
-unomas.errors.SettingsError: unknown bot 'nobody' (bots are random, playfirst, heuristic, ismcts, cmd:COMMAND)
+unomas.errors.SettingsError: unknown bot 'nobody' (bots are random, playfirst, heuristic, ismcts, learned, cmd:COMMAND)
 """
 
 from __future__ import annotations
