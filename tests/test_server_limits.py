@@ -186,6 +186,23 @@ def test_every_response_carries_the_security_headers() -> None:
             assert headers["Cache-Control"] == ("no-cache" if kept else "no-store")
 
 
+async def start_leave_and_watch(url: str, token: str) -> dict[str, Any]:
+    """The host starts the room's match and leaves (bots and stand-ins play every seat); a
+    spectator watches it to its ``over`` message."""
+    async with websockets.connect(url) as host:
+        await host.send(json.dumps({"type": "hello", "token": token}))
+        await host.send(json.dumps({"type": "start"}))
+        while (await recv(host, 5) or {}).get("type") != "update":
+            pass
+    async with websockets.connect(url) as watcher:
+        await watcher.send(json.dumps({"type": "hello"}))
+        while True:
+            message = await recv(watcher, 10)
+            assert message is not None
+            if message["type"] == "over":
+                return message
+
+
 def test_a_match_ends_at_the_move_limit_recorded_and_explained_and_targets_are_bounded() -> None:
     settings = Settings(grace=0.01, bot_delay=0, window=0, round_pause=0, max_match_actions=6)
     with running(SQLiteStore(":memory:"), settings) as address:
@@ -195,21 +212,7 @@ def test_a_match_ends_at_the_move_limit_recorded_and_explained_and_targets_are_b
         room = create(address, rules={"players": 2, "target_score": 500}, bots=[1])
         url = f"ws://{address}/ws/{room['code']}"
 
-        async def scenario() -> dict[str, Any]:
-            async with websockets.connect(url) as host:  # start, and leave: bots play both seats
-                await host.send(json.dumps({"type": "hello", "token": room["token"]}))
-                await host.send(json.dumps({"type": "start"}))
-                while (await recv(host, 5) or {}).get("type") != "update":
-                    pass
-            async with websockets.connect(url) as watcher:
-                await watcher.send(json.dumps({"type": "hello"}))
-                while True:
-                    message = await recv(watcher, 10)
-                    assert message is not None
-                    if message["type"] == "over":
-                        return message
-
-        over = asyncio.run(scenario())
+        over = asyncio.run(start_leave_and_watch(url, room["token"]))
         assert over["reason"] == "move_limit" and over["limit"] == 6
         status, record = get(address, f"/api/rooms/{room['code']}/record")
         assert status == 200 and record["winner"] is None and "seed" in record["shuffle"]
@@ -224,21 +227,7 @@ def test_a_match_everyone_left_is_ended_recorded_whoever_watches() -> None:
         room = create(address, rules={"players": 2, "target_score": 500}, bots=[1])
         url = f"ws://{address}/ws/{room['code']}"
 
-        async def scenario() -> dict[str, Any]:
-            async with websockets.connect(url) as host:
-                await host.send(json.dumps({"type": "hello", "token": room["token"]}))
-                await host.send(json.dumps({"type": "start"}))
-                while (await recv(host, 5) or {}).get("type") != "update":
-                    pass
-            async with websockets.connect(url) as watcher:
-                await watcher.send(json.dumps({"type": "hello"}))
-                while True:
-                    message = await recv(watcher, 10)
-                    assert message is not None
-                    if message["type"] == "over":
-                        return message
-
-        over = asyncio.run(scenario())
+        over = asyncio.run(start_leave_and_watch(url, room["token"]))
         assert over["reason"] == "abandoned" and over["winner"] is None
         status, record = get(address, f"/api/rooms/{room['code']}/record")
     assert status == 200 and record["winner"] is None
