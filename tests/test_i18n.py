@@ -112,7 +112,7 @@ def test_the_switches_for_a_browser_say_which_the_official_rules_have_on() -> No
         switches = [switch for group in switches_json(lang) for switch in group["switches"]]
         assert {s["name"]: s["official"] for s in switches} == {name: getattr(official, name) for name in SWITCHES}
     spanish, english = switches_json("es"), switches_json("en")
-    assert [g["title"] for g in spanish] == ["Cartas de robo", "Jugadas", "Robar del mazo", "Puntuación"]
+    assert [g["title"] for g in spanish] == ["Cartas de robo", "Jugadas", "Robar del mazo", "Puntuación", "Equipos"]
     assert spanish[0]["switches"][0]["title"] == "Desafiar el Comodín roba cuatro"
     assert english[0]["switches"][0] == {
         "name": "challenge_wild_draw_four",

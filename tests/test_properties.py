@@ -66,6 +66,8 @@ def any_rules(draw: st.DrawFn) -> Rules:
     uno_penalty = draw(st.sampled_from(UNO_PENALTIES))
     hand_limit = draw(st.one_of(st.just(0), st.integers(hand_size + 1, hand_size + 30)))
     elimination = draw(st.one_of(st.just(0), st.integers(hand_size + 1, hand_size + 12)))
+    fitting = ["2v2"] * (players == 4) + ["3v3"] * (players == 6) + ["pairs"] * (players in (4, 6, 8, 10))
+    teams = draw(st.sampled_from(["none", *fitting]))
     return Rules(
         players=players,
         hand_size=hand_size,
@@ -73,6 +75,7 @@ def any_rules(draw: st.DrawFn) -> Rules:
         uno_penalty=uno_penalty,
         hand_limit=hand_limit,
         elimination=elimination,
+        teams=teams,
         **switches,
     )
 
@@ -109,6 +112,23 @@ def walk(game: Game, rng: random.Random, steps: int) -> Iterator[list[Event]]:
 
 def all_cards(game: Game) -> list[int]:
     return [c for hand in game.hands for c in hand] + game.pile + game.discard
+
+
+def team(rules: Rules, seat: int) -> int:
+    """The team of ``seat`` as docs/house-rules.md reads it, worked out independently of the
+    engine: two teams alternate round the table; pairs are seats ``i`` and ``i + n/2``;
+    without teams each seat plays for itself."""
+    half = rules.players // 2
+    if rules.teams in ("2v2", "3v3"):
+        return seat % 2
+    if rules.teams == "pairs":
+        return seat - half if seat >= half else seat
+    return seat
+
+
+def mates(rules: Rules, seat: int) -> list[int]:
+    """The seats of ``seat``'s team, itself included."""
+    return [other for other in range(rules.players) if team(rules, other) == team(rules, seat)]
 
 
 # ---------------------------------------------------------------- (a) conservation
@@ -156,14 +176,17 @@ def test_state_invariants(rules: Rules, seed: int) -> None:
                 left_in = [
                     s for s, h in enumerate(game.hands) if not (rules.elimination and len(h) >= rules.elimination)
                 ]
-                assert not game.hands[event.winner] or left_in == [event.winner]  # elimination: the last one left
+                winners = mates(rules, event.winner)  # house rules: with teams the winner's team wins
+                # elimination: the last one (team) left, won by its lowest seat
+                assert not game.hands[event.winner] or (set(left_in) <= set(winners) and left_in[0] == event.winner)
                 own = [sum(POINTS[c] for c in hand) for hand in game.hands]
-                others = sum(own) - own[event.winner]
+                others = sum(own[s] for s in range(rules.players) if s not in winners)
                 assert event.points == (sum(own) if rules.alternative_scoring else others)
-                if rules.alternative_scoring:  # house rules: each scores their own cards
-                    scores = [score + points for score, points in zip(scores, own, strict=True)]
-                else:
-                    scores[event.winner] += others
+                for seat in range(rules.players):
+                    if rules.alternative_scoring:  # house rules: each (team) scores their own cards
+                        scores[seat] += sum(own[s] for s in mates(rules, seat))
+                    elif seat in winners:
+                        scores[seat] += others
                 assert game.scores == scores
         if game.is_over:
             assert game.winner is not None
@@ -319,8 +342,8 @@ def check_effects(before: Game, action: Action, events: list[Event], after: Game
 
     in_round = [seat for seat in range(n) if not out(seat)]
     went_out = action.kind is Kind.PLAY and not after.hands[p]
-    if rules.elimination and after.round_over and not went_out:  # one seat was left in the round
-        assert len(in_round) == 1
+    if rules.elimination and after.round_over and not went_out:  # one seat (team) was left in the round
+        assert len({team(rules, seat) for seat in in_round}) == 1
         return
 
     if action.kind is Kind.CATCH:
@@ -581,14 +604,22 @@ def test_records_with_reshuffles_replay() -> None:
 # ---------------------------------------------------------------- (e) views and redaction
 
 
+def seen_seats(rules: Rules, seat: int | None) -> list[int]:
+    """The seats whose hands ``seat`` sees: its own, and its partners' under ``team_view``."""
+    if seat is None:
+        return []
+    return mates(rules, seat) if rules.team_view else [seat]
+
+
 def scrambled(game: Game, seat: int | None, rng: random.Random) -> Game:
     """A copy in which every card ``seat`` cannot see (other hands, the pile) is redealt."""
     other = game.copy()
-    hidden = [c for s, hand in enumerate(other.hands) if s != seat for c in hand] + other.pile
+    seen = seen_seats(game.rules, seat)
+    hidden = [c for s, hand in enumerate(other.hands) if s not in seen for c in hand] + other.pile
     rng.shuffle(hidden)
     cards = iter(hidden)
     for s, hand in enumerate(other.hands):
-        if s != seat:
+        if s not in seen:
             other.hands[s] = [next(cards) for _ in hand]
     other.pile = list(cards)
     return other
@@ -613,6 +644,12 @@ def check_view(game: Game, seat: int | None, rng: random.Random) -> None:
         assert view.shown_hand == (game.shown[1], game.shown[2])
     if seat is None:
         assert view.legal_actions == () and view.drawn is None and view.shown_hand is None
+        assert view.partners == () and view.partner_hands == ()
+    else:
+        partners = [s for s in mates(game.rules, seat) if s != seat]
+        assert list(view.partners) == partners
+        seen = [(s, tuple(game.hands[s])) for s in partners] if game.rules.team_view else []
+        assert list(view.partner_hands) == seen
     as_json = view.to_json()
     assert "pile" not in as_json and "hands" not in as_json
     assert view.to_json(rules=False) == {key: value for key, value in as_json.items() if key != "rules"}
@@ -621,12 +658,13 @@ def check_view(game: Game, seat: int | None, rng: random.Random) -> None:
     assert scrambled(game, seat, rng).view(seat) == view
 
 
-def check_redaction(event: Event, seat: int | None) -> None:
-    seen = redact(event, seat)
+def check_redaction(event: Event, seat: int | None, rules: Rules) -> None:
+    visible = seen_seats(rules, seat)
+    seen = redact(event, seat, rules.seen_hands(seat))
     assert type(seen) is type(event)
     if isinstance(event, Drew):
         assert isinstance(seen, Drew)
-        if seat == event.player:
+        if event.player in visible:
             assert seen == event
         else:
             assert seen.cards is None
@@ -637,7 +675,7 @@ def check_redaction(event: Event, seat: int | None) -> None:
         assert (seen.round, seen.dealer) == (event.round, event.dealer)
         assert len(seen.hands) == len(event.hands)
         for s, hand in enumerate(seen.hands):
-            assert hand == (event.hands[s] if s == seat else None)
+            assert hand == (event.hands[s] if s in visible else None)
     elif isinstance(event, StartingCardReturned | Reshuffled):
         assert isinstance(seen, StartingCardReturned | Reshuffled)
         assert seen.pile is None
@@ -645,9 +683,9 @@ def check_redaction(event: Event, seat: int | None) -> None:
     elif isinstance(event, Challenged):
         assert isinstance(seen, Challenged)
         assert dataclasses.replace(seen, hand=event.hand) == event
-        if seat == event.challenger:
-            assert seen.hand == event.hand, "the challenger is shown the challenged hand"
-        elif seat != event.challenged:
+        if seat == event.challenger or event.challenged in visible:
+            assert seen.hand == event.hand, "the challenger (and who sees the hand) is shown the challenged hand"
+        else:
             assert seen.hand is None
     else:
         assert seen == event
@@ -661,14 +699,14 @@ def test_views_leak_nothing(rules: Rules, seed: int) -> None:
     seats: list[int | None] = [*range(rules.players), None]
     assert game.log is not None
     first = game.log[0]
-    check_redaction(Dealt(0, first.dealer, first.deal.hands, first.deal.pile), 0)
+    check_redaction(Dealt(0, first.dealer, first.deal.hands, first.deal.pile), 0, rules)
     for seat in seats:
         check_view(game, seat, rng)
     for events in walk(game, random.Random(seed), 120):
         for seat in seats:
             check_view(game, seat, rng)
             for event in events:
-                check_redaction(event, seat)
+                check_redaction(event, seat, rules)
 
 
 def test_redact_by_event_kind() -> None:
@@ -689,6 +727,11 @@ def test_redact_by_event_kind() -> None:
     assert redact(challenged, 1) == challenged
     assert redact(challenged, 2).hand is None  # type: ignore[union-attr]
     assert redact(challenged, None).hand is None  # type: ignore[union-attr]
+
+    # house rules, team_view: a partner's hidden cards are seen by who is given them
+    assert redact(drew, 3, (1,)) == drew
+    assert redact(dealt, 0, (2,)) == Dealt(0, 0, ((r1,), None, (b7,)), None)
+    assert redact(challenged, 2, (0,)) == challenged
 
 
 # ---------------------------------------------------------------- (f) copies

@@ -300,10 +300,11 @@ class Conductor:
         if log is None:
             raise IllegalAction("history.none")
         story: list[tuple[Action | None, list[Event]]] = []
+        sees = self.game.rules.seen_hands(seat)
         for number, played in enumerate(log):
             start = self.starts[number] if number < len(self.starts) else []
-            story.append((None, [redact(event, seat) for event in start]))
-            story.extend((action, [redact(event, seat) for event in caused]) for action, caused in played.moves)
+            story.append((None, [redact(event, seat, sees) for event in start]))
+            story.extend((action, [redact(event, seat, sees) for event in caused]) for action, caused in played.moves)
         return story
 
     def listen(self, seat: int | None, listener: Listener) -> Callable[[], None]:
@@ -501,14 +502,17 @@ class Conductor:
                     self.round_points.append(event.points)
         for witness in self.witnesses:
             witness(action, caused)
+        seen_hands = self.game.rules.seen_hands
         for seat, player in self._hearing:
-            player.observe([redact(event, seat) for event in caused])
+            sees = seen_hands(seat)
+            player.observe([redact(event, seat, sees) for event in caused])
         if self.listeners:
             made: dict[int | None, list[Event]] = {}
             for whom, listener in list(self.listeners):
                 seen = made.get(whom)
                 if seen is None:
-                    seen = made[whom] = [redact(event, whom) for event in caused]
+                    sees = seen_hands(whom)
+                    seen = made[whom] = [redact(event, whom, sees) for event in caused]
                 listener(action, seen)
 
     # ------------------------------------------------------------------ whole matches

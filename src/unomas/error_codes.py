@@ -196,6 +196,8 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "setup.hand_limit_range": N_(
                 "The hand limit must be 0 (none) or more than the {hand_size} cards dealt, not {value}."
             ),
+            "setup.teams_unknown": N_("Teams are {known}, not {value}."),
+            "setup.teams_players": N_("Teams {teams} are played by {seats} players, not {players}."),
             "setup.unknown_preset": N_("There is no preset {name} (the presets are {known})."),
             "setup.not_an_object": N_("settings must be an object, not {type}"),
             "setup.unknown_setting": N_("There is no setting {name} (the settings are {known})."),

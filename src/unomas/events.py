@@ -8,6 +8,7 @@ not know. Events are values: nothing changes them once made.
 from __future__ import annotations
 
 import copyreg
+from collections.abc import Collection
 from dataclasses import dataclass, fields, replace
 from typing import Any, get_args
 
@@ -246,17 +247,20 @@ EVENT_KINDS: tuple[str, ...] = tuple([_kind_name(kind) for kind in get_args(Even
 """The ``event`` names :func:`to_json` writes, one per kind of event, in the order of :data:`Event`."""
 
 
-def redact(event: Event, seat: int | None) -> Event:
-    """The event as ``seat`` may see it (``None``: a spectator, who sees no hidden card)."""
+def redact(event: Event, seat: int | None, sees: Collection[int] = ()) -> Event:
+    """The event as ``seat`` may see it (``None``: a spectator, who sees no hidden card);
+    ``sees`` are the other seats whose hands it sees (its partners under the house rule
+    ``team_view``: :meth:`~unomas.rules.Rules.seen_hands`)."""
     if isinstance(event, Drew):
-        return event if seat == event.player else replace(event, cards=None)
+        return event if seat == event.player or event.player in sees else replace(event, cards=None)
     if isinstance(event, Dealt):
-        hands = tuple(hand if i == seat else None for i, hand in enumerate(event.hands))
+        hands = tuple(hand if i == seat or i in sees else None for i, hand in enumerate(event.hands))
         return replace(event, hands=hands, pile=None)
     if isinstance(event, StartingCardReturned | Reshuffled):
         return replace(event, pile=None)
     if isinstance(event, Challenged):
-        return event if seat in (event.challenger, event.challenged) else replace(event, hand=None)
+        visible = seat in (event.challenger, event.challenged) or event.challenged in sees
+        return event if visible else replace(event, hand=None)
     return event
 
 

@@ -193,6 +193,8 @@ class _Switches:
         "stack_draw_two",
         "stack_mixed",
         "stacking",
+        "team_of",
+        "teams",
         "uno_penalty",
         "zero_pass",
     )
@@ -217,6 +219,10 @@ class _Switches:
         self.hand_limit = rules.hand_limit
         self.elimination = rules.elimination
         self.alternative_scoring = rules.alternative_scoring
+        self.teams = rules.team_count
+        """How many teams sit at the table (0: no teams)."""
+        self.team_of = tuple(rules.team_of(seat) for seat in range(rules.players))
+        """Each seat's team (each seat its own without teams)."""
         self.stack_draw_four = rules.stack_draw_four
         self.stack_draw_two = rules.stack_draw_two
         self.stack_mixed = rules.stack_mixed
@@ -556,14 +562,22 @@ class Game:
 
     def round_winner(self) -> int:
         """The seat that won the round just ended: the one with no cards, or under
-        ``elimination`` the last seat left in it; -1 while the round is played."""
+        ``elimination`` the last seat left in it (with teams, the lowest seat of the one team
+        left); -1 while the round is played."""
         if not self.round_over:
             return -1
         for seat, hand in enumerate(self.hands):
             if not hand:
                 return seat
         seats = self.seats_in_round()
-        return seats[0] if len(seats) == 1 else -1
+        return seats[0] if self._one_team(seats) else -1
+
+    def _one_team(self, seats: list[int]) -> bool:
+        """Whether ``seats`` (not empty) are one seat, or with teams all of one team."""
+        if len(seats) == 1:
+            return True
+        team_of = self._switches.team_of
+        return self._switches.teams > 0 and all(team_of[seat] == team_of[seats[0]] for seat in seats)
 
     def legal_actions(self, player: int) -> list[Action]:
         """Every action open to seat ``player`` now, out-of-turn ones included.
@@ -830,9 +844,10 @@ class Game:
         return events
 
     def _eliminate(self, events: list[Event]) -> None:
-        """``elimination``: the round ends, won by the last seat left, once one is left."""
+        """``elimination``: the round ends, won by the last seat left, once one is left (with
+        teams, once the seats left are all partners: the lowest of them wins it)."""
         seats = self.seats_in_round()
-        if len(seats) == 1:
+        if self._one_team(seats):
             self._end_round(seats[0], events)
 
     def start_round(self, deal: Deal | None = None) -> list[Event]:
@@ -1278,15 +1293,30 @@ class Game:
         return pile.pop()
 
     def _end_round(self, winner: int, events: list[Event]) -> None:
-        if self._switches.alternative_scoring:
+        """The round is won by ``winner``: score it (the winner scores every other hand's
+        cards; with teams, the winner's team scores the other teams' cards, each member's
+        score being the team's) and end the match once the winner reaches the target."""
+        switches = self._switches
+        if switches.alternative_scoring:
             self._end_round_alternative(winner, events)
             return
         points = 0  # loops, not a generator: a searched world's round ends here every time
-        for seat, hand in enumerate(self.hands):
-            if seat != winner:
-                for card in hand:
-                    points += POINTS[card]
-        self.scores[winner] += points
+        if switches.teams:
+            team_of = switches.team_of
+            team = team_of[winner]
+            for seat, hand in enumerate(self.hands):
+                if team_of[seat] != team:
+                    for card in hand:
+                        points += POINTS[card]
+            for seat in range(self.players):
+                if team_of[seat] == team:
+                    self.scores[seat] += points
+        else:
+            for seat, hand in enumerate(self.hands):
+                if seat != winner:
+                    for card in hand:
+                        points += POINTS[card]
+            self.scores[winner] += points
         self._phase = _ROUND_OVER
         self.uno_pending = None
         events.append(RoundEnded(winner, points, tuple([tuple(h) for h in self.hands]), tuple(self.scores)))
@@ -1299,13 +1329,18 @@ class Game:
     def _end_round_alternative(self, winner: int, events: list[Event]) -> None:
         """``alternative_scoring``: each seat scores the cards left in its own hand (the
         round's points are their sum); once someone reaches the target the lowest total wins
-        the match (on a tie, the round's winner if tied, else the lowest seat)."""
+        the match (on a tie, the round's winner if tied, else the lowest seat). With teams a
+        team scores its members' cards, and each member's score is the team's."""
         scores = self.scores
         points = 0
+        team_of = self._switches.team_of
+        owned = [0] * self.players  # by team (by seat without teams)
         for seat, hand in enumerate(self.hands):
             own = sum(POINTS[card] for card in hand)
-            scores[seat] += own
+            owned[team_of[seat]] += own
             points += own
+        for seat in range(self.players):
+            scores[seat] += owned[team_of[seat]]
         self._phase = _ROUND_OVER
         self.uno_pending = None
         events.append(RoundEnded(winner, points, tuple([tuple(h) for h in self.hands]), tuple(scores)))

@@ -43,6 +43,8 @@ SETTING_HELP: dict[str, str] = {
     "uno_penalty": "cards drawn for a missed UNO: 2, 4 or 6",
     "hand_limit": "a player at this many cards draws no more; 0 = no limit",
     "elimination": "a player holding this many cards is out of the round; 0 = never",
+    "teams": "none, 2v2 (4 seats), 3v3 (6 seats) or pairs (4, 6, 8 or 10 seats); partners sit opposite",
+    "team_view": "partners see each other's hands (with teams)",
 }
 """One line per setting: those of RULES.md, then the house rules of docs/house-rules.md."""
 
@@ -53,12 +55,22 @@ docs/house-rules.md are written only when they differ from their default."""
 HOUSE_NUMBERS: Final = ("uno_penalty", "hand_limit", "elimination")
 """The house rules set by a number rather than on or off (docs/house-rules.md)."""
 
+TEAMS: Final = ("none", "2v2", "3v3", "pairs")
+"""The values of ``teams`` (docs/house-rules.md, "Teams"): none, two teams of two, two
+teams of three, or teams of two at any even table of 4 to 10."""
+
 SWITCHES: Final = tuple(
-    name for name in SETTING_HELP if name not in ("players", "hand_size", "target_score", *HOUSE_NUMBERS)
+    name for name in SETTING_HELP if name not in ("players", "hand_size", "target_score", "teams", *HOUSE_NUMBERS)
 )
 """The house-rule switches (the on/off settings), in the order of the rule texts."""
 
+HOUSE_VALUES: Final = (*HOUSE_NUMBERS, "teams")
+"""The house rules set by a value rather than on or off: the numbers and ``teams``."""
+
 UNO_PENALTIES: Final = (2, 4, 6)
+
+_TEAM_SEATS: Final = {"2v2": (4,), "3v3": (6,), "pairs": (4, 6, 8, 10)}
+"""The table sizes each kind of teams is played at."""
 
 PRESETS = ("official", "all", "familia", "caos")
 
@@ -116,6 +128,8 @@ class Rules:
     uno_penalty: int = 2
     hand_limit: int = 0
     elimination: int = 0
+    teams: str = "none"
+    team_view: bool = False
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
@@ -123,6 +137,9 @@ class Rules:
             if isinstance(field.default, bool):
                 if not isinstance(value, bool):
                     raise SettingsError("setup.not_boolean", name=field.name, value=repr(value))
+            elif isinstance(field.default, str):
+                if value not in TEAMS:
+                    raise SettingsError("setup.teams_unknown", value=repr(value), known=", ".join(TEAMS))
             elif not isinstance(value, int) or isinstance(value, bool):
                 raise SettingsError("setup.not_integer", name=field.name, value=repr(value))
         if not 2 <= self.players <= 10:
@@ -144,6 +161,42 @@ class Rules:
             raise SettingsError("setup.hand_limit_range", value=self.hand_limit, hand_size=self.hand_size)
         if self.elimination != 0 and self.elimination <= self.hand_size:
             raise SettingsError("setup.elimination_range", value=self.elimination, hand_size=self.hand_size)
+        if self.teams != "none" and self.players not in _TEAM_SEATS[self.teams]:
+            seats = " or ".join(str(n) for n in _TEAM_SEATS[self.teams])
+            raise SettingsError("setup.teams_players", teams=self.teams, seats=seats, players=self.players)
+
+    @property
+    def team_count(self) -> int:
+        """How many teams sit at the table: 0 without teams, 2 for ``2v2`` and ``3v3``, half
+        the seats for ``pairs``."""
+        if self.teams == "none":
+            return 0
+        return self.players // 2 if self.teams == "pairs" else 2
+
+    def team_of(self, seat: int) -> int:
+        """The team of ``seat``, numbered from 0: partners sit opposite, so team
+        ``seat % team_count`` (alternating seats with two teams, ``i`` and ``i + n/2`` with
+        pairs); without teams every seat is a team of its own.
+
+        >>> [Rules(players=6, teams="pairs").team_of(s) for s in range(6)]
+        [0, 1, 2, 0, 1, 2]
+        """
+        count = self.team_count
+        return seat % count if count else seat
+
+    def partners(self, seat: int) -> tuple[int, ...]:
+        """The other seats of ``seat``'s team, in seat order (none without teams)."""
+        count = self.team_count
+        if not count or not 0 <= seat < self.players:
+            return ()
+        return tuple(other for other in range(seat % count, self.players, count) if other != seat)
+
+    def seen_hands(self, seat: int | None) -> tuple[int, ...]:
+        """The seats whose hands ``seat`` sees besides its own: its partners under
+        ``team_view``, else none (a spectator, ``None``, sees none)."""
+        if seat is None or not self.team_view:
+            return ()
+        return self.partners(seat)
 
     @property
     def swaps_on_seven(self) -> bool:
@@ -158,7 +211,8 @@ class Rules:
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
         """``official`` (the defaults), ``all`` (every house rule on: every switch, a UNO
-        penalty of 4 and a hand limit of 25, under which elimination would be moot),
+        penalty of 4 and a hand limit of 25, under which elimination would be moot; teams
+        stay off, being a choice of table),
         ``familia`` or ``caos``, with overrides."""
         if name == "official":
             return cls(**overrides)
@@ -209,7 +263,10 @@ class Rules:
                 raise SettingsError("setup.not_an_assignment", text=repr(assignment))
             if name not in SETTING_HELP:
                 raise _unknown_setting(name)
-            changes[name] = _parse_value(name, text, bool_setting=isinstance(getattr(self, name), bool))
+            current = getattr(self, name)
+            changes[name] = (
+                text if isinstance(current, str) else _parse_value(name, text, bool_setting=isinstance(current, bool))
+            )
         return self.replace(**changes)
 
 

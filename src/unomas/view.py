@@ -7,9 +7,11 @@ card, colour, direction, discard pile, pending penalty, who may be caught, score
 the seat's legal actions — never another hand or the draw pile's order. A spectator's
 view (seat ``None``) holds no hand at all.
 
-What a seat may know beyond the public table is defined here once, by three small
+What a seat may know beyond the public table is defined here once, by four small
 functions that every observer of a seat (:func:`make_view`, the RL observations) reads:
-:func:`own_hand`, :func:`drawn_card` and :func:`shown_hand`.
+:func:`own_hand`, :func:`drawn_card`, :func:`shown_hand` and :func:`partner_hands` (a
+partner's hand, under the house rule ``team_view``). Who is a partner is public
+(:meth:`~unomas.rules.Rules.partners`).
 """
 
 from __future__ import annotations
@@ -25,10 +27,22 @@ from unomas.rules import Rules
 if TYPE_CHECKING:  # the game imports this module, never the reverse
     from unomas.game import Game
 
-DERIVED: Final = ("seat", "rules", "hand", "hand_sizes", "top", "pile_size", "shown_hand", "legal_actions")
+DERIVED: Final = (
+    "seat",
+    "rules",
+    "hand",
+    "hand_sizes",
+    "top",
+    "pile_size",
+    "shown_hand",
+    "partners",
+    "partner_hands",
+    "legal_actions",
+)
 """The fields of a :class:`View` that are not :class:`~unomas.position.Position` fields: who
 looks, the rules the position is read under, and what the seat's redaction derives from the
-position (its own hand, the counts, the top card, the hand shown to it, its actions)."""
+position (its own hand, the counts, the top card, the hand shown to it, its partners and the
+hands it sees of them, its actions)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +80,12 @@ class View:
     """The seat that must call UNO and may be caught until the next turn action."""
     shown_hand: tuple[int, tuple[Card, ...]] | None
     """After this seat challenged: the challenged seat and the hand it showed."""
+    partners: tuple[int, ...]
+    """The other seats of this seat's team (house rule ``teams``; none without teams or for a spectator)."""
+    partner_hands: tuple[tuple[int, tuple[Card, ...]], ...]
+    """Under ``team_view``: each partner's seat and cards (none otherwise)."""
     scores: tuple[int, ...]
+    """Each seat's total; with teams, every member holds its team's total."""
     winner: int | None
     """The match winner, once the match is over."""
     legal_actions: tuple[Action, ...]
@@ -98,6 +117,10 @@ class View:
             "shown_hand": None
             if self.shown_hand is None
             else {"seat": self.shown_hand[0], "hand": [card_token(c) for c in self.shown_hand[1]]},
+            "partners": list(self.partners),
+            "partner_hands": [
+                {"seat": seat, "hand": [card_token(c) for c in hand]} for seat, hand in self.partner_hands
+            ],
             "scores": list(self.scores),
             "winner": self.winner,
             "legal_actions": [a.to_json() for a in self.legal_actions],
@@ -135,9 +158,16 @@ def shown_hand(game: Game, seat: int | None) -> tuple[int, tuple[Card, ...]] | N
     return shown[1], shown[2]
 
 
+def partner_hands(game: Game, seat: int | None) -> tuple[tuple[int, tuple[Card, ...]], ...]:
+    """The hands ``seat`` sees of its partners, as (seat, cards): every partner's under the
+    house rule ``team_view``, none otherwise (nor for a spectator)."""
+    return tuple((other, tuple(game.hands[other])) for other in game.rules.seen_hands(seat))
+
+
 def make_view(game: Game, seat: int | None) -> View:
     """The view of ``game`` for ``seat`` (``None``: a spectator): the public table, and
-    what the seat alone may know (:func:`own_hand`, :func:`drawn_card`, :func:`shown_hand`)."""
+    what the seat alone may know (:func:`own_hand`, :func:`drawn_card`, :func:`shown_hand`,
+    :func:`partner_hands`)."""
     return View(
         seat=seat,
         rules=game.rules,
@@ -159,6 +189,8 @@ def make_view(game: Game, seat: int | None) -> View:
         drawn=drawn_card(game, seat),
         uno_pending=game.uno_pending,
         shown_hand=shown_hand(game, seat),
+        partners=() if seat is None else game.rules.partners(seat),
+        partner_hands=partner_hands(game, seat),
         scores=tuple(game.scores),
         winner=game.winner,
         legal_actions=tuple(game.legal_actions(seat)) if seat is not None else (),

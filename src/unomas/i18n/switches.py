@@ -5,7 +5,7 @@ groups them and gives each a short title and a one-line explanation, in the chos
 
 >>> groups = switch_groups("en")
 >>> [group.title for group in groups]
-['Draw cards', 'Playing', 'Drawing from the pile', 'Scoring']
+['Draw cards', 'Playing', 'Drawing from the pile', 'Scoring', 'Teams']
 >>> groups[1].switches[1]
 SwitchText(name='jump_in', title='Jump in', explanation='play an identical card out of turn')
 """
@@ -44,7 +44,7 @@ def switch_groups(lang: str | Translations) -> list[SwitchGroup]:
     the order of the rules (a group comes where its first switch does)."""
     t = _t(lang)
     draw_cards, playing, drawing = t.gettext("Draw cards"), t.gettext("Playing"), t.gettext("Drawing from the pile")
-    scoring = t.gettext("Scoring")
+    scoring, teams = t.gettext("Scoring"), t.gettext("Teams")
     texts = {  # name: (group, title, explanation)
         "challenge_wild_draw_four": (
             draw_cards,
@@ -104,6 +104,11 @@ def switch_groups(lang: str | Translations) -> list[SwitchGroup]:
             scoring,
             t.gettext("Alternative scoring"),
             t.gettext("each scores the cards left in their own hand; the lowest total wins"),
+        ),
+        "team_view": (
+            teams,
+            t.gettext("Partners see each other's hands"),
+            t.gettext("with teams, each player sees the cards of their partners"),
         ),
     }
     grouped: dict[str, list[SwitchText]] = {}

@@ -117,7 +117,12 @@ class View(_Sent):
     drawn: str | None
     uno_pending: StrictInt | None
     shown_hand: ShownHand | None
+    partners: list[StrictInt]
+    """The other seats of the receiver's team (house rule ``teams``; empty without)."""
+    partner_hands: list[ShownHand]
+    """Under ``team_view``: each partner's seat and cards (empty otherwise)."""
     scores: list[StrictInt]
+    """Each seat's total; with teams every member holds its team's total."""
     winner: StrictInt | None
     legal_actions: list[Move]
     """Everything this seat may do now, each variant written out; sending one verbatim is legal."""
