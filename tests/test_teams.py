@@ -1,0 +1,229 @@
+"""docs/house-rules.md, "Teams": the setting ``teams`` and the switch ``team_view``, one
+scenario per arguable meeting with the other settings."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from codes import raises_code
+from unomas import Action, Game, Kind, record
+from unomas.cards import parse_card
+from unomas.conductor import Conductor
+from unomas.errors import SettingsError
+from unomas.events import Dealt, Drew, Event, MatchEnded, RoundEnded
+from unomas.rules import SEED_SETTINGS, Rules
+from unomas.testing import cards, draw, make_game, play
+
+C = parse_card
+
+FOUR = [["R1", "R2"], ["B1", "G9"], ["G1", "G2"], ["Y5", "Y6"]]
+"""Seat 0 deals, R9 turns up, seat 1 plays first."""
+
+
+# ---------------------------------------------------------------- the setting
+
+
+@pytest.mark.parametrize(
+    ("teams", "players", "partners"),
+    [
+        ("2v2", 4, [(2,), (3,), (0,), (1,)]),
+        ("pairs", 4, [(2,), (3,), (0,), (1,)]),
+        ("3v3", 6, [(2, 4), (3, 5), (0, 4), (1, 5), (0, 2), (1, 3)]),
+        ("pairs", 6, [(3,), (4,), (5,), (0,), (1,), (2,)]),
+        ("pairs", 10, [(5,), (6,), (7,), (8,), (9,), (0,), (1,), (2,), (3,), (4,)]),
+        ("none", 4, [(), (), (), ()]),
+    ],
+)
+def test_partners_sit_opposite(teams: str, players: int, partners: list[tuple[int, ...]]) -> None:
+    rules = Rules(players=players, teams=teams)
+    assert [rules.partners(seat) for seat in range(players)] == partners
+    assert all(rules.team_of(seat) == rules.team_of(mate) for seat in range(players) for mate in partners[seat])
+
+
+@pytest.mark.parametrize(("teams", "players"), [("3v3", 4), ("2v2", 6), ("pairs", 5), ("pairs", 2), ("2v2", 2)])
+def test_teams_need_their_table(teams: str, players: int) -> None:
+    with raises_code(SettingsError, "setup.teams_players", teams=teams, players=players):
+        Rules(players=players, teams=teams)
+
+
+@pytest.mark.parametrize("value", ["2vs2", "4", True, ""])
+def test_teams_are_named(value: object) -> None:
+    with raises_code(SettingsError, "setup.teams_unknown", value=repr(value)):
+        Rules(teams=value)  # type: ignore[arg-type]
+
+
+def test_teams_are_set_by_name() -> None:
+    rules = Rules().with_settings(["teams=2v2", "team_view=on"])
+    assert (rules.teams, rules.team_view, rules.team_count) == ("2v2", True, 2)
+    assert Rules().with_settings(["players=6", "teams=3v3"]).partners(1) == (3, 5)
+    assert Rules.preset("all", teams="pairs", players=8).partners(7) == (3,)
+    assert Rules.preset("all").teams == "none"  # a choice of table, not a house rule to switch on
+
+
+def test_a_record_writes_teams_only_when_on_and_replays() -> None:
+    plain = make_game(FOUR, ["R9"], target_score=0)
+    assert list(record.to_json(plain)["rules"]) == list(SEED_SETTINGS)
+    game = make_game(FOUR, ["R9"], teams="2v2", team_view=True, target_score=0)
+    draw(game, 1)
+    written = json.loads(record.dumps(record.to_json(game)))
+    assert (written["rules"]["teams"], written["rules"]["team_view"]) == ("2v2", True)
+    assert record.replay(written).position() == game.position()
+
+
+# ---------------------------------------------------------------- scoring
+
+OUT_BY_ONE = [["R1", "R2"], ["R3", "R5"], ["Y1", "Y2"], ["R4", "B5"]]
+"""R9 turns up; seat 1 plays R3, seat 2 draws B7, seat 3 plays R4, seat 0 R1, seat 1 goes
+out with R5: seats 0 and 2 are left with R2 and Y1 Y2 B7 (12 points), seat 3 with B5."""
+
+
+def out_by_one(**settings: object) -> tuple[Game, list[Event]]:
+    game = make_game(OUT_BY_ONE, ["R9", "B7"], teams="2v2", **settings)
+    play(game, 1, "R3", uno=True)
+    draw(game, 2)
+    play(game, 3, "R4", uno=True)
+    play(game, 0, "R1", uno=True)
+    return game, play(game, 1, "R5")
+
+
+def test_the_team_scores_the_other_teams_cards_and_each_member_holds_it() -> None:
+    game, events = out_by_one(target_score=500)
+    assert game.hands[3] == cards("B5")  # a partner's cards count nothing
+    assert game.scores == [0, 12, 0, 12] and game.round_winner() == 1
+    assert RoundEnded(1, 12, tuple(tuple(h) for h in game.hands), (0, 12, 0, 12)) in events
+    assert game.round_over and not game.is_over
+
+
+def test_the_match_ends_when_the_team_reaches_the_target() -> None:
+    game, events = out_by_one(target_score=12)
+    assert game.is_over and game.winner == 1 and MatchEnded(1, (0, 12, 0, 12)) in events
+
+
+def test_without_teams_the_winner_alone_scores_every_other_hand() -> None:
+    game = make_game(OUT_BY_ONE, ["R9", "B7"], target_score=0)
+    play(game, 1, "R3", uno=True)
+    draw(game, 2)
+    play(game, 3, "R4", uno=True)
+    play(game, 0, "R1", uno=True)
+    play(game, 1, "R5")
+    assert game.scores == [0, 17, 0, 0]
+
+
+def test_under_alternative_scoring_each_team_scores_its_own_cards() -> None:
+    game, events = out_by_one(alternative_scoring=True, target_score=0)
+    assert game.scores == [12, 5, 12, 5] and game.winner == 1
+    assert RoundEnded(1, 17, tuple(tuple(h) for h in game.hands), (12, 5, 12, 5)) in events
+
+
+def test_under_alternative_scoring_the_lowest_team_wins_though_the_other_went_out() -> None:
+    hands = [["R1", "R2"], ["R3", "R5"], ["Y1", "Y2"], ["R4", "W+4"]]
+    game = make_game(hands, ["R9", "B7"], teams="2v2", alternative_scoring=True, target_score=1)
+    play(game, 1, "R3", uno=True)
+    draw(game, 2)
+    play(game, 3, "R4", uno=True)
+    play(game, 0, "R1", uno=True)
+    play(game, 1, "R5")
+    assert game.scores == [12, 50, 12, 50] and game.round_winner() == 1 and game.winner == 0
+
+
+def test_three_pairs_the_winning_pair_scores_both_other_pairs() -> None:
+    game = make_game(
+        [["R1", "R2"], ["R3", "R5"], ["Y1", "Y2"], ["G1", "G2"], ["B1", "B2"], ["Y3", "Y4"]],
+        ["R9", "B7", "G7", "Y7", "B8"],
+        teams="pairs",
+        target_score=0,
+    )
+    play(game, 1, "R3", uno=True)
+    for seat in (2, 3, 4, 5):
+        draw(game, seat)
+    play(game, 0, "R1", uno=True)
+    play(game, 1, "R5")
+    # seat 1's pair is {1, 4}: it scores pairs {0, 3} (R2; G1 G2 G7) and {2, 5} (Y1 Y2 B7;
+    # Y3 Y4 B8), not seat 4's B1 B2 Y7
+    assert game.scores == [0, 37, 0, 0, 37, 0]
+    assert game.rules.partners(1) == (4,)
+
+
+# ---------------------------------------------------------------- elimination
+
+
+ELIMINATED = [["R1", "R2"], ["B1", "B2"], ["R3", "R4"], ["G1", "G2"]]
+"""R9 turns up; seat 1 draws Y7 (out at 3), seat 2 plays R3, seat 3 draws Y8 (out): the seats
+left, 0 and 2, are partners."""
+
+
+def test_the_round_ends_once_the_seats_left_are_partners() -> None:
+    game = make_game(ELIMINATED, ["R9", "Y7", "Y8"], teams="2v2", elimination=3, target_score=0)
+    draw(game, 1)
+    assert game.is_out(1) and not game.round_over  # seats of both teams are still in it
+    play(game, 2, "R3")
+    events = draw(game, 3)
+    assert game.round_over and game.round_winner() == 0  # the lowest seat left wins it
+    assert game.scores == [21, 0, 21, 0]  # B1 B2 Y7 and G1 G2 Y8, from seats out of the round
+    assert RoundEnded(0, 21, tuple(tuple(h) for h in game.hands), (21, 0, 21, 0)) in events
+
+
+def test_elimination_without_teams_goes_on_with_two_seats_left() -> None:
+    game = make_game(ELIMINATED, ["R9", "Y7", "Y8"], elimination=3, target_score=0)
+    draw(game, 1)
+    play(game, 2, "R3")
+    draw(game, 3)
+    assert not game.round_over and game.seats_in_round() == [0, 2]
+
+
+# ---------------------------------------------------------------- play between partners
+
+
+def test_a_seven_may_swap_with_a_partner_who_then_is_still_seen() -> None:
+    game = make_game(
+        [["R1", "R2", "R3"], ["R7", "B2", "B3"], ["G1", "G2", "G3"], ["Y1", "Y2", "Y3"]],
+        ["R9"],
+        teams="2v2",
+        team_view=True,
+        seven_swap=True,
+    )
+    assert {a.target for a in game.legal_actions(1) if a.card == C("R7")} == {0, 2, 3}
+    play(game, 1, "R7", target=3)
+    assert game.view(3).partner_hands == ((1, tuple(cards("Y1 Y2 Y3"))),)
+    assert game.view(1).partner_hands == ((3, tuple(cards("B2 B3"))),)
+
+
+def test_a_partner_may_catch_a_partner() -> None:
+    game = make_game(OUT_BY_ONE, ["R9", "B7"], teams="2v2")
+    play(game, 1, "R3")
+    catch = Action(3, Kind.CATCH, target=1)
+    assert catch in game.legal_actions(3)
+    game.apply(catch)
+    assert len(game.hands[1]) == 3
+
+
+# ---------------------------------------------------------------- team_view and secrecy
+
+
+@pytest.mark.parametrize("team_view", [False, True])
+def test_a_view_names_partners_and_shows_their_hands_only_under_team_view(team_view: bool) -> None:
+    game = make_game(FOUR, ["R9"], teams="2v2", team_view=team_view)
+    view = game.view(0)
+    assert view.partners == (2,)
+    assert view.partner_hands == (((2, tuple(cards("G1 G2"))),) if team_view else ())
+    sent = view.to_json()
+    assert sent["partners"] == [2]
+    assert sent["partner_hands"] == ([{"seat": 2, "hand": ["G1", "G2"]}] if team_view else [])
+    assert game.view(None).partners == () and game.view(None).partner_hands == ()
+
+
+@pytest.mark.parametrize("team_view", [False, True])
+def test_the_conductor_tells_a_partner_the_cards_drawn_only_under_team_view(team_view: bool) -> None:
+    game = make_game(FOUR, ["R9", "B7"], teams="2v2", team_view=team_view)
+    table = Conductor(game, [None] * 4)
+    told: dict[int, list[Event]] = {0: [], 1: [], 3: []}
+    for seat, heard in told.items():
+        table.listen(seat, lambda action, events, heard=heard: heard.extend(events))
+    table.act(Action.draw(1))
+    drew = [e for e in told[3] if isinstance(e, Drew)]
+    assert drew[0].cards == ((C("B7"),) if team_view else None)
+    assert next(e for e in told[0] if isinstance(e, Drew)).cards is None  # not a partner: never
+    dealt = next(e for _, events in table.history(2) for e in events if isinstance(e, Dealt))
+    assert [hand is not None for hand in dealt.hands] == [team_view, False, True, False]
