@@ -39,7 +39,8 @@ def random_rules(rng: random.Random) -> Rules:
     players = rng.randint(2, 6)
     hand_size = rng.randint(1, 7)
     uno_penalty, hand_limit = rng.choice(UNO_PENALTIES), rng.choice([0, hand_size + rng.randint(1, 12)])
-    return Rules(
+    return Rules.preset(
+        "official",
         players=players,
         hand_size=hand_size,
         target_score=rng.choice([0, 30, 100]),

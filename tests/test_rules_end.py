@@ -318,7 +318,9 @@ def test_every_refusal_of_random_play_fills_its_template_exactly() -> None:
     reached: set[str] = set()
     for seed in range(30):
         rng = random.Random(seed)
-        rules = Rules(players=rng.randint(2, 5), target_score=0, **{name: rng.random() < 0.5 for name in SWITCHES})
+        rules = Rules.preset(
+            "official", players=rng.randint(2, 5), target_score=0, **{name: rng.random() < 0.5 for name in SWITCHES}
+        )
         game = Game(rules, seed=seed)
         for _ in range(120):
             if game.round_over:

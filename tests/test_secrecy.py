@@ -2,7 +2,8 @@
 over — a room's first update and every later one, an agent's view, words, actions, news and
 record, the terminal's table words — depends on nothing it may not know. Each door is asked
 twice, of a match and of its twin in which every card the seat cannot see (the other hands,
-the pile's order) is redealt: the answers are the same, and every record door refuses."""
+the pile's order) is redealt: the answers are the same, and every record door refuses. With
+teams under ``team_view`` a partner's hand is seen, so it is kept; without, it is redealt."""
 
 from __future__ import annotations
 
@@ -27,18 +28,24 @@ from unomas.server.protocol import RoomSetup
 from unomas.server.rooms import Connection, Room, Settings
 from unomas.server.storage import SQLiteStore, StoreWriter
 
-RULES = Rules.preset("all", players=3, target_score=0)
+TABLES = [
+    Rules.preset("all", players=3, target_score=0),
+    Rules.preset("all", players=4, target_score=0, teams="2v2"),
+    Rules.preset("all", players=4, target_score=0, teams="2v2", team_view=False),
+]
+"""Every house rule on, and with teams (partners' hands seen, ``team_view``, or not)."""
+NAMES = ["Ana", "Beto", "Carla", "Dani"]
 
 
-def mid_match(seed: int) -> Game:
+def mid_match(rules: Rules, seed: int) -> Game:
     """A match some way in, waiting for seat 0's turn with no chance open to anyone."""
-    game = Game(RULES, seed=seed)
+    game = Game(rules, seed=seed)
     rng = random.Random(seed)
     while True:
         game.apply(choose(game, rng))
         if game.round_over:
             seed += 1000
-            game = Game(RULES, seed=seed)
+            game = Game(rules, seed=seed)
         elif game.ply > 12 and game.current == 0 and game.phase is Phase.TURN and not game.out_of_turn_possible():
             return game
 
@@ -51,7 +58,7 @@ def sent(message: dict[str, Any]) -> dict[str, Any]:
 async def room_doors(game: Game, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """What seat 0 of a room is told on its hello (and a spectator), and the record door."""
     monkeypatch.setattr(host, "Game", lambda rules, seed: game)
-    setup = RoomSetup(name="Ana", rules=RULES.to_dict(), bots=[1, 2])
+    setup = RoomSetup(name="Ana", rules=game.rules.to_dict(), bots=list(range(1, game.players)))
     room, token = await Room.create(setup, StoreWriter(SQLiteStore(":memory:")), Settings(window=0), "TWINS1")
     await room.start(0)
     told = []
@@ -70,7 +77,7 @@ async def room_doors(game: Game, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 async def agent_doors(game: Game, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """What an agent at a local table may ask: its state in both languages, and its record."""
     monkeypatch.setattr(host, "Game", lambda rules, seed: game)
-    table = LocalTable(RULES, ["heuristic", "heuristic"], "agent", "es", window=0)
+    table = LocalTable(game.rules, ["heuristic"] * (game.players - 1), "agent", "es", window=0)
     await asyncio.sleep(0.05)
     answers = [state("t", table, lang, news=lang == "es") for lang in ("es", "en")]
     with pytest.raises(UnoError) as refused:
@@ -82,22 +89,24 @@ async def agent_doors(game: Game, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
 def terminal_doors(game: Game) -> list[str]:
     """The table in the terminal's words: the status, every seat's line and the prompt."""
-    view, names = game.view(0), ["Ana", "Beto", "Carla"]
+    view, names = game.view(0), NAMES[: game.players]
     lines = []
     for lang in ("es", "en"):
         t = translator(lang)
         lines += [status_line(view, t), prompt(view, names, t)]
-        lines += [seat_line(view, seat, names, t) for seat in range(RULES.players)]
+        lines += [seat_line(view, seat, names, t) for seat in range(game.players)]
     return lines
 
 
+@pytest.mark.parametrize("rules", TABLES, ids=["three", "team-view", "teams"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_every_door_of_a_live_table_tells_a_seat_nothing_it_may_not_know(
-    seed: int, monkeypatch: pytest.MonkeyPatch
+    seed: int, rules: Rules, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game = mid_match(seed)
+    game = mid_match(rules, seed)
     twin = scrambled(game, 0, random.Random(seed))
     assert twin.hands[1:] != game.hands[1:] or twin.pile != game.pile  # the twins differ where seat 0 cannot see
+    assert (twin.hands[2] == game.hands[2]) == bool(rules.seen_hands(0))  # a partner's hand seen is kept
     twin.log = game.log  # the same story: what differs is only what seat 0 cannot see now
     answers = []
     for match in (game, twin):

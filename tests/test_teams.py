@@ -220,7 +220,7 @@ def test_the_conductor_tells_a_partner_the_cards_drawn_only_under_team_view(team
     table = Conductor(game, [None] * 4)
     told: dict[int, list[Event]] = {0: [], 1: [], 3: []}
     for seat, heard in told.items():
-        table.listen(seat, lambda action, events, heard=heard: heard.extend(events))
+        table.listen(seat, lambda _action, events, heard=heard: heard.extend(events))  # type: ignore[misc]
     table.act(Action.draw(1))
     drew = [e for e in told[3] if isinstance(e, Drew)]
     assert drew[0].cards == ((C("B7"),) if team_view else None)

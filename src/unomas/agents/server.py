@@ -239,7 +239,8 @@ def build_server(
             list[str], Field(description="Bot specs for seats 1…, the last one repeated: heuristic, ismcts…")
         ] = ["heuristic"],  # noqa: B006
         rules: Annotated[
-            dict[str, int | bool], Field(description="Settings of RULES.md, e.g. {'target_score': 0}.")
+            dict[str, int | bool | str],
+            Field(description="Settings of RULES.md, e.g. {'target_score': 0} or {'teams': '2v2'}."),
         ] = {},  # noqa: B006
         name: str = "agent",
         seed: Annotated[

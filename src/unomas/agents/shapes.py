@@ -103,7 +103,9 @@ class TableState(BaseModel):
 class MatchRules(BaseModel):
     """The rules your match is played under."""
 
-    rules: dict[str, int | bool] = Field(description="Every setting of RULES.md: players, target_score, house rules.")
+    rules: dict[str, int | bool | str] = Field(
+        description="Every setting of RULES.md: players, target_score, house rules."
+    )
     words: str = Field(description="Each setting and house rule, on or off, explained.")
 
 
@@ -114,7 +116,7 @@ class Record(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     format: str
-    rules: dict[str, int | bool]
+    rules: dict[str, int | bool | str]
     rounds: list[dict[str, Any]] = Field(description="Each round: its dealt hands, pile, events and result.")
     scores: list[int]
     winner: int | None

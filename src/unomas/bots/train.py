@@ -51,10 +51,10 @@ def table_rules(rng: random.Random) -> Rules:
     if kind < 0.5:
         return Rules.preset("official", players=players, target_score=0)
     if kind < 0.75:  # every switch the network reads
-        return Rules(players=players, target_score=0, **dict.fromkeys(INPUT_SWITCHES, True))
+        return Rules.preset("official", players=players, target_score=0, **dict.fromkeys(INPUT_SWITCHES, True))
     switches = {name: rng.random() < 0.5 for name in INPUT_SWITCHES}
     try:
-        return Rules(players=players, target_score=0, **switches)
+        return Rules.preset("official", players=players, target_score=0, **switches)
     except SettingsError:  # a mix the rules refuse (a stacking switch without its base)
         return Rules.preset("official", players=players, target_score=0)
 

@@ -65,6 +65,10 @@ def view_from_json(data: dict[str, Any], rules: Rules) -> View:
         drawn=None if data["drawn"] is None else parse_card(data["drawn"]),
         uno_pending=data["uno_pending"],
         shown_hand=None if shown is None else (shown["seat"], tuple(parse_card(c) for c in shown["hand"])),
+        partners=tuple(data.get("partners", ())),
+        partner_hands=tuple(
+            (seen["seat"], tuple(parse_card(c) for c in seen["hand"])) for seen in data.get("partner_hands", ())
+        ),
         scores=tuple(data["scores"]),
         winner=data["winner"],
         legal_actions=tuple(Action.from_json(move) for move in data["legal_actions"]),

@@ -89,7 +89,7 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
 log = logging.getLogger("unomas.server")
 
-PRESET_RULES: dict[str, dict[str, int | bool]] = {name: Rules.preset(name).to_dict() for name in PRESETS}
+PRESET_RULES: dict[str, dict[str, int | bool | str]] = {name: Rules.preset(name).to_dict() for name in PRESETS}
 """Each preset's settings (a house rule at its default left out), for the room form's presets."""
 
 

@@ -48,7 +48,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
 
 from unomas.bots.levels import ROOM_LEVELS
 from unomas.errors import Refusal, UnoError
@@ -94,7 +104,7 @@ class RoomSetup(_Strict):
     """A new room: the host's name, the rules, which seats bots play, the turn timer."""
 
     name: Name
-    rules: dict[str, StrictInt | StrictBool] = Field(default_factory=dict, max_length=len(SETTING_HELP))
+    rules: dict[str, StrictInt | StrictBool | StrictStr] = Field(default_factory=dict, max_length=len(SETTING_HELP))
     bots: list[StrictInt] = Field(default_factory=list, max_length=9)
     """Seats (1 to players-1) that bots play; seats nobody has joined at the start get bots too."""
     programs: list[StrictInt] = Field(default_factory=list, max_length=9)
@@ -110,7 +120,7 @@ class RoomSetup(_Strict):
 
     @field_validator("rules")
     @classmethod
-    def _rules(cls, value: dict[str, int | bool]) -> dict[str, int | bool]:
+    def _rules(cls, value: dict[str, int | bool | str]) -> dict[str, int | bool | str]:
         rules = Rules.from_dict(value)  # a SettingsError is a ValueError: invalid() raises it as it is
         if rules.target_score > MAX_TARGET_SCORE:
             raise Refusal("setup.target_score_max", limit=MAX_TARGET_SCORE)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictInt, StrictStr
 from pydantic.json_schema import models_json_schema
 
 from unomas.error_codes import ERRORS
@@ -72,7 +72,7 @@ class RoomMessage(_Sent):
     host: StrictInt
     seats: list[Seat | None]
     """One per seat; null for a seat nobody has taken yet."""
-    rules: dict[str, StrictInt | StrictBool]
+    rules: dict[str, StrictInt | StrictBool | StrictStr]
     """Every setting of the match (RULES.md), by name."""
     turn_seconds: StrictInt
     window: float

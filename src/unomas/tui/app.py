@@ -645,7 +645,7 @@ class SetupScreen(Screen[None]):
             window = -1.0
         if not 0 <= window < math.inf:
             raise SettingsError("setup.window", value=repr(window_text))
-        settings: dict[str, int | bool] = {"target_score": target}
+        settings: dict[str, int | bool | str] = {"target_score": target}
         for name in SWITCHES:
             settings[name] = self.query_one(f"#rule-{name}", Checkbox).value
         setup = Setup(players, bots, self.preset, settings, self.setup.name, self.setup.sort_hand, window)
