@@ -227,3 +227,28 @@ def test_the_conductor_tells_a_partner_the_cards_drawn_only_under_team_view(team
     assert next(e for e in told[0] if isinstance(e, Drew)).cards is None  # not a partner: never
     dealt = next(e for _, events in table.history(2) for e in events if isinstance(e, Dealt))
     assert [hand is not None for hand in dealt.hands] == [team_view, False, True, False]
+
+
+# ---------------------------------------------------------------- the RL observation
+
+
+@pytest.mark.parametrize(
+    ("rules", "offsets"),
+    [
+        (Rules(teams="2v2"), [2]),
+        (Rules(players=6, teams="3v3"), [2, 4]),
+        (Rules(players=6, teams="pairs"), [3]),
+        (Rules(players=10, teams="pairs"), [5]),
+        (Rules(), []),
+    ],
+)
+def test_the_rl_observation_marks_each_partner_by_offset(rules: Rules, offsets: list[int]) -> None:
+    pytest.importorskip("numpy")
+    from unomas.rl.observation import ObservationLayout, encode
+
+    layout = ObservationLayout(rules)
+    game = Game(rules, seed=1)
+    for seat in range(rules.players):
+        marked = [int(x) for x in encode(game.view(seat), layout)[layout.slices["partners"]]]
+        assert [k for k, mark in enumerate(marked) if mark] == offsets
+        assert sorted((seat + k) % rules.players for k in offsets) == sorted(game.view(seat).partners)

@@ -8,7 +8,7 @@ two equal). Seats are
 written relative to the observing seat (offset ``k`` is seat ``(seat + k) % n``: offset 0
 is the observer, offset 1 the next seat clockwise), as in the action table. Counts are
 raw (not scaled); ``high`` gives each element's bound. The slices, in order, for ``n``
-players (``size = 301 + 6n``):
+players (``size = 302 + 7n``):
 
 ===================  ======  ==============================================================
 slice                size    meaning
@@ -30,16 +30,18 @@ slice                size    meaning
 ``uno_pending``      n       the seat that may be caught for not calling UNO, one-hot by offset
 ``current``          n       the seat on turn, one-hot by offset
 ``dealer``           n       the dealer of the round, one-hot by offset
-``scores``           n       match scores, by offset
-``rules``            15      the switches, in RULES.md's order (challenge_wild_draw_four …
+``scores``           n       match scores, by offset (with teams, each member's is its team's)
+``partners``         n       1 at the offset of each partner (house rule ``teams``): the same
+                             for every seat, partners sitting opposite
+``rules``            16      the switches, in RULES.md's order (challenge_wild_draw_four …
                              no_action_finish), then docs/house-rules.md's (reverse_deflect …
-                             alternative_scoring), 1 when on
+                             alternative_scoring, team_view), 1 when on
 ``settings``         3       players, hand_size, target_score
 ===================  ======  ==============================================================
 
 Two options of the layout (and of the environments) serve one policy that plays several
 settings. ``max_players=m`` lays every per-seat slice (``n`` wide above) out for ``m``
-seats, the offsets ``n`` … ``m-1`` left 0, so the vector has the same size (``301 + 6m``)
+seats, the offsets ``n`` … ``m-1`` left 0, so the vector has the same size (``302 + 7m``)
 for every table of up to ``m`` seats, as the action ids do (:mod:`unomas.rl.actions`).
 ``history=True`` appends a slice of ``4m`` items: for each seat by offset, the colours
 R Y G B that were in play when it drew a card on its turn since its last play (1: it
@@ -51,7 +53,7 @@ from an opponent who could not, or would not, follow a colour.
 >>> from unomas.rules import Rules
 >>> layout = ObservationLayout(Rules(players=2))
 >>> layout.size, layout.slices["hand_sizes"]
-(313, slice(285, 287, None))
+(316, slice(285, 287, None))
 >>> game = Game(Rules(players=2), seed=1)
 >>> vector = encode(game.view(0), layout)
 >>> int(vector[layout.slices["hand"]].sum()), [int(x) for x in vector[layout.slices["hand_sizes"]]]
@@ -135,6 +137,8 @@ class ObservationLayout:
         switches = [float(getattr(rules, name)) for name in SWITCHES]
         template = [0.0] * self.size
         template[self.slices["rules"]] = switches
+        partners = [float(offset in rules.partners(0)) for offset in range(m)]  # offset k of seat 0 is seat k
+        template[self.slices["partners"]] = partners
         template[self.slices["settings"]] = [float(n), float(rules.hand_size), float(rules.target_score)]
         self.template = array("f", template)
         """The vector before a view is written in: zeros, and the rules switches."""

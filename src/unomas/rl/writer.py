@@ -45,6 +45,7 @@ def slice_sizes(slots: int, history: bool = False) -> list[tuple[str, int]]:
         ("current", n),
         ("dealer", n),
         ("scores", n),
+        ("partners", n),
         ("rules", len(SWITCHES)),
         ("settings", 3),
     ]
