@@ -4,11 +4,13 @@ scenario per arguable meeting with the other settings."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from codes import raises_code
 from unomas import Action, Game, Kind, record
+from unomas.bots.heuristic import HeuristicBot
 from unomas.cards import parse_card
 from unomas.conductor import Conductor
 from unomas.errors import SettingsError
@@ -17,6 +19,13 @@ from unomas.rules import SEED_SETTINGS, Rules
 from unomas.testing import cards, draw, make_game, play
 
 C = parse_card
+
+
+def move(game: Game, token: str, giver: int, taker: int) -> None:
+    """Move one card between hands, to set up hand sizes a deal of equal hands cannot give."""
+    game.hands[giver].remove(C(token))
+    game.hands[taker].append(C(token))
+
 
 FOUR = [["R1", "R2"], ["B1", "G9"], ["G1", "G2"], ["Y5", "Y6"]]
 """Seat 0 deals, R9 turns up, seat 1 plays first."""
@@ -252,3 +261,58 @@ def test_the_rl_observation_marks_each_partner_by_offset(rules: Rules, offsets: 
         marked = [int(x) for x in encode(game.view(seat), layout)[layout.slices["partners"]]]
         assert [k for k, mark in enumerate(marked) if mark] == offsets
         assert sorted((seat + k) % rules.players for k in offsets) == sorted(game.view(seat).partners)
+
+
+# ---------------------------------------------------------------- the heuristic
+
+
+def heuristic(game: Game, seat: int, *, act: bool = True) -> Action | None:
+    """What a heuristic bot that never slips does at ``seat`` now (on turn, or out of turn)."""
+    bot = HeuristicBot(forget=0.0, miss=0.0)
+    bot.start(seat, game.rules, random.Random(0))
+    return bot.act(game.view(seat)) if act else bot.react(game.view(seat))
+
+
+def test_the_heuristic_swaps_with_the_shortest_opponent_not_its_partner() -> None:
+    game = make_game(
+        [["R1", "R2", "R3"], ["R7", "B2", "B3"], ["G1", "G2", "G3"], ["Y1", "Y2", "Y3"]], ["R9"], seven_swap=True
+    )
+    move(game, "Y1", 3, 2)
+    move(game, "Y2", 3, 0)  # seat 3 holds one card, seat 0 four, seat 2 five
+    assert heuristic(game, 1) == Action.play(1, C("R7"), target=3, uno=True)  # without teams: the fewest cards
+    teams = make_game(
+        [["R1", "R2", "R3"], ["R7", "B2", "B3"], ["G1", "G2", "G3"], ["Y1", "Y2", "Y3"]],
+        ["R9"],
+        seven_swap=True,
+        teams="2v2",
+    )
+    move(teams, "Y1", 3, 2)
+    move(teams, "Y2", 3, 0)
+    assert heuristic(teams, 1) == Action.play(1, C("R7"), target=0)  # seat 3 is its partner
+
+
+def test_the_heuristic_never_catches_its_partner() -> None:
+    game = make_game(OUT_BY_ONE, ["R9", "B7"], teams="2v2")
+    play(game, 1, "R3")  # no UNO call
+    assert heuristic(game, 3, act=False) is None
+    assert heuristic(game, 0, act=False) == Action(0, Kind.CATCH, target=1)
+
+
+def test_the_heuristic_sends_a_penalty_back_rather_than_on_to_its_partner() -> None:
+    hands = [["G1", "G2", "G3"], ["R+2", "B4", "B5"], ["RR", "R+2", "B1"], ["Y1", "Y2", "Y3"]]
+    settings = {"elimination": 4, "stack_draw_two": True, "reverse_deflect": True}
+    for teams, answer in (("none", "R+2"), ("2v2", "RR")):
+        game = make_game(hands, ["R9"], teams=teams, **settings)
+        move(game, "G1", 0, 3)
+        move(game, "G2", 0, 3)  # seat 3 is out of the round: seat 2's next is seat 0, holding one card
+        play(game, 1, "R+2")
+        assert heuristic(game, 2) == Action.play(2, C(answer)), teams
+
+
+@pytest.mark.parametrize(("team_view", "answer"), [(True, Action.play(1, C("W"), color=1)), (False, None)])
+def test_the_heuristic_helps_its_partner_out_with_its_colour(team_view: bool, answer: Action | None) -> None:
+    hands = [["G1", "G2", "G3"], ["R5", "B4", "W"], ["RR", "R+2", "B1"], ["Y1", "Y2", "Y3"]]
+    game = make_game(hands, ["R9"], teams="2v2", team_view=team_view, elimination=4)
+    move(game, "Y1", 3, 2)
+    move(game, "Y2", 3, 2)  # seat 2 is out of the round: seat 1's partner, seat 3, holding Y3, comes next
+    assert heuristic(game, 1) == (answer or Action.play(1, C("R5")))  # unseen, the partner's colour is unknown

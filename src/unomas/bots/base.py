@@ -60,10 +60,10 @@ class Bot:
     def call_or_catch(self, view: View) -> Action | None:
         """The late UNO call or the catch open to this bot that it takes now, or None: it
         puts a late call off :attr:`forget` of the time and lets a catch go :attr:`miss`
-        of the time."""
+        of the time. It never catches a partner (house rule ``teams``)."""
         for kind, rate in ((Kind.UNO, self.forget), (Kind.CATCH, self.miss)):
             action = first_of(view.legal_actions, kind)
-            if action is not None and not self.slips(rate):
+            if action is not None and action.target not in view.partners and not self.slips(rate):
                 return action
         return None
 

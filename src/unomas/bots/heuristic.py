@@ -30,6 +30,12 @@ Its policy, in order:
 * **A drawn card** that can be played is played.
 * **Out of turn**: calls UNO late if it must, catches an opponent who forgot, always jumps
   in when it can.
+* **Partners** (house rule ``teams``): a partner is never the one to hurt. It never sends a
+  penalty on to a partner when it can choose (it draws instead when every answer would reach
+  one), never plays a Skip, +2 or W+4 at a partner next when another card plays, never swaps
+  hands with a partner by a 7, never catches one, and reckons danger from opponents only.
+  With a partner next holding two cards or fewer it helps it on UNO: under ``team_view`` a
+  card (or a wild's colour) the partner can follow scores higher.
 * **Slips, as people do**: it forgets to call UNO ``forget`` of the time (0.2 by default:
   with the play that leaves it one card, and each time a late call is open to it) and lets
   a chance to catch go ``miss`` of the time (0.25 by default), so that a person at its table
@@ -57,7 +63,7 @@ from unomas.cards import (
     Card,
 )
 from unomas.events import ColorChosen, Dealt, Drew, Event, HandsPassed, HandsSwapped, Played, StartingCard
-from unomas.game import Phase
+from unomas.game import Phase, plays_on
 from unomas.view import View
 
 
@@ -135,7 +141,7 @@ class HeuristicBot(Bot):
         if options:
             only_wilds = all(a.card is not None and a.card >= WILD for a in options)
             draw = first_of(actions, Kind.DRAW)
-            danger = min(size for other, size in enumerate(view.hand_sizes) if other != self.seat)
+            danger = self.danger(view)
             if not (self.hoard and only_wilds and draw and len(view.hand) >= self.hoard and danger > 3):
                 return self.best_play(view, options)
         for kind in (Kind.DRAW, Kind.PASS):
@@ -153,16 +159,29 @@ class HeuristicBot(Bot):
         options = plays(view.legal_actions)
         return self.best_play(view, options) if options else None
 
+    @staticmethod
+    def opponents(view: View) -> list[int]:
+        """The seats playing against this one: every other seat but its partners."""
+        return [other for other in range(view.rules.players) if other != view.seat and other not in view.partners]
+
+    def danger(self, view: View) -> int:
+        """The fewest cards an opponent holds."""
+        return min(view.hand_sizes[other] for other in self.opponents(view))
+
     def answer_penalty(self, view: View, options: list[Action], actions: Sequence[Action]) -> Action:
+        direction = view.direction
+
+        def receiver(card: Card) -> int:
+            back = RANK_OF[card] == REVERSE and card < WILD
+            return self.next_in_round(view, -direction if back else direction)
+
+        options = [a for a in options if a.card is not None and receiver(a.card) not in view.partners]
         if options:
-            players, direction = view.rules.players, view.direction
 
             def preference(card: Card) -> tuple[int, int]:
                 """(cards held by the seat the penalty would go to, deflect < +2 < W+4)."""
                 rank = RANK_OF[card]
-                back = rank == REVERSE and card < WILD
-                receiver = (self.seat + (-direction if back else direction)) % players
-                return view.hand_sizes[receiver], 0 if rank in (SKIP, REVERSE) and card < WILD else (
+                return view.hand_sizes[receiver(card)], 0 if rank in (SKIP, REVERSE) and card < WILD else (
                     2 if card == WILD_DRAW_FOUR else 1
                 )
 
@@ -187,16 +206,41 @@ class HeuristicBot(Bot):
         """The best of some play actions, by the policy's scores, with its best variant."""
         best_card = max({a.card for a in options if a.card is not None}, key=lambda c: self.card_score(view, c))
         variants = [a for a in options if a.card == best_card]
+        if view.partners:  # a 7 swaps with a partner only when no opponent may be named
+            variants = [a for a in variants if a.target not in view.partners] or variants
         calling = [a for a in variants if a.uno]
         variants = calling or variants
         if best_card >= WILD:
             next_seat = (self.seat + view.direction) % view.rules.players
             color = self.best_color([c for c in view.hand if c != best_card], self.voids.get(next_seat, set()))
+            helped = self.partner_next(view)
+            if helped is not None and view.hand_sizes[helped] <= 2:  # help the partner out: its colour
+                theirs = [c for c in self.seen_hand(view, helped) if c < WILD]
+                color = self.best_color(theirs) if theirs else color
             variants = [a for a in variants if a.color == color] or variants
         targets = [a for a in variants if a.target is not None]
         if targets:
             return self.slip_call(view, min(targets, key=lambda a: (view.hand_sizes[a.target or 0], a.target)))
         return self.slip_call(view, variants[0])
+
+    def next_in_round(self, view: View, step: int) -> int:
+        """The next seat ``step`` (1 or -1) from this one still in the round (house rule
+        ``elimination``: a seat holding that many cards is passed over)."""
+        players, limit = view.rules.players, view.rules.elimination
+        seat = (self.seat + step) % players
+        while limit and view.hand_sizes[seat] >= limit and seat != self.seat:
+            seat = (seat + step) % players
+        return seat
+
+    def partner_next(self, view: View) -> int | None:
+        """The next seat if it is a partner (house rule ``teams``), else None."""
+        next_seat = self.next_in_round(view, view.direction)
+        return next_seat if next_seat in view.partners else None
+
+    @staticmethod
+    def seen_hand(view: View, seat: int) -> tuple[Card, ...]:
+        """The cards of partner ``seat`` this seat sees (``team_view``), else none."""
+        return next((cards for other, cards in view.partner_hands if other == seat), ())
 
     def card_score(self, view: View, card: Card) -> float:
         seat, rules = self.seat, view.rules
@@ -204,8 +248,11 @@ class HeuristicBot(Bot):
         sizes = view.hand_sizes
         next_seat = (seat + view.direction) % players
         next_size = sizes[next_seat]
-        danger = min(size for other, size in enumerate(sizes) if other != seat)
+        danger = self.danger(view)
         hand = view.hand
+        partner = self.partner_next(view)
+        if partner is not None:  # never hurt a partner; help it out when it is nearly out
+            return self.partner_score(view, card, partner) + POINTS[card] / 10.0
         if card >= WILD:
             if card == WILD_DRAW_FOUR:
                 legal = not any(COLOR_OF[c] == view.color for c in hand if c < WILD)
@@ -221,10 +268,8 @@ class HeuristicBot(Bot):
             # The next player loses a turn: with two players this is a free extra turn.
             score += 40.0 if next_size <= 2 else (25.0 if players == 2 else -3.0)
         if ((rank == 7 and rules.swaps_on_seven) or (rank == 0 and rules.passes_on_zero)) and len(hand) > 1:
-            if rank == 7:
-                gets = min(size for other, size in enumerate(sizes) if other != seat)
-            else:
-                gets = sizes[(seat - view.direction) % players]
+            # a 7: the hand of the opponent holding the fewest; a 0: the previous seat's
+            gets = danger if rank == 7 else sizes[(seat - view.direction) % players]
             score += 12.0 * (len(hand) - 1 - gets)
         if rules.no_action_finish and rank >= SKIP:
             score += 15.0  # shed action cards early: the last card must be a number
@@ -232,6 +277,22 @@ class HeuristicBot(Bot):
             score += POINTS[card]
         else:
             score += POINTS[card] / 10.0
+        return score
+
+    def partner_score(self, view: View, card: Card, partner: int) -> float:
+        """The score of ``card`` with a partner next: no Skip, +2 or W+4 at it; a card it can
+        follow (seen under ``team_view``) when it holds two cards or fewer, above all when
+        it would go out; otherwise the colour this seat holds most of."""
+        hand = view.hand
+        rank = RANK_OF[card]
+        score = 4.0 * sum(1 for c in hand if c != card and c < WILD and COLOR_OF[c] == COLOR_OF[card])
+        if card == WILD_DRAW_FOUR or (card < WILD and rank in (SKIP, DRAW_TWO)):
+            score -= 60.0
+        elif card >= WILD:
+            score -= 30.0 - (30.0 if len(hand) <= 2 else 0.0)
+        theirs = self.seen_hand(view, partner)
+        if theirs and len(theirs) <= 2 and (card >= WILD or any(plays_on(c, card, COLOR_OF[card]) for c in theirs)):
+            score += 100.0 if len(theirs) == 1 else 20.0  # (a wild's colour will be the partner's)
         return score
 
     @staticmethod
