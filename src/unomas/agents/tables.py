@@ -152,7 +152,8 @@ class LocalTable(Table):
         for heard in told.heard:
             if heard.seat == self.seat:
                 self.news.add(
-                    [ev.to_json(event) for event in heard.events], narrate(heard.events, self.names, self.lang)
+                    [ev.to_json(event) for event in heard.events],
+                    narrate(heard.events, self.names, self.lang, heard.view.rules),
                 )
         self._changed.set()
 

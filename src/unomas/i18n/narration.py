@@ -41,21 +41,29 @@ from unomas.events import (
     UnoCalled,
 )
 from unomas.i18n import Translations, _in_card_color, _t, card_name
+from unomas.rules import Rules
 
 
-def narrate(events: Sequence[Event], names: Sequence[str], lang: str | Translations) -> list[str]:
-    """One sentence per event, naming seats by ``names``."""
+def narrate(
+    events: Sequence[Event], names: Sequence[str], lang: str | Translations, rules: Rules | None = None
+) -> list[str]:
+    """One sentence per event, naming seats by ``names``; under ``rules`` with teams (house
+    rule ``teams``) a round and a match are won by a team, named by its members."""
     t = _t(lang)
+    if rules is not None and rules.team_count:
+        return [_team_sentence(event, names, t, rules) for event in events]
     return [_sentence(event, names, t) for event in events]
 
 
-def describe(events: Sequence[Event], names: Sequence[str], lang: str | Translations) -> str:
+def describe(
+    events: Sequence[Event], names: Sequence[str], lang: str | Translations, rules: Rules | None = None
+) -> str:
     """The events of one action as one line: the first sentence, then what it caused
     (a deal's sentences simply follow each other).
 
     ``Beto juega Roba dos rojo (R+2): Ana tiene que robar 2.``
     """
-    said = narrate(events, names, lang)
+    said = narrate(events, names, lang, rules)
     if not said or isinstance(events[0], Dealt):
         return " ".join(said)  # a deal: its sentences as they are
     sentences = [s.rstrip(".") for s in said]
@@ -208,6 +216,27 @@ def _match_ended(e: MatchEnded, n: Sequence[str], t: Translations) -> str:
     return t.ngettext(
         "{player} wins the match with {n} point.", "{player} wins the match with {n} points.", score
     ).format(player=n[e.winner], n=score)
+
+
+def team_name(seat: int, names: Sequence[str], rules: Rules) -> str:
+    """A team named by its members, ``seat`` first: ``Ana + Carla``."""
+    return " + ".join(names[member] for member in (seat, *rules.partners(seat)))
+
+
+def _team_sentence(e: Event, n: Sequence[str], t: Translations, rules: Rules) -> str:
+    """The sentence of an event at a table of teams: a round's or a match's end names the team."""
+    if isinstance(e, RoundEnded):
+        return t.ngettext(
+            "{player} wins the round for {team}, who score {n} point.",
+            "{player} wins the round for {team}, who score {n} points.",
+            e.points,
+        ).format(player=n[e.winner], team=team_name(e.winner, n, rules), n=e.points)
+    if isinstance(e, MatchEnded):
+        score = e.scores[e.winner]
+        return t.ngettext(
+            "{team} win the match with {n} point.", "{team} win the match with {n} points.", score
+        ).format(team=team_name(e.winner, n, rules), n=score)
+    return _sentence(e, n, t)
 
 
 def _sentence(e: Event, n: Sequence[str], t: Translations) -> str:

@@ -60,11 +60,18 @@ def packed(parts: Sequence[str], width: int, separator: str) -> list[str]:
 
 def seat_line(view: View, seat: int, names: Sequence[str], t: Translations, *, person: bool = True) -> str:
     """One player: name, cards, score, and marks for the turn and a missed UNO; the seat
-    of the view is "(you)" when a person sits there (``person``; not in a bots' record)."""
+    of the view is "(you)" when a person sits there (``person``; not in a bots' record); a
+    partner (house rule ``teams``) is marked, with its cards when the view shows them
+    (``team_view``)."""
     text = t.ngettext("{name}: {n} card, {score} pts", "{name}: {n} cards, {score} pts", view.hand_sizes[seat])
     line = text.format(name=names[seat], n=view.hand_sizes[seat], score=view.scores[seat])
     if seat == view.seat and person:
         line = t.gettext("{line} (you)").format(line=line)
+    if seat in view.partners:
+        line = t.gettext("{line} (partner)").format(line=line)
+        for other, cards in view.partner_hands:
+            if other == seat:
+                line += " [" + " ".join(card_token(c) for c in cards) + "]"
     if seat == view.current and view.phase < Phase.ROUND_OVER:
         line = "▶ " + line
     if view.uno_pending == seat:
@@ -206,6 +213,17 @@ def match_summary(scores: Sequence[int], winner: int, names: Sequence[str], t: T
     return lines
 
 
+def teams_label(teams: str, t: Translations) -> str:
+    """A value of the house rule ``teams`` (:data:`unomas.rules.TEAMS`) in words."""
+    labels = {
+        "none": t.gettext("No teams"),
+        "2v2": t.gettext("Teams: 2 against 2"),
+        "3v3": t.gettext("Teams: 3 against 3"),
+        "pairs": t.gettext("Teams: pairs"),
+    }
+    return labels[teams]
+
+
 def preset_label(preset: str, t: Translations) -> str:
     """A preset of :data:`unomas.rules.PRESETS` as a setup screen's button names it."""
     labels = {
@@ -247,6 +265,8 @@ def rules_line(rules: Rules, t: Translations) -> str:
         if removed:
             line += ", " + t.gettext("without {rules}").format(rules=", ".join(removed))
         parts = [line]
+    if rules.teams != "none":
+        parts.append(teams_label(rules.teams, t))
     if rules.target_score:
         parts.append(t.gettext("to {n} points").format(n=rules.target_score))
     else:

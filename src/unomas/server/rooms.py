@@ -715,7 +715,7 @@ class Room:
             for connection in audience.get(heard.seat, ()):
                 message = made.get(connection.lang)
                 if message is None:
-                    narration = narrate(heard.events, names, connection.lang)
+                    narration = narrate(heard.events, names, connection.lang, heard.view.rules)
                     message = made[connection.lang] = _update(events, narration, view, told.turn_left, told.state)
                     if told.ref is not None and heard.seat == told.by:
                         message["ref"] = told.ref
@@ -783,7 +783,7 @@ class Room:
         it (at most :data:`~unomas.live.host.HISTORY` changes, the latest) and the rounds played."""
         names = self._names()
         history = [
-            {"events": [ev.to_json(event) for event in seen], "narration": narrate(seen, names, lang)}
+            {"events": [ev.to_json(event) for event in seen], "narration": narrate(seen, names, lang, story.view.rules)}
             for seen in story.history
         ]
         view = story.view.to_json(rules=False)

@@ -32,7 +32,7 @@ from unomas.game import Phase
 from unomas.i18n import Translations, bot_label, bot_slips, wording
 from unomas.i18n.narration import describe
 from unomas.i18n.switches import switch_groups
-from unomas.rules import PRESETS, SWITCHES, Rules
+from unomas.rules import PRESETS, SWITCHES, TEAMS, Rules
 from unomas.tui.session import Session, Setup, Watch, choose_play
 from unomas.tui.table import RECONNECTING, Table
 from unomas.view import View
@@ -188,7 +188,7 @@ class GameScreen(Screen[None]):
         return self.watched.view()
 
     def _narrate(self, events: list[Event]) -> None:
-        line = describe(events, self.names, self.t)
+        line = describe(events, self.names, self.t, self.view().rules)
         if line:
             self.query_one(Narration).say(line)
         if self.session is None:
@@ -211,7 +211,7 @@ class GameScreen(Screen[None]):
         """The narration of the watched record up to its current step."""
         assert self.watched is not None
         steps = self.watched.steps[: self.watched.position + 1]
-        lines = [describe(step.events, self.names, self.t) for step in steps]
+        lines = [describe(step.events, self.names, self.t, self.watched.rules) for step in steps]
         self.query_one(Narration).show([line for line in lines if line])
 
     def refresh_all(self) -> None:
@@ -596,6 +596,14 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row"):
                 for preset in PRESETS:
                     yield Button(wording.preset_label(preset, t), id=f"preset-{preset}")
+            with Horizontal(classes="row"):
+                yield Label(t.gettext("Teams (partners sit opposite)"))
+                yield Select(
+                    [(wording.teams_label(teams, t), teams) for teams in TEAMS],
+                    value=rules.teams,
+                    allow_blank=False,
+                    id="teams",
+                )
             for group in switch_groups(t):
                 yield Label(group.title, classes="group")
                 for switch in group.switches:
@@ -645,7 +653,8 @@ class SetupScreen(Screen[None]):
             window = -1.0
         if not 0 <= window < math.inf:
             raise SettingsError("setup.window", value=repr(window_text))
-        settings: dict[str, int | bool | str] = {"target_score": target}
+        teams = self.query_one("#teams", Select).value
+        settings: dict[str, int | bool | str] = {"target_score": target, "teams": str(teams)}
         for name in SWITCHES:
             settings[name] = self.query_one(f"#rule-{name}", Checkbox).value
         setup = Setup(players, bots, self.preset, settings, self.setup.name, self.setup.sort_hand, window)

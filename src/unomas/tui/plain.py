@@ -62,7 +62,7 @@ async def _run(
     session: Session, t: Translations, read: Callable[[str], Awaitable[str]], write: Callable[[str], None]
 ) -> None:
     def heard(_action: Action | None, events: list[Event]) -> None:
-        line = describe(events, session.names, t)
+        line = describe(events, session.names, t, session.rules)
         if line:
             write(line)
         for event in events:
