@@ -15,6 +15,9 @@ from unomas.cards import parse_card
 from unomas.conductor import Conductor
 from unomas.errors import SettingsError
 from unomas.events import Dealt, Drew, Event, MatchEnded, RoundEnded
+from unomas.i18n import translator
+from unomas.i18n.narration import narrate
+from unomas.i18n.wording import rules_line, seat_line
 from unomas.rules import SEED_SETTINGS, Rules
 from unomas.testing import cards, draw, make_game, play
 
@@ -316,3 +319,40 @@ def test_the_heuristic_helps_its_partner_out_with_its_colour(team_view: bool, an
     move(game, "Y1", 3, 2)
     move(game, "Y2", 3, 2)  # seat 2 is out of the round: seat 1's partner, seat 3, holding Y3, comes next
     assert heuristic(game, 1) == (answer or Action.play(1, C("R5")))  # unseen, the partner's colour is unknown
+
+
+# ---------------------------------------------------------------- words
+
+
+@pytest.mark.parametrize(
+    ("lang", "teams", "partner", "round_won", "match_won"),
+    [
+        (
+            "en",
+            "Teams: 2 against 2",
+            "Carla: 2 cards, 0 pts (partner) [G1 G2]",
+            "Beto wins the round for Beto + Dani, who score 12 points.",
+            "Beto + Dani win the match with 12 points.",
+        ),
+        (
+            "es",
+            "Equipos: 2 contra 2",
+            "Carla: 2 cartas, 0 pts (compañero) [G1 G2]",
+            "Beto gana la ronda para Beto + Dani, que se anotan 12 puntos.",
+            "Beto + Dani ganan la partida con 12 puntos.",
+        ),
+    ],
+)
+def test_the_words_name_teams_and_partners(lang: str, teams: str, partner: str, round_won: str, match_won: str) -> None:
+    t = translator(lang)
+    names = ["Ana", "Beto", "Carla", "Dani"]
+    rules = Rules(teams="2v2", team_view=True)
+    assert teams in rules_line(rules, t)
+    assert teams not in rules_line(Rules(), t)
+    view = make_game(FOUR, ["R9"], teams="2v2", team_view=True).view(0)
+    assert seat_line(view, 2, names, t) == partner
+    assert "(" not in seat_line(view, 1, names, t)  # an opponent: no mark
+    game, events = out_by_one(target_score=12)
+    said = narrate(events, names, t, game.rules)
+    assert round_won in said and match_won in said
+    assert round_won not in narrate(events, names, t)  # without the rules, no team is named

@@ -86,7 +86,7 @@ export async function createRoom(event, then) {
   const form = event.target;
   const rules = { players: Number(form.players.value), target_score: Number(form.target_score.value),
     hand_size: Number(form.hand_size.value), uno_penalty: Number(form.uno_penalty.value),
-    hand_limit: Number(form.hand_limit.value), elimination: Number(form.elimination.value) };
+    hand_limit: Number(form.hand_limit.value), elimination: Number(form.elimination.value), teams: form.teams.value };
   for (const input of $("#switches").querySelectorAll("input[type=checkbox]")) rules[input.name] = input.checked;
   const room = await post("/api/rooms", { name: form.name.value, rules, bots: checkedSeats("#bot-seats"),
     programs: checkedSeats("#program-seats"), bot: form.bot.value, turn_seconds: Number(form.turn_seconds.value),

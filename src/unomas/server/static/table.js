@@ -56,11 +56,15 @@ function renderSeats(view, room) {
         : _("connection lost"));
     }
     if (view.uno_pending === seat) tags.push(_("UNO?"));
-    const box = el("li", { className: `seat${turn ? " turn" : ""}${presence.connected === false && !info.bot ? " gone" : ""}` },
+    const partner = (view.partners || []).includes(seat);
+    if (partner) tags.push([_("partner"), "partner"]);
+    const seen = (view.partner_hands || []).find((other) => other.seat === seat);
+    const box = el("li", { className: `seat${turn ? " turn" : ""}${partner ? " partner" : ""}${presence.connected === false && !info.bot ? " gone" : ""}` },
       el("h3", { className: "name" }, who[seat]),
       seat === view.seat || !cards ? null : fan(cards),
       el("p", { className: "count" }, ngettext("{n} card", "{n} cards", cards)),
       el("p", { className: "score" }, _("Score: {n}", { n: view.scores[seat] })),
+      seen ? el("p", { className: "partner-hand", title: _("Your partner's hand") }, seen.hand.join(" ")) : null,
       tags.length ? el("p", { className: "tags" }, ...tags.map((tag) => (Array.isArray(tag)
         ? el("span", { className: `tag ${tag[1]}` }, tag[0]) : el("span", { className: "tag" }, tag)))) : null);
     box.dataset.seat = seat;

@@ -96,5 +96,11 @@ export function rulesSummary(room) {
   if (rules.uno_penalty && rules.uno_penalty !== 2) lines.push(_("{n} cards for a missed UNO", { n: rules.uno_penalty }));
   if (rules.hand_limit) lines.push(_("at most {n} cards in hand", { n: rules.hand_limit }));
   if (rules.elimination) lines.push(_("out at {n} cards", { n: rules.elimination }));
+  if (rules.teams && rules.teams !== "none") lines.push(teamsLabel(rules.teams));
   return lines;
+}
+
+// A value of the house rule `teams` in words (the terminal's words too).
+export function teamsLabel(teams) {
+  return { "2v2": _("Teams: 2 against 2"), "3v3": _("Teams: 3 against 3"), pairs: _("Teams: pairs") }[teams] || _("No teams");
 }
