@@ -356,3 +356,70 @@ def test_the_words_name_teams_and_partners(lang: str, teams: str, partner: str, 
     said = narrate(events, names, t, game.rules)
     assert round_won in said and match_won in said
     assert round_won not in narrate(events, names, t)  # without the rules, no team is named
+
+
+# ---------------------------------------------------------------- matches and faces
+
+
+@pytest.mark.parametrize(("teams", "players"), [("2v2", 4), ("3v3", 6), ("pairs", 8)])
+@pytest.mark.parametrize("preset", ["official", "all"])
+def test_simulated_team_matches_end_with_a_team_ahead_and_replay(teams: str, players: int, preset: str) -> None:
+    from unomas.runs.selfplay import selfplay
+
+    rules = Rules.preset(preset, players=players, teams=teams, target_score=60)
+    table = selfplay(rules, "random", seed=f"{teams}-{preset}", history=True)
+    table.play()
+    game = table.game
+    assert game.is_over and game.winner is not None
+    assert all(game.scores[seat] == game.scores[mate] for seat in range(players) for mate in rules.partners(seat))
+    best = min(game.scores) if rules.alternative_scoring else max(game.scores)
+    assert game.scores[game.winner] == best
+    written = json.loads(record.dumps(record.to_json(game)))
+    assert written["rules"]["teams"] == teams
+    assert record.replay(written).position() == game.position()
+
+
+def test_a_room_takes_teams_by_name_and_refuses_a_table_of_the_wrong_size() -> None:
+    pytest.importorskip("pydantic")
+    from pydantic import ValidationError
+
+    from unomas.server.protocol import RoomSetup
+
+    setup = RoomSetup(name="Ana", rules={"teams": "2v2", "team_view": True}, bots=[1, 2, 3])
+    assert setup.game_rules().partners(1) == (3,)
+    with pytest.raises(ValidationError, match="Teams 3v3 are played by 6 players, not 4"):
+        RoomSetup(name="Ana", rules={"teams": "3v3"}, bots=[1, 2, 3])
+
+
+async def setup_with_teams(teams: str) -> tuple[Rules | None, str]:
+    """The terminal setup with ``teams`` chosen and Play pressed: the rules it would start,
+    or the error it shows instead."""
+    from textual.widgets import Label, Select
+
+    from unomas.errors import SettingsError
+    from unomas.tui.app import SetupScreen, UnomasApp
+    from unomas.tui.session import Setup
+
+    app = UnomasApp(translator("en"), setup=Setup(players=4, bots=["random"]), make_session=lambda _setup: None)  # type: ignore[arg-type,return-value]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        screen.query_one("#teams", Select).value = teams
+        await pilot.pause()
+        try:
+            return screen.chosen().rules(), ""
+        except SettingsError:
+            screen.action_start()  # refused: the screen says why, and stays
+            await pilot.pause()
+            return None, str(screen.query_one("#error", Label).render())
+
+
+@pytest.mark.parametrize(("teams", "error"), [("2v2", ""), ("3v3", "Teams 3v3 are played by 6 players, not 4.")])
+def test_the_terminal_setup_chooses_the_teams(teams: str, error: str) -> None:
+    pytest.importorskip("textual")
+    import asyncio
+
+    rules, shown = asyncio.run(setup_with_teams(teams))
+    assert shown == error
+    assert (rules.teams if rules else None) == (None if error else teams)
