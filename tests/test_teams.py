@@ -423,3 +423,26 @@ def test_the_terminal_setup_chooses_the_teams(teams: str, error: str) -> None:
     rules, shown = asyncio.run(setup_with_teams(teams))
     assert shown == error
     assert (rules.teams if rules else None) == (None if error else teams)
+
+
+def test_simulate_plays_teams_and_its_records_replay(tmp_path: object) -> None:
+    pytest.importorskip("typer")
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from unomas.cli import app
+
+    path = Path(str(tmp_path)) / "teams.jsonl"
+    env = {"COLUMNS": "200", "NO_COLOR": "1", "LANGUAGE": "en"}
+    runner = CliRunner()
+    made = runner.invoke(
+        app, ["simulate", "-n", "6", "--seed", "2", "--set", "teams=2v2", "--records", str(path)], env=env
+    )
+    assert made.exit_code == 0, made.output
+    wins = next(line for line in made.output.splitlines() if "wins by team" in line)
+    first, second = (int(part.split(":")[1]) for part in wins.split("wins by team")[1].split("  ") if ":" in part)
+    assert first + second == 6 and "0+2:" in wins and "1+3:" in wins
+    replayed = runner.invoke(app, ["replay", "--verify", str(path)], env=env)
+    assert replayed.exit_code == 0, replayed.output
+    assert replayed.output.count("valid") == 6

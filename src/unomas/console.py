@@ -148,8 +148,12 @@ def simulate(rules: Rules, games: int, policy: str, seed: str | None, records: P
         rows.append(("abandoned (no end in sight)", f"{totals.abandoned:,}"))
     if totals.errors:
         rows.append(("not played (task failed)", f"{len(totals.errors):,}"))
+    rows.append(("wins by seat", " ".join(str(w) for w in totals.wins)))
+    if rules.team_count:  # house rule teams: a match won by a seat is won by its team
+        teams = [(seat, *rules.partners(seat)) for seat in range(rules.team_count)]
+        won = (f"{'+'.join(str(s) for s in team)}: {sum(totals.wins[s] for s in team)}" for team in teams)
+        rows.append(("wins by team", "  ".join(won)))
     rows += [
-        ("wins by seat", " ".join(str(w) for w in totals.wins)),
         ("seconds", f"{elapsed:.2f}"),
         ("games/s", f"{totals.games / elapsed:,.1f}"),
         ("actions/s", f"{totals.actions / elapsed:,.0f}"),
