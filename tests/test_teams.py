@@ -17,7 +17,7 @@ from unomas.errors import SettingsError
 from unomas.events import Dealt, Drew, Event, MatchEnded, RoundEnded
 from unomas.i18n import translator
 from unomas.i18n.narration import narrate
-from unomas.i18n.wording import rules_line, seat_line
+from unomas.i18n.wording import round_summary, rules_line, seat_line
 from unomas.rules import SEED_SETTINGS, Rules
 from unomas.testing import cards, draw, make_game, play
 
@@ -356,6 +356,10 @@ def test_the_words_name_teams_and_partners(lang: str, teams: str, partner: str, 
     said = narrate(events, names, t, game.rules)
     assert round_won in said and match_won in said
     assert round_won not in narrate(events, names, t)  # without the rules, no team is named
+    ended = next(e for e in events if isinstance(e, RoundEnded))
+    summary = round_summary(ended, names, t, game.rules)[0]
+    assert "Beto + Dani" in summary and "+12" in summary
+    assert "Dani" not in round_summary(ended, names, t)[0]
 
 
 # ---------------------------------------------------------------- matches and faces

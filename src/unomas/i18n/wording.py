@@ -15,6 +15,7 @@ from unomas.errors import UnoError
 from unomas.events import RoundEnded
 from unomas.game import Phase
 from unomas.i18n import Translations, card_name, color_name, error_text
+from unomas.i18n.narration import team_name
 from unomas.i18n.switches import switch_groups
 from unomas.rules import HOUSE_NUMBERS, PRESETS, SWITCHES, Rules
 from unomas.view import View
@@ -190,11 +191,16 @@ def target_prompt(view: View, names: Sequence[str], t: Translations) -> str:
     return t.gettext("Swap hands with: {choices}").format(choices=choices)
 
 
-def round_summary(ended: RoundEnded, names: Sequence[str], t: Translations) -> list[str]:
-    """Each hand left and its points, the winner's gain and the totals."""
-    lines = [
-        t.gettext("{player} wins the round: +{points} points.").format(player=names[ended.winner], points=ended.points)
-    ]
+def round_summary(ended: RoundEnded, names: Sequence[str], t: Translations, rules: Rules | None = None) -> list[str]:
+    """Each hand left and its points, the winner's gain and the totals; under ``rules`` with
+    teams (house rule ``teams``) the gain is the winner's team's."""
+    winner = names[ended.winner]
+    if rules is not None and rules.team_count:
+        team = team_name(ended.winner, names, rules)
+        first = t.gettext("{player} wins the round for {team}: +{points} points.")
+        lines = [first.format(player=winner, team=team, points=ended.points)]
+    else:
+        lines = [t.gettext("{player} wins the round: +{points} points.").format(player=winner, points=ended.points)]
     for seat, hand in enumerate(ended.hands):
         cards = " ".join(card_token(c) for c in sorted(hand)) or "—"
         lines.append(

@@ -196,7 +196,7 @@ class GameScreen(Screen[None]):
         ended = next((e for e in events if isinstance(e, RoundEnded)), None)
         if ended is None:
             return
-        summary = wording.round_summary(ended, self.names, self.t)
+        summary = wording.round_summary(ended, self.names, self.t, self.view().rules)
         final = next((e for e in events if isinstance(e, MatchEnded)), None)
         if final is None and self.session.local:
             footer = self.t.gettext("Enter: next round · q: quit (the match is saved)")

@@ -67,7 +67,7 @@ async def _run(
             write(line)
         for event in events:
             if isinstance(event, RoundEnded):
-                for summary in wording.round_summary(event, session.names, t):
+                for summary in wording.round_summary(event, session.names, t, session.rules):
                     write("  " + summary)
             if isinstance(event, MatchEnded):
                 for summary in wording.match_summary(event.scores, event.winner, session.names, t):
