@@ -255,7 +255,8 @@ def test_the_conductor_tells_a_partner_the_cards_drawn_only_under_team_view(team
     ],
 )
 def test_the_rl_observation_marks_each_partner_by_offset(rules: Rules, offsets: list[int]) -> None:
-    pytest.importorskip("numpy")
+    pytest.importorskip("pettingzoo")  # the rl extra
+    pytest.importorskip("gymnasium")
     from unomas.rl.observation import ObservationLayout, encode
 
     layout = ObservationLayout(rules)

@@ -64,9 +64,6 @@ SWITCHES: Final = tuple(
 )
 """The house-rule switches (the on/off settings), in the order of the rule texts."""
 
-HOUSE_VALUES: Final = (*HOUSE_NUMBERS, "teams")
-"""The house rules set by a value rather than on or off: the numbers and ``teams``."""
-
 UNO_PENALTIES: Final = (2, 4, 6)
 
 _TEAM_SEATS: Final = {"2v2": (4,), "3v3": (6,), "pairs": (4, 6, 8, 10)}
