@@ -451,3 +451,29 @@ def test_simulate_plays_teams_and_its_records_replay(tmp_path: object) -> None:
     replayed = runner.invoke(app, ["replay", "--verify", str(path)], env=env)
     assert replayed.exit_code == 0, replayed.output
     assert replayed.output.count("valid") == 6
+
+
+@pytest.mark.parametrize("team_view", [False, True])
+def test_a_search_deals_a_seen_partner_hand_as_it_is(team_view: bool) -> None:
+    from unomas.bots.search import sample_world
+
+    game = Game(Rules(teams="2v2", team_view=team_view), seed=3)
+    view = game.view(0)
+    worlds = [sample_world(view, random.Random(seed)) for seed in range(8)]
+    assert all(world.hands[0] == game.hands[0] for world in worlds)
+    partner_kept = [world.hands[2] == game.hands[2] for world in worlds]
+    assert all(partner_kept) if team_view else not all(partner_kept)
+    assert len({tuple(world.hands[1]) for world in worlds}) > 1  # an opponent's hand is redealt
+
+
+def test_ismcts_counts_a_partner_going_out_as_a_win() -> None:
+    from unomas.bots.ismcts import IsmctsBot
+
+    hands = [["G1", "G2", "G3"], ["R5", "B4", "W"], ["RR", "R+2", "B1"], ["Y1", "Y2", "Y3"]]
+    game = make_game(hands, ["R9"], teams="2v2", team_view=True, elimination=4)
+    move(game, "Y1", 3, 2)
+    move(game, "Y2", 3, 2)  # seat 3, seat 1's partner and next in the round, holds Y3 alone
+    bot = IsmctsBot(iterations=300)
+    bot.start(1, game.rules, random.Random(1))
+    chosen = bot.act(game.view(1))
+    assert (chosen.card, chosen.color) == (C("W"), 1)  # a yellow Wild: the partner goes out at once

@@ -39,8 +39,16 @@ class WorldSampler:
         unseen = Counter(DECK)
         unseen.subtract(view.hand)
         unseen.subtract(view.discard)
+        self.known = dict(view.partner_hands)
+        """The partners' hands the view shows (house rule ``team_view``): every world deals them as they are."""
+        for cards in self.known.values():
+            unseen.subtract(cards)
         self.unseen = list(unseen.elements())
-        self.lacking = {seat: colors for seat, colors in (lacking or {}).items() if seat != view.seat and colors}
+        self.lacking = {
+            seat: colors
+            for seat, colors in (lacking or {}).items()
+            if seat != view.seat and seat not in self.known and colors
+        }
         self.color_before = color_before_wild_draw_four
         seen = view.seat
         self.table = Game.from_position(
@@ -68,7 +76,8 @@ class WorldSampler:
         """The table as the view shows it, the hidden cards left out: each sample deals them."""
 
     def sample(self, rng: random.Random, *, events: bool = True) -> Game:
-        """One world: the unseen cards dealt at random to the other hands and the pile.
+        """One world: the unseen cards dealt at random to the other hands and the pile (a
+        partner's hand the view shows stays as it is).
         ``events=False``: the world is quiet (the search's descents and rollouts read no
         events; see :meth:`Game.redealt <unomas.game.Game.redealt>`)."""
         view = self.view
@@ -77,11 +86,13 @@ class WorldSampler:
         sizes = view.hand_sizes
         hands: list[list[Card]] = [[] for _ in sizes]
         hands[self.seat] = list(view.hand)
+        for seat, cards in self.known.items():
+            hands[seat] = list(cards)
         for seat, colors in self.lacking.items():
             hands[seat], pool = _deal_avoiding(pool, sizes[seat], colors)
         start = 0
         for seat, size in enumerate(sizes):
-            if seat != self.seat and seat not in self.lacking:
+            if seat != self.seat and seat not in self.lacking and seat not in self.known:
                 hands[seat] = pool[start : start + size]
                 start += size
         accused = view.accused
@@ -89,7 +100,9 @@ class WorldSampler:
         guilty = accused is not None and color_before >= 0 and any(COLOR_OF[c] == color_before for c in hands[accused])
         drawn = view.drawn
         pile = pool[start:]
-        if view.phase is Phase.DRAWN and view.current != self.seat:
+        if view.phase is Phase.DRAWN and view.current in self.known:
+            drawn = hands[view.current][-1]  # a seen partner's card just drawn: the last it took
+        elif view.phase is Phase.DRAWN and view.current != self.seat:
             drawn = _give_playable(hands[view.current], pile, view)
         return self.table.redealt(hands, pile, drawn=drawn, accused_guilty=guilty, rng=rng, events=events)
 
@@ -251,8 +264,11 @@ def search(
     color_before_wild_draw_four: int = -1,
     lacking: dict[int, set[int]] | None = None,
 ) -> Node:
-    """Run ISMCTS from ``view`` for ``iterations`` or ``seconds``; return the root."""
+    """Run ISMCTS from ``view`` for ``iterations`` or ``seconds``; return the root. With teams
+    (house rule ``teams``) a round won by a partner is a win."""
     root = Node(-1)
+    rules = view.rules
+    team_of = tuple(rules.team_of(seat) for seat in range(rules.players)) if rules.team_count else ()
     sampler = WorldSampler(view, color_before_wild_draw_four=color_before_wild_draw_four, lacking=lacking)
     deadline = time.perf_counter() + seconds if seconds is not None else math.inf
     iteration = 0
@@ -263,12 +279,13 @@ def search(
             break
         iteration += 1
         game = sampler.sample(rng, events=False)
-        _iterate(root, game, rng, exploration)
+        _iterate(root, game, rng, exploration, team_of)
     return root
 
 
-def _iterate(root: Node, game: Game, rng: random.Random, exploration: float) -> None:
-    """One descent: select by UCB1 with availability, expand one action, roll out, credit."""
+def _iterate(root: Node, game: Game, rng: random.Random, exploration: float, team_of: tuple[int, ...]) -> None:
+    """One descent: select by UCB1 with availability, expand one action, roll out, credit
+    (a node's player wins with the winner, or with teams, ``team_of`` not empty, with its team)."""
     node = root
     path = [root]
     while not game.round_over:
@@ -304,7 +321,8 @@ def _iterate(root: Node, game: Game, rng: random.Random, exploration: float) -> 
     winner = rollout(game, rng)
     for visited in path:
         visited.visits += 1
-        if visited.player == winner:
+        player = visited.player
+        if player == winner or (team_of and player >= 0 and winner >= 0 and team_of[player] == team_of[winner]):
             visited.wins += 1.0
 
 
