@@ -477,3 +477,16 @@ def test_ismcts_counts_a_partner_going_out_as_a_win() -> None:
     bot.start(1, game.rules, random.Random(1))
     chosen = bot.act(game.view(1))
     assert (chosen.card, chosen.color) == (C("W"), 1)  # a yellow Wild: the partner goes out at once
+
+
+@pytest.mark.parametrize(
+    ("reward", "expected"), [("win", [-1.0, 1.0, -1.0, 1.0]), ("points", [-2.0, 12.0, -10.0, 12.0])]
+)
+def test_an_rl_reward_goes_to_the_team(reward: str, expected: list[float]) -> None:
+    pytest.importorskip("pettingzoo")  # the rl extra
+    pytest.importorskip("gymnasium")
+    from unomas.rl.driver import Driver
+
+    game, events = out_by_one(target_score=0)
+    driver = Driver(game.rules, reward=reward, max_steps=100)  # type: ignore[arg-type]
+    assert driver._follow(events) == expected

@@ -116,6 +116,8 @@ class Driver:
         or its hand is swapped or passed on, for all at a new round)."""
         self.episode = episode
         self.reward = reward
+        self.team_of = [rules.team_of(seat) for seat in range(rules.players)]
+        """Each seat's team (house rule ``teams``; each seat its own without): a reward goes to the team."""
         self.max_steps = max_steps
         self.dictate_deals = dictate_deals
         self.actor = 0
@@ -418,7 +420,10 @@ class Driver:
             elif isinstance(event, RoundEnded):
                 if self.reward == "points":
                     rewards = [-float(sum(POINTS[c] for c in hand)) for hand in event.hands]
-                    rewards[event.winner] = float(event.points)
+                    team_of = self.team_of
+                    for seat in range(self.players):
+                        if team_of[seat] == team_of[event.winner]:
+                            rewards[seat] = float(event.points)
                 elif self.episode == "round":
                     rewards = self._win(event.winner)
             elif isinstance(event, MatchEnded) and self.reward == "win" and self.episode == "match":
@@ -441,9 +446,9 @@ class Driver:
                 self.history = history = [0] * self.players
 
     def _win(self, winner: int) -> list[float]:
-        rewards = [-1.0] * self.players
-        rewards[winner] = 1.0
-        return rewards
+        """+1 to the winner (and its partners), -1 to every other seat."""
+        team_of = self.team_of
+        return [1.0 if team_of[seat] == team_of[winner] else -1.0 for seat in range(self.players)]
 
     def render(self) -> str:
         """The position as text, from no seat's point of view but the table's."""
