@@ -18,7 +18,7 @@ from unomas.server.rooms import Settings
 from unomas.server.storage import Store
 from unomas.server.transport import uvicorn_config
 
-QUICK = Settings(grace=0.5, bot_delay=0, window=0, round_pause=0)
+QUICK = Settings(grace=0.5, bot_delay=0, window=0, round_pause=0, refusal_delay=0)
 
 
 def free_port() -> int:

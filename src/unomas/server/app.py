@@ -164,6 +164,7 @@ def same_origin(scope: Mapping[str, Any], headers: Mapping[str, str], allowed: f
     return origin in allowed or (parts.scheme == scheme and parts.netloc == headers.get("host"))
 
 
+@functools.lru_cache(maxsize=1024)
 def host_allowed(host: str, allowed: frozenset[str]) -> bool:
     """Whether the ``Host`` header ``host`` names this server: an address (no page can
     rebind a name to one), or one of the ``allowed`` names (``--allowed-host``, the bound
@@ -468,7 +469,7 @@ class Server:
             if self.leases is not None:  # counted across the instances
                 await self.store(self.leases.created_by, code, client)
         except UnoError as error:
-            return self.refuse(error)
+            return await self.refuse(error)
         self._add(room)
         self.creators[code] = client
         self.held[client] += 1
@@ -486,13 +487,23 @@ class Server:
                 raise invalid(error) from None
             seat, token = await room.join(join.name, program=join.program)
         except UnoError as error:
-            return self.refuse(error)
+            return await self.refuse(error)
         return JSONResponse({"code": room.code, "seat": seat, "token": token})
 
-    def refuse(self, error: UnoError) -> JSONResponse:
-        """A refusal over HTTP, counted for the metrics."""
+    async def refuse(self, error: UnoError) -> JSONResponse:
+        """A refusal over HTTP, counted for the metrics; a client over its rate waits
+        ``refusal_delay`` for it (:meth:`slow_down`)."""
         self.metrics.refusals[error.code] += 1
+        await self.slow_down(error)
         return _error(error)
+
+    async def slow_down(self, error: UnoError) -> None:
+        """Hold a ``client.limited`` refusal for ``refusal_delay`` seconds, as nginx's
+        ``limit_req`` holds excess requests: a client flooding from one address then gets a
+        few refusals a second per socket (its sockets are capped) instead of thousands,
+        and the server spends its time on the players."""
+        if error.code == "client.limited" and self.settings.refusal_delay > 0:
+            await asyncio.sleep(self.settings.refusal_delay)
 
     async def metrics_page(self, request: Request) -> Response:
         """``GET /metrics``: the Prometheus text format (:mod:`unomas.server.metrics`), to
@@ -501,7 +512,7 @@ class Server:
         if token is not None:
             given = request.headers.get("authorization", "")
             if not secrets.compare_digest(given.encode(), f"Bearer {token}".encode()):
-                return self.refuse(Refusal("metrics.token"))
+                return await self.refuse(Refusal("metrics.token"))
         return Response(self.metrics.text(), media_type=CONTENT_TYPE)
 
     async def ready(self, request: Request) -> Response:
@@ -535,7 +546,7 @@ class Server:
         try:
             room = await self.look_up(request.scope, request.path_params["code"])
         except UnoError as error:
-            return self.refuse(error)
+            return await self.refuse(error)
         return JSONResponse(room.room_message(None))
 
     async def room_record(self, request: Request) -> Response:
@@ -543,16 +554,16 @@ class Server:
         try:
             self.lookups.check(self.client(request.scope))
         except UnoError as error:
-            return self.refuse(error)
+            return await self.refuse(error)
         room = self.rooms.get(code)
         try:
             finished = room.record if room is not None else await self.store(self.store.store.finished_record, code)
         except UnoError as error:
-            return self.refuse(error)
+            return await self.refuse(error)
         if finished is None:
             if room is None:
-                return self.refuse(Refusal("room.not_found", room=code))
-            return self.refuse(Refusal("room.not_over"))
+                return await self.refuse(Refusal("room.not_found", room=code))
+            return await self.refuse(Refusal("room.not_over"))
         return JSONResponse(finished, headers={"Content-Disposition": f'attachment; filename="unomas-{code}.json"'})
 
     # ------------------------------------------------------------------ WebSocket
@@ -567,6 +578,7 @@ class Server:
                 raise Refusal("client.limited", retry_after=5)
             room = await self.look_up(websocket.scope, websocket.path_params["code"])
         except UnoError as error:
+            await self.slow_down(error)
             await websocket.send_text(json.dumps({"type": "error", **error.to_json()}))
             await websocket.close(4404 if error.code == "room.not_found" else 4000 + ERRORS[error.code].status)
             return

@@ -127,6 +127,8 @@ class Settings:
     """Rooms one client address may create: (per second, at once)."""
     lookup_rate: tuple[float, float] = (2.0, 30.0)
     """Room look-ups (info, join, connect) one client address may make: (per second, at once)."""
+    refusal_delay: float = 1.0
+    """Seconds a client over one of these rates waits for its refusal (``client.limited``)."""
     max_match_actions: int = 20_000
     """Actions after which a match still not over is ended (recorded, the seed revealed, and
     the players told why): no room plays for ever."""
