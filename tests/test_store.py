@@ -191,3 +191,30 @@ def test_a_room_is_leased_to_one_instance_taken_over_when_its_lease_lapses_and_f
         assert one.orphans(10) == []  # a lobby is taken over only when someone comes for it
         one.close()
         two.close()
+
+
+def test_an_instance_is_told_at_once_when_its_room_is_asked_for_and_when_a_room_is_let_go() -> None:
+    from unomas.server.postgres import PostgresStore
+
+    with postgres_dsn() as dsn:
+        one, two = PostgresStore(dsn, owner="one"), PostgresStore(dsn, owner="two")
+        notices: list[tuple[str, str | None, str]] = []
+        one.listen(lambda *notice: notices.append(notice))  # (listening once it returns)
+        one.heartbeat(30)
+        two.heartbeat(30)
+        one.save_room(lobby("TOLD01"))
+
+        def told(count: int) -> list[tuple[str, str | None, str]]:
+            deadline = time.monotonic() + 5
+            while len(notices) < count:
+                assert time.monotonic() < deadline, f"not told: {notices}"
+                time.sleep(0.01)
+            return notices
+
+        assert two.acquire("TOLD01") == "held"
+        assert told(1) == [("want", "one", "TOLD01")]
+        one.release(["TOLD01"])
+        assert told(2)[1] == ("free", None, "TOLD01")
+        assert two.acquire("TOLD01") == "mine"
+        one.close()  # (the listener stops with the store)
+        two.close()

@@ -295,30 +295,34 @@ class Server:
         assert self.leases is not None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.settings.lease_seconds + 2
-        while True:
-            answer = await self.store(self.leases.acquire, code, ask)
-            if answer == "gone" or (answer == "held" and not ask):
-                return None
-            if answer == "mine":
-                room = self.rooms.get(code)
-                if room is not None:
-                    return room
-                stored = await self.store(self.store.store.load, code)
-                if not stored:  # over just now
+        try:
+            while True:
+                # (waited on from before asking: a room let go meanwhile is not missed)
+                freed = self._freed[code] = asyncio.Event()
+                answer = await self.store(self.leases.acquire, code, ask)
+                if answer == "gone" or (answer == "held" and not ask):
                     return None
-                room = Room.restore(stored[0], self.store, self.settings)
-                self._add(room)
-                log.info("room %s taken over", code)
-                return room
-            if loop.time() > deadline:
-                raise Refusal("server.restarting")
-            freed = self._freed.setdefault(code, asyncio.Event())
-            try:  # told when its host lets it go; asked again after a while all the same
-                await asyncio.wait_for(freed.wait(), HEARTBEAT)
-            except TimeoutError:
-                pass
-            finally:
-                self._freed.pop(code, None)
+                if answer == "mine":
+                    return await self._restore(code)
+                if loop.time() > deadline:
+                    raise Refusal("server.restarting")
+                with contextlib.suppress(TimeoutError):  # told when its host lets it go; asked again anyway
+                    await asyncio.wait_for(freed.wait(), HEARTBEAT)
+        finally:
+            self._freed.pop(code, None)
+
+    async def _restore(self, code: str) -> Room | None:
+        """The room ``code``, whose lease is ours now, hosted here (None: over just now)."""
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        stored = await self.store(self.store.store.load, code)
+        if not stored:
+            return None
+        room = Room.restore(stored[0], self.store, self.settings)
+        self._add(room)
+        log.info("room %s taken over", code)
+        return room
 
     def _told(self, kind: str, owner: str | None, code: str) -> None:
         """On the loop, a notice of the leases: a room of ours asked for elsewhere is handed
@@ -377,7 +381,7 @@ class Server:
             held, _ = await self.store(self.leases.heartbeat, self.settings.lease_seconds)
             await self.store(self.leases.reset)
             loop = self.loop
-            self.leases.listen(lambda kind, owner, code: loop.call_soon_threadsafe(self._told, kind, owner, code))
+            await self.store(self.leases.listen, lambda *notice: loop.call_soon_threadsafe(self._told, *notice))
             stored_rooms = [room for room in await self.store(self.store.store.load) if room.code in held]
             self._keeper = self.loop.create_task(self._keep_leases())
         for stored in stored_rooms:

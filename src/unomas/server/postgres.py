@@ -64,6 +64,8 @@ class PostgresStore(Store, Leases):
         self.owner = owner
         self._listener: threading.Thread | None = None
         self._listening = threading.Event()
+        self._heard = threading.Event()
+        """Set once the listener listens (no notice sent from then on is missed)."""
         self._dsn = dsn
         self._lock = threading.RLock()
         self._db = psycopg.connect(dsn, autocommit=True)
@@ -288,6 +290,7 @@ class PostgresStore(Store, Leases):
         self._listening.set()
         self._listener = threading.Thread(target=self._listen, args=(told,), name="unomas-listen", daemon=True)
         self._listener.start()
+        self._heard.wait(5)
 
     def _listen(self, told: Callable[[str, str | None, str], object]) -> None:
         """The listener's thread: its own connection, ``LISTEN`` on :data:`CHANNEL`, each
@@ -297,6 +300,7 @@ class PostgresStore(Store, Leases):
             try:
                 with psycopg.connect(self._dsn, autocommit=True) as db:
                     db.execute(f"LISTEN {CHANNEL}")
+                    self._heard.set()
                     while self._listening.is_set():
                         for notice in db.notifies(timeout=0.25):
                             kind, *rest = notice.payload.split(" ")

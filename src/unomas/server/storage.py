@@ -187,7 +187,7 @@ class Leases(ABC):
     def listen(self, told: Callable[[str, str | None, str], object]) -> None:
         """Be told, on a thread of the store's, when an instance asks for a room
         (``told("want", owner, code)``) and when a room's lease is let go (``told("free",
-        None, code)``), until the store closes."""
+        None, code)``), until the store closes; returns once listening."""
 
     @abstractmethod
     def orphans(self, limit: int) -> list[str]:
