@@ -67,6 +67,19 @@ def test_max_rooms_holds_across_two_instances() -> None:
             assert refused["error"]["params"]["limit"] == 3
 
 
+def test_max_rooms_counts_every_instance_s_rooms_and_an_unattended_lobby_gives_way() -> None:
+    with two_servers(Settings(bot_delay=0, window=0, max_rooms=2)) as (first, second, _):
+        _, kept = post(first, "/api/rooms", TWO)
+        _, left = post(second, "/api/rooms", TWO)  # a lobby nobody attends
+        status, made = post(second, "/api/rooms", TWO)  # at the total: the lobby left gives way
+        assert status == 200 and get(second, f"/api/rooms/{left['code']}")[0] == 404
+        for address, room in ((first, kept), (second, made)):
+            asyncio.run(start(f"ws://{address}/ws/{room['code']}", room["token"]))
+        for address in (first, second):  # two games in play, one on each: no room for a third
+            status, refused = post(address, "/api/rooms", TWO)
+            assert (status, refused["error"]["code"]) == (503, "room.capacity")
+
+
 async def opened(url: str) -> tuple[Any, dict[str, Any] | None]:
     """A WebSocket to ``url``, and the refusal it was sent at once (None: accepted)."""
     socket = await websockets.connect(url)

@@ -216,5 +216,17 @@ def test_an_instance_is_told_at_once_when_its_room_is_asked_for_and_when_a_room_
         one.release(["TOLD01"])
         assert told(2)[1] == ("free", None, "TOLD01")
         assert two.acquire("TOLD01") == "mine"
+        import psycopg
+
+        with psycopg.connect(dsn, autocommit=True) as admin:  # the listener's connection is lost
+            listeners = "SELECT pid FROM pg_stat_activity WHERE application_name = 'unomas-listen'"
+            admin.execute(f"SELECT pg_terminate_backend(pid) FROM ({listeners}) AS listening")
+        deadline = time.monotonic() + 10
+        while len(notices) < 3:  # it listens again a second later; asked until then
+            assert time.monotonic() < deadline, "not told once listening again"
+            two.release(["TOLD01"])
+            assert two.acquire("TOLD01") == "mine"
+            time.sleep(0.2)
+        assert notices[-1] == ("free", None, "TOLD01")
         one.close()  # (the listener stops with the store)
         two.close()

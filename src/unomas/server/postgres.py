@@ -298,7 +298,7 @@ class PostgresStore(Store, Leases):
         code), until the store closes; a lost connection is made again a second later."""
         while self._listening.is_set():
             try:
-                with psycopg.connect(self._dsn, autocommit=True) as db:
+                with psycopg.connect(self._dsn, autocommit=True, application_name="unomas-listen") as db:
                     db.execute(f"LISTEN {CHANNEL}")
                     self._heard.set()
                     while self._listening.is_set():
