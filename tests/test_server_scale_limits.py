@@ -116,6 +116,8 @@ def test_websockets_per_address_count_on_every_live_instance() -> None:
 
         asyncio.run(scenario())
         # An instance that dies holding WebSockets: they count until its heartbeat lapses.
+        import psycopg
+
         from unomas.server.postgres import PostgresStore
 
         dead = PostgresStore(dsn, owner="dead")
@@ -132,6 +134,9 @@ def test_websockets_per_address_count_on_every_live_instance() -> None:
             assert refused is None
 
         asyncio.run(refused_then_accepted())
+        dead.prune(60)  # its rows go too
+        with psycopg.connect(dsn) as db:
+            assert db.execute("SELECT owner FROM connections").fetchall() == []  # (none open on the live ones)
         dead.close()
 
 

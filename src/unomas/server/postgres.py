@@ -285,6 +285,10 @@ class PostgresStore(Store, Leases):
     def prune(self, seconds: float) -> None:
         with self._transaction() as db:
             db.execute("DELETE FROM buckets WHERE at < clock_timestamp() - make_interval(secs => %s)", (seconds,))
+            db.execute(  # (the WebSockets of instances gone for good count no more already)
+                "DELETE FROM connections WHERE NOT EXISTS"
+                " (SELECT 1 FROM instances WHERE instances.owner = connections.owner AND until > now())"
+            )
 
     def listen(self, told: Callable[[str, str | None, str], object]) -> None:
         self._listening.set()

@@ -181,7 +181,8 @@ class Leases(ABC):
 
     @abstractmethod
     def prune(self, seconds: float) -> None:
-        """Forget the buckets untouched for ``seconds`` (full again)."""
+        """Forget the buckets untouched for ``seconds`` (full again), and the WebSockets
+        counted by instances no longer alive."""
 
     @abstractmethod
     def listen(self, told: Callable[[str, str | None, str], object]) -> None:
