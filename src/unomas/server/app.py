@@ -207,7 +207,8 @@ class AllowedHosts:
 
 HEARTBEAT = 0.5
 """The most seconds between two heartbeats of an instance sharing its store: how long a
-room asked for elsewhere may wait to be handed over."""
+room asked for elsewhere may wait to be handed over if the notice (``NOTIFY``) that asks for
+it, or that it was let go, is lost."""
 
 
 class Server:
