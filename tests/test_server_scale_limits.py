@@ -81,12 +81,12 @@ def test_max_rooms_counts_every_instance_s_rooms_and_an_unattended_lobby_gives_w
 
 
 async def opened(url: str) -> tuple[Any, dict[str, Any] | None]:
-    """A WebSocket to ``url``, and the refusal it was sent at once (None: accepted)."""
+    """A spectator's WebSocket to ``url``, and the refusal it was sent (None: accepted, the
+    room sent)."""
     socket = await websockets.connect(url)
-    try:
-        return socket, json.loads(await asyncio.wait_for(socket.recv(), 0.5))
-    except TimeoutError:
-        return socket, None
+    await socket.send(json.dumps({"type": "hello", "token": None}))
+    first = json.loads(await asyncio.wait_for(socket.recv(), 10))
+    return socket, first if first["type"] == "error" else None
 
 
 def test_websockets_per_address_count_on_every_live_instance() -> None:

@@ -125,10 +125,10 @@ class Settings:
     idle_timeout: int = 5
     """Seconds a keep-alive connection may stay idle between two requests; then it is closed."""
     create_rate: tuple[float, float] = (0.2, 10.0)
-    """Rooms one client address may create: (per second, at once), on all the instances together."""
+    """Rooms one client address may create (per second, at once); this rate and the next hold
+    for all the instances together when several share a PostgreSQL database."""
     lookup_rate: tuple[float, float] = (2.0, 30.0)
-    """Room look-ups (info, join, connect) one client address may make: (per second, at once),
-    on all the instances together."""
+    """Room look-ups (info, join, connect) one client address may make: (per second, at once)."""
     max_match_actions: int = 20_000
     """Actions after which a match still not over is ended (recorded, the seed revealed, and
     the players told why): no room plays for ever."""
