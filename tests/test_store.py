@@ -230,3 +230,47 @@ def test_an_instance_is_told_at_once_when_its_room_is_asked_for_and_when_a_room_
         assert notices[-1] == ("free", None, "TOLD01")
         one.close()  # (the listener stops with the store)
         two.close()
+
+
+def test_a_create_admitted_amid_a_batch_holds_no_lock_a_lease_s_writer_waits_for() -> None:
+    import threading
+
+    from unomas.server.postgres import PostgresStore
+
+    with postgres_dsn() as dsn:
+        one, two = PostgresStore(dsn, owner="one"), PostgresStore(dsn, owner="two")
+        one.heartbeat(30)
+        two.heartbeat(30)
+        one.save_room(lobby("HOSTED"))
+        admitted, asked = threading.Event(), threading.Event()
+        failures: list[BaseException] = []
+
+        def first() -> None:  # a create, then a write into a room of its own, in one batch
+            with one.batch():
+                assert one.admit("NEW001", "10.0.0.1", 8, None, (1.0, 10.0)) is None
+                admitted.set()
+                asked.wait(5)
+                one.save_room(lobby("HOSTED"))  # (fenced: waits for the lease's row, which two locked)
+
+        def second() -> None:  # asks for that room, then a create, in one batch
+            admitted.wait(5)
+            with two.batch():
+                assert two.acquire("HOSTED") == "held"
+                asked.set()
+                assert two.admit("NEW002", "10.0.0.1", 8, None, (1.0, 10.0)) is None
+
+        def catching(work: Any) -> None:
+            try:
+                work()
+            except BaseException as error:  # (a deadlock PostgreSQL broke, or an assertion)
+                failures.append(error)
+
+        threads = [threading.Thread(target=catching, args=(work,)) for work in (first, second)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(20)
+        assert failures == []
+        assert one.heartbeat(30)[0] == {"HOSTED", "NEW001"} and two.heartbeat(30)[0] == {"NEW002"}
+        one.close()
+        two.close()

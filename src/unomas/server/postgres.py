@@ -21,7 +21,8 @@ the rates of creating rooms and of looking them up are token buckets kept in ``b
 (one ``UPSERT`` a check); the WebSockets of each client are counted in ``connections``, one
 row per instance and client, counted only while their instance's heartbeat lives; the total
 of rooms is the count of leases held by live instances. A create checks all of that, and
-takes its room's lease, in one transaction (:meth:`PostgresStore.admit`).
+takes its room's lease, in one transaction (:meth:`PostgresStore.admit`) These checks run
+on a second connection, each in a transaction of its own, outside the batches of moves.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ class PostgresStore(Store, Leases):
         self._dsn = dsn
         self._lock = threading.RLock()
         self._db = psycopg.connect(dsn, autocommit=True)
+        self._side = psycopg.connect(dsn, autocommit=True)
         with self._db.transaction():
             # Two instances starting at once: one migrates, the other waits and finds it done.
             self._db.execute("SELECT pg_advisory_xact_lock(7263)")
@@ -81,6 +83,14 @@ class PostgresStore(Store, Leases):
         """One call's statements in a transaction (a savepoint inside a batch)."""
         with self._lock, self._db.transaction():
             yield self._db
+
+    @contextlib.contextmanager
+    def _alone(self) -> Iterator[psycopg.Connection[Any]]:
+        """A limit's statements in a transaction of their own, on a second connection, never
+        in a batch: the locks they take (the admission's, a bucket's row) are held only for
+        them, so no batch holding a lease's row can wait on them while they wait on it."""
+        with self._lock, self._side.transaction():
+            yield self._side
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:
@@ -183,6 +193,7 @@ class PostgresStore(Store, Leases):
             self._listener.join()
         with self._lock:
             self._db.close()
+            self._side.close()
 
     # ------------------------------------------------------------------ leases
 
@@ -229,7 +240,7 @@ class PostgresStore(Store, Leases):
     def admit(
         self, code: str, client: str | None, held: int | None, total: int | None, rate: tuple[float, float] | None
     ) -> Refusal | None:
-        with self._transaction() as db:
+        with self._alone() as db:
             db.execute("SELECT pg_advisory_xact_lock(%s)", (ADMIT_LOCK,))
             if client is not None and rate is not None:
                 wait = _take(db, "create", client, *rate)
@@ -253,11 +264,11 @@ class PostgresStore(Store, Leases):
         return None
 
     def take(self, kind: str, client: str, rate: float, burst: float) -> int:
-        with self._transaction() as db:
+        with self._alone() as db:
             return _take(db, kind, client, rate, burst)
 
     def connect(self, client: str, limit: int) -> bool:
-        with self._transaction() as db:
+        with self._alone() as db:
             db.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (client,))
             row = db.execute(
                 "SELECT COALESCE(sum(n), 0) FROM connections JOIN instances USING (owner)"
@@ -274,16 +285,16 @@ class PostgresStore(Store, Leases):
         return True
 
     def disconnect(self, client: str) -> None:
-        with self._transaction() as db:
+        with self._alone() as db:
             db.execute("UPDATE connections SET n = n - 1 WHERE owner = %s AND client = %s", (self.owner, client))
             db.execute("DELETE FROM connections WHERE owner = %s AND client = %s AND n <= 0", (self.owner, client))
 
     def reset(self) -> None:
-        with self._transaction() as db:
+        with self._alone() as db:
             db.execute("DELETE FROM connections WHERE owner = %s", (self.owner,))
 
     def prune(self, seconds: float) -> None:
-        with self._transaction() as db:
+        with self._alone() as db:
             db.execute("DELETE FROM buckets WHERE at < clock_timestamp() - make_interval(secs => %s)", (seconds,))
             db.execute(  # (the WebSockets of instances gone for good count no more already)
                 "DELETE FROM connections WHERE NOT EXISTS"
