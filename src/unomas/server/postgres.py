@@ -21,7 +21,7 @@ the rates of creating rooms and of looking them up are token buckets kept in ``b
 (one ``UPSERT`` a check); the WebSockets of each client are counted in ``connections``, one
 row per instance and client, counted only while their instance's heartbeat lives; the total
 of rooms is the count of leases held by live instances. A create checks all of that, and
-takes its room's lease, in one transaction (:meth:`PostgresStore.admit`) These checks run
+takes its room's lease, in one transaction (:meth:`PostgresStore.admit`). These checks run
 on a second connection, each in a transaction of its own, outside the batches of moves.
 """
 
