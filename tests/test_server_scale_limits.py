@@ -155,3 +155,25 @@ def test_the_shared_buckets_refill_and_are_pruned() -> None:
         store.prune(0.1)
         assert [store.take("lookup", "10.0.0.1", 0.01, 2) for _ in range(3)] == [0, 0, 100]  # full again
         store.close()
+
+
+def test_a_create_refused_after_its_admission_lets_its_lease_go() -> None:
+    with two_servers(Settings(bot_delay=0, window=0, max_rooms_held=1)) as (first, _, _):
+        _, refused = post(first, "/api/rooms", {**TWO, "bots": [0]})  # the host's seat: refused
+        assert refused["error"]["code"] == "setup.bot_seat"
+        assert post(first, "/api/rooms", TWO)[0] == 200  # its admission does not count as a room held
+
+
+def test_the_sweeps_forget_the_shared_buckets_once_full_again() -> None:
+    quick = {"keep_empty_lobby": 0.2, "keep_unvisited_lobby": 0.2, "keep_unattended_match": 0.2}
+    settings = Settings(create_rate=(100.0, 1.0), lookup_rate=(100.0, 1.0), **quick)  # full again in 10 ms
+    with two_servers(settings) as (first, _, dsn):
+        import psycopg
+
+        assert get(first, "/api/rooms/NOSUCH2345")[0] == 404
+        with psycopg.connect(dsn, autocommit=True) as db:
+            assert db.execute("SELECT kind FROM buckets").fetchall() == [("lookup",)]
+            deadline = time.monotonic() + 5
+            while db.execute("SELECT kind FROM buckets").fetchall():
+                assert time.monotonic() < deadline, "the bucket was never forgotten"
+                time.sleep(0.05)
