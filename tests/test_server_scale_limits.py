@@ -165,8 +165,13 @@ def test_a_create_refused_after_its_admission_lets_its_lease_go() -> None:
 
 
 def test_the_sweeps_forget_the_shared_buckets_once_full_again() -> None:
-    quick = {"keep_empty_lobby": 0.2, "keep_unvisited_lobby": 0.2, "keep_unattended_match": 0.2}
-    settings = Settings(create_rate=(100.0, 1.0), lookup_rate=(100.0, 1.0), **quick)  # full again in 10 ms
+    settings = Settings(  # the buckets full again in 10 ms; a sweep every 0.1 s
+        create_rate=(100.0, 1.0),
+        lookup_rate=(100.0, 1.0),
+        keep_empty_lobby=0.2,
+        keep_unvisited_lobby=0.2,
+        keep_unattended_match=0.2,
+    )
     with two_servers(settings) as (first, _, dsn):
         import psycopg
 
