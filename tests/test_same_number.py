@@ -13,7 +13,8 @@ from unomas import Action, Game, IllegalAction, Phase, record
 from unomas.bots.heuristic import HeuristicBot
 from unomas.cards import parse_card, parse_color
 from unomas.conductor import Conductor
-from unomas.events import HandsPassed, HandsSwapped, Passed, Played, Skipped
+from unomas.events import Eliminated, HandsPassed, HandsSwapped, Played, RunEnded, Skipped
+from unomas.i18n import narrate
 from unomas.i18n.switches import switch_groups
 from unomas.position import Position
 from unomas.rules import Rules
@@ -50,7 +51,7 @@ def test_a_pass_ends_the_run_and_keeps_the_rest() -> None:
     game = fives()
     play(game, 1, "R5")
     events = game.apply(Action.pass_(1))
-    assert events == [Passed(1)]
+    assert events == [RunEnded(1)]
     assert (game.current, game.phase, game.color) == (2, Phase.TURN, parse_color("R"))
     assert sorted(hand(game, 1)) == ["B5", "G5", "Y1"]
 
@@ -209,8 +210,21 @@ def test_a_catch_that_puts_the_runner_out_ends_the_run() -> None:
         [["G1", "G2"], ["R5", "G5"], ["B1", "B2"], ["Y1", "Y2"]], ["R9"], elimination=3, uno_penalty=2, **SAME
     )
     play(game, 1, "R5")  # one card left, no UNO called
-    game.apply(Action.catch(2, 1))
+    events = game.apply(Action.catch(2, 1))
     assert game.is_out(1) and (game.current, game.phase) == (2, Phase.TURN)
+    assert Eliminated(1, 3) in events and RunEnded(1) not in events
+
+
+def test_only_the_draw_that_reaches_the_limit_tells_of_an_elimination() -> None:
+    game = make_game([["G1", "G2"], ["R+2", "G5"], ["B1", "B2"]], ["R9"], elimination=4)
+    play(game, 1, "R+2")
+    events = draw(game, 2)
+    assert Eliminated(2, 4) in events and narrate(events, ["Ana", "Bo", "Cy"], "es")[-1] == (
+        "Cy tiene 4 cartas y queda fuera de la ronda."
+    )
+    plain = make_game([["G1", "G2"], ["R+2", "G5"], ["B1", "B2"]], ["R9"])
+    play(plain, 1, "R+2")
+    assert not any(isinstance(e, Eliminated) for e in draw(plain, 2))
 
 
 def test_a_catch_under_the_hand_limit_leaves_the_run_on() -> None:
@@ -304,4 +318,4 @@ def test_the_run_is_a_setting_in_both_languages() -> None:
 def test_a_run_in_the_events_is_plays_of_one_seat() -> None:
     game = fives()
     events = [*play(game, 1, "R5"), *play(game, 1, "G5"), *game.apply(Action.pass_(1))]
-    assert [e.player for e in events if isinstance(e, Played | Passed)] == [1, 1, 1]
+    assert [e.player for e in events if isinstance(e, Played | RunEnded)] == [1, 1, 1]

@@ -69,6 +69,7 @@ from unomas.events import (
     Dealt,
     DirectionChanged,
     Drew,
+    Eliminated,
     Event,
     HandsPassed,
     HandsSwapped,
@@ -77,6 +78,7 @@ from unomas.events import (
     Played,
     Reshuffled,
     RoundEnded,
+    RunEnded,
     Skipped,
     StartingCard,
     StartingCardReturned,
@@ -1242,7 +1244,7 @@ class Game:
         cut short names no one, so nobody swaps. A 0's pass of hands leaves no UNO owed."""
         self.shown = None
         if passed and self.reporting:
-            events.append(PassedEvent(player))
+            events.append(RunEnded(player))
         top = self.discard[-1]
         if self._run_needs_seven():
             self._advance(self.next_seat(player))
@@ -1281,6 +1283,7 @@ class Game:
                 break
         if self.reporting:
             events.append(Drew(player, count, tuple(hand[len(hand) - count :]), "turn"))
+            self._tell_out(player, len(hand) - count, events)
         if playable and not (self._switches.elimination and self.is_out(player)):
             self.drawn = hand[-1]
             self._phase = _DRAWN
@@ -1327,6 +1330,14 @@ class Game:
             hand.append(card)
         if self.reporting:
             events.append(Drew(player, len(hand) - before, tuple(hand[before:]), reason))
+            self._tell_out(player, before, events)
+
+    def _tell_out(self, player: int, before: int, events: list[Event]) -> None:
+        """``elimination``: say that a draw from ``before`` cards put ``player`` out of the round."""
+        limit = self._switches.elimination
+        held = len(self.hands[player])
+        if limit and before < limit <= held:
+            events.append(Eliminated(player, held))
 
     def _take(self, events: list[Event]) -> Card:
         """The top card of the draw pile, reshuffling if it is empty; :data:`_PILE_DRY` if

@@ -360,13 +360,16 @@ class GameScreen(Screen[None]):
             self.action_go_on()
             return
         cards = self._cards(view)
+        if self.picking is not None and self.picking[0] == "target":  # ⏎: the 7 that goes on, naming nobody
+            self._play(self.picking[1], onward=True)
+            return
         if not cards or self.picking is not None:
             return
         self._play(cards[min(self.selected, len(cards) - 1)])
 
-    def _play(self, card: int, *, color: int | None = None, target: int | None = None) -> None:
+    def _play(self, card: int, *, color: int | None = None, target: int | None = None, onward: bool = False) -> None:
         view = self.view()
-        choice = choose_play(view.legal_actions, card, color=color, target=target, uno=self.uno_armed)
+        choice = choose_play(view.legal_actions, card, color=color, target=target, uno=self.uno_armed, onward=onward)
         if isinstance(choice, str):
             self.picking = (choice, card)
             self.refresh_all()
