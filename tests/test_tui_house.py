@@ -77,7 +77,7 @@ async def run_by_keys(keys: list[list[str]], **settings: object) -> tuple[list[E
         [["R9", "G5", "R5", "B5", "R7", "G7", "Y1", "Y2"], ["G9", "G1", "G2", "G3", "G4", "G6", "G8", "B2"]],
         ["G9"],
         same_number_together=True,
-        **settings,  # type: ignore[arg-type]
+        **settings,
     )
     game.apply(Action.play(1, parse_card("G1")))  # Ana is on turn, G1 on top
     session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=600, window=0, save=False)
