@@ -14,8 +14,9 @@ from unomas.bots.heuristic import HeuristicBot
 from unomas.cards import parse_card, parse_color
 from unomas.conductor import Conductor
 from unomas.events import Eliminated, HandsPassed, HandsSwapped, Played, RunEnded, Skipped
-from unomas.i18n import narrate
+from unomas.i18n import narrate, translator
 from unomas.i18n.switches import switch_groups
+from unomas.i18n.view_words import describe
 from unomas.position import Position
 from unomas.rules import Rules
 from unomas.testing import draw, hand, make_game, play
@@ -319,3 +320,14 @@ def test_a_run_in_the_events_is_plays_of_one_seat() -> None:
     game = fives()
     events = [*play(game, 1, "R5"), *play(game, 1, "G5"), *game.apply(Action.pass_(1))]
     assert [e.player for e in events if isinstance(e, Played | RunEnded)] == [1, 1, 1]
+
+
+def test_an_agent_reads_what_the_pass_and_the_seven_naming_nobody_do() -> None:
+    names = ["Ana", "Bo", "Cy"]
+    game = fives()
+    play(game, 1, "R5")
+    assert describe(Action.pass_(1), game.view(1), names, translator("en")) == "Play no more 5s and end your turn."
+    assert describe(Action.pass_(1), game.view(1), names, translator("es")) == "No juegues más 5 y acaba tu turno."
+    sevens_game = sevens()
+    words = describe(Action.play(1, C("R7")), sevens_game.view(1), names, translator("en"))
+    assert words == "Play Red 7 (R7), naming nobody yet: another 7 follows."
