@@ -331,3 +331,16 @@ def test_an_agent_reads_what_the_pass_and_the_seven_naming_nobody_do() -> None:
     sevens_game = sevens()
     words = describe(Action.play(1, C("R7")), sevens_game.view(1), names, translator("en"))
     assert words == "Play Red 7 (R7), naming nobody yet: another 7 follows."
+
+
+def test_a_learner_sees_a_run_as_play_or_pass_on_its_turn() -> None:
+    pytest.importorskip("numpy")
+    from unomas.rl.observation import ObservationLayout, encode
+
+    game = fives()
+    layout = ObservationLayout(game.rules)
+    play(game, 1, "R5")
+    vector = encode(game.view(1), layout)
+    assert vector[layout.slices["phase"]].tolist() == [0.0, 0.0, 1.0, 0.0]  # the drawn card's slot: play or pass
+    assert vector[layout.slices["on_turn"]][0] == 1.0 and not vector[layout.slices["drawn"]].any()
+    assert vector[layout.slices["rules"]][-1] == 1.0  # same_number_together, the last switch

@@ -15,6 +15,7 @@ from unomas.cards import parse_card
 from unomas.events import Event, HandsSwapped, Played, RunEnded
 from unomas.i18n import translator
 from unomas.testing import make_game
+from unomas.tui import plain
 from unomas.tui.app import SetupScreen, UnomasApp
 from unomas.tui.session import Session, Setup
 
@@ -108,5 +109,33 @@ def test_the_seven_naming_nobody_goes_on_by_enter_and_the_last_names_someone() -
     seen, screens = asyncio.run(run_by_keys([["7", "enter"], ["enter"], ["2", "enter"], ["1"]], seven_swap=True))
     assert "⏎ = nobody yet: another 7 follows" in screens[0]
     assert "Play your next 7" in " ".join(screens[1].split())
+    assert [e.target for e in seen if isinstance(e, Played) and e.player == 0] == [None, 1]
+    assert HandsSwapped(0, 1) in seen
+
+
+def test_the_line_mode_plays_a_seven_naming_nobody_with_a_dash() -> None:
+    game = make_game(
+        [["R9", "G5", "R5", "B5", "R7", "G7", "Y1", "Y2"], ["G9", "G1", "G2", "G3", "G4", "G6", "G8", "B2"]],
+        ["G9"],
+        same_number_together=True,
+        seven_swap=True,
+    )
+    game.apply(Action.play(1, parse_card("G1")))
+    session = Session(game.rules, [Scripted()], names=["Ana", "Beto"], game=game, pace=0, save=False)
+    written: list[str] = []
+    answers = iter(["7", "-", "2", "1"])  # G7 (sorted 7th), nobody yet; R7 (2nd), swapping with Beto
+
+    def read(prompt: str) -> str:
+        written.append(prompt)
+        answer = next(answers, None)
+        if answer is None:
+            raise EOFError
+        return answer
+
+    plain.run(session, translator("en"), read, written.append)
+    text = "\n".join(written)
+    assert "Swap hands with: 1 = Beto · - = nobody yet: another 7 follows" in text
+    assert "Play your next 7" in text
+    seen = [event for _action, events in session.history for event in events]
     assert [e.target for e in seen if isinstance(e, Played) and e.player == 0] == [None, 1]
     assert HandsSwapped(0, 1) in seen
