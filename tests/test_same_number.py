@@ -11,6 +11,7 @@ import pytest
 from codes import raises_code
 from unomas import Action, Game, IllegalAction, Phase, record
 from unomas.bots.heuristic import HeuristicBot
+from unomas.bots.search import sample_world
 from unomas.cards import parse_card, parse_color
 from unomas.conductor import Conductor
 from unomas.events import Eliminated, HandsPassed, HandsSwapped, Played, RunEnded, Skipped
@@ -344,3 +345,18 @@ def test_a_learner_sees_a_run_as_play_or_pass_on_its_turn() -> None:
     assert vector[layout.slices["phase"]].tolist() == [0.0, 0.0, 1.0, 0.0]  # the drawn card's slot: play or pass
     assert vector[layout.slices["on_turn"]][0] == 1.0 and not vector[layout.slices["drawn"]].any()
     assert vector[layout.slices["rules"]][-1] == 1.0  # same_number_together, the last switch
+
+
+def test_a_search_samples_worlds_where_the_runner_holds_another_of_the_number() -> None:
+    game = make_game(
+        [["G1", "G2", "G3", "G4"], ["R7", "G7", "Y1", "Y2"], ["B1", "B2", "B3", "B4"]],
+        ["R9"],
+        seven_swap=True,
+        **SAME,
+    )
+    play(game, 1, "R7")  # a 7 naming nobody: seat 1 holds another 7
+    rng = random.Random(3)
+    for _ in range(30):
+        world = sample_world(game.view(0), rng)
+        assert any(card in (C("R7"), C("Y7"), C("G7"), C("B7")) for card in world.hands[1])
+        assert world.legal_actions(1)
