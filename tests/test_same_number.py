@@ -360,3 +360,31 @@ def test_a_search_samples_worlds_where_the_runner_holds_another_of_the_number() 
         world = sample_world(game.view(0), rng)
         assert any(card in (C("R7"), C("Y7"), C("G7"), C("B7")) for card in world.hands[1])
         assert world.legal_actions(1)
+
+
+def test_a_catch_that_puts_out_a_runner_of_sevens_swaps_nothing() -> None:
+    game = make_game(
+        [["G1", "G2"], ["R7", "G7"], ["B1", "B2"], ["Y1", "Y2"]], ["R9"], seven_swap=True, elimination=3, **SAME
+    )
+    play(game, 1, "R7")  # naming nobody, one card left, no UNO called
+    events = game.apply(Action.catch(2, 1))
+    assert not any(isinstance(e, HandsSwapped) for e in events)
+    assert game.is_out(1) and (game.current, game.phase) == (2, Phase.TURN)
+
+
+def test_the_heuristic_amid_sevens_it_did_not_choose_names_someone() -> None:
+    game = sevens()
+    game.hands[1].append(C("B7"))
+    game.pile.remove(C("B7"))
+    play(game, 1, "R7")  # naming nobody (seat 1 holds G7 and B7 besides its yellows)
+    action = heuristic(game, 1)
+    assert action.card in (C("G7"), C("B7")) and action.target is not None
+
+
+def test_a_sampled_runner_takes_the_card_from_another_unseen_hand_when_the_pile_has_none() -> None:
+    from unomas.bots.search import _give_same_number
+
+    hands = [[C("G1")], [C("Y2"), C("Y3")], [C("B4"), C("R5")]]
+    pile = [C("G9")]
+    _give_same_number(hands, 1, 0, pile, 5)
+    assert hands[1] == [C("R5"), C("Y3")] and hands[2] == [C("B4"), C("Y2")] and pile == [C("G9")]

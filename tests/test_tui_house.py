@@ -139,3 +139,8 @@ def test_the_line_mode_plays_a_seven_naming_nobody_with_a_dash() -> None:
     seen = [event for _action, events in session.history for event in events]
     assert [e.target for e in seen if isinstance(e, Played) and e.player == 0] == [None, 1]
     assert HandsSwapped(0, 1) in seen
+
+
+def test_the_setup_screen_says_which_number_is_no_number() -> None:
+    started, _text, shown = asyncio.run(set_numbers("en", "many"))
+    assert not started and "hand_limit" in str(shown["error"]) and "'many'" in str(shown["error"])
