@@ -131,9 +131,7 @@ _PLAYS_ON: Final = tuple(
 
 
 @functools.cache
-def _play_table(
-    players: int, seven_swap: bool, same_number: bool = False
-) -> tuple[tuple[tuple[_PlayGroup, ...], ...], ...]:
+def _play_table(players: int, seven_swap: bool, same_number: bool) -> tuple[tuple[tuple[_PlayGroup, ...], ...], ...]:
     """Every play variant, built once: ``[player][card]`` gives groups of
     ``(target, variants without an UNO call, variants with and without it)``; under
     ``same_number_together`` a 7 that swaps also comes without a target (the 7 that goes on
