@@ -8,7 +8,7 @@ two equal). Seats are
 written relative to the observing seat (offset ``k`` is seat ``(seat + k) % n``: offset 0
 is the observer, offset 1 the next seat clockwise), as in the action table. Counts are
 raw (not scaled); ``high`` gives each element's bound. The slices, in order, for ``n``
-players (``size = 301 + 6n``):
+players (``size = 302 + 6n``):
 
 ===================  ======  ==============================================================
 slice                size    meaning
@@ -16,7 +16,7 @@ slice                size    meaning
 ``hand``             54      own cards: how many of each card kind (0–4)
 ``top``              54      the top card of the discard pile, one-hot by kind
 ``color``            4       the colour in play, one-hot R Y G B (zeros: starting colour not chosen)
-``phase``            4       one-hot: choose a colour, turn, decide about a drawn card, penalty
+``phase``            4       one-hot: choose a colour, turn, play or pass (a drawn card, a run), penalty
 ``on_turn``          1       1 if the observer is the seat on turn (else its decision is out of turn)
 ``direction``        1       1 clockwise, 0 counter-clockwise
 ``penalty``          1       the draw penalty the seat on turn faces (0–32)
@@ -31,15 +31,15 @@ slice                size    meaning
 ``current``          n       the seat on turn, one-hot by offset
 ``dealer``           n       the dealer of the round, one-hot by offset
 ``scores``           n       match scores, by offset
-``rules``            15      the switches, in RULES.md's order (challenge_wild_draw_four …
+``rules``            16      the switches, in RULES.md's order (challenge_wild_draw_four …
                              no_action_finish), then docs/house-rules.md's (reverse_deflect …
-                             alternative_scoring), 1 when on
+                             same_number_together), 1 when on
 ``settings``         3       players, hand_size, target_score
 ===================  ======  ==============================================================
 
 Two options of the layout (and of the environments) serve one policy that plays several
 settings. ``max_players=m`` lays every per-seat slice (``n`` wide above) out for ``m``
-seats, the offsets ``n`` … ``m-1`` left 0, so the vector has the same size (``301 + 6m``)
+seats, the offsets ``n`` … ``m-1`` left 0, so the vector has the same size (``302 + 6m``)
 for every table of up to ``m`` seats, as the action ids do (:mod:`unomas.rl.actions`).
 ``history=True`` appends a slice of ``4m`` items: for each seat by offset, the colours
 R Y G B that were in play when it drew a card on its turn since its last play (1: it
@@ -51,7 +51,7 @@ from an opponent who could not, or would not, follow a colour.
 >>> from unomas.rules import Rules
 >>> layout = ObservationLayout(Rules(players=2))
 >>> layout.size, layout.slices["hand_sizes"]
-(313, slice(285, 287, None))
+(314, slice(285, 287, None))
 >>> game = Game(Rules(players=2), seed=1)
 >>> vector = encode(game.view(0), layout)
 >>> int(vector[layout.slices["hand"]].sum()), [int(x) for x in vector[layout.slices["hand_sizes"]]]
