@@ -28,18 +28,21 @@ import websockets
 from server_load import proxy_config, wait_for
 
 
-def call(address: str, path: str, body: dict[str, Any] | None = None) -> Any:
-    """GET, or POST ``body`` as JSON; the decoded answer."""
+def call(address: str, path: str, body: dict[str, Any] | None, client: str) -> Any:
+    """GET, or POST ``body`` as JSON, as the player at ``client`` (sent as the forwarded
+    address: each kill's player is a client of its own, so the per-address limits, which
+    the instances share, count each once); the decoded answer."""
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(f"http://{address}{path}", data=data, method="GET" if body is None else "POST")
     request.add_header("Content-Type", "application/json")
+    request.add_header("X-Forwarded-For", client)
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())
 
 
-async def first_update(url: str, token: str, start: bool = False) -> None:
-    """Connect as a seat (and start the game), until the first update arrives."""
-    async with websockets.connect(url, open_timeout=5) as socket:
+async def first_update(url: str, token: str, client: str, start: bool = False) -> None:
+    """Connect as a seat from ``client`` (and start the game), until the first update arrives."""
+    async with websockets.connect(url, open_timeout=5, additional_headers={"X-Forwarded-For": client}) as socket:
         await socket.send(json.dumps({"type": "hello", "token": token}))
         if start:
             await socket.send(json.dumps({"type": "start"}))
@@ -57,11 +60,11 @@ def hosting(dsn: str, code: str) -> int:
     return int(str(row[0]).rsplit("-", 1)[1])
 
 
-def reconnect(url: str, token: str) -> None:
+def reconnect(url: str, token: str, client: str) -> None:
     """Try again and again, as a page does, until the game is sent."""
     while True:
         try:
-            asyncio.run(first_update(url, token))
+            asyncio.run(first_update(url, token, client))
             return
         except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
             time.sleep(0.05)
@@ -95,14 +98,15 @@ def main() -> None:
             wait_for(f"http://{address}")
             for kill in range(args.kills):
                 time.sleep(2.5)  # the proxy sees every instance up again
-                room = call(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2}, "bots": [1]})
+                client = f"10.9.{kill // 250}.{kill % 250 + 1}"
+                room = call(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2}, "bots": [1]}, client)
                 url = f"ws://{address}/ws/{room['code']}"
-                asyncio.run(first_update(url, room["token"], start=True))
+                asyncio.run(first_update(url, room["token"], client, start=True))
                 host = hosting(args.db, room["code"])
                 killed = time.perf_counter()
                 os.kill(servers[host].pid, signal.SIGKILL)
                 servers[host].wait(10)
-                reconnect(url, room["token"])
+                reconnect(url, room["token"], client)
                 times.append(time.perf_counter() - killed)
                 print(f"kill {kill + 1}: the game was back after {times[-1]:.2f} s", flush=True)
                 servers[host] = start(host)

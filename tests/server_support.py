@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import socket
+import subprocess
 import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+import pytest
 import uvicorn
 
 from unomas.server import create_app
@@ -18,7 +23,7 @@ from unomas.server.rooms import Settings
 from unomas.server.storage import Store
 from unomas.server.transport import uvicorn_config
 
-QUICK = Settings(grace=0.5, bot_delay=0, window=0, round_pause=0)
+QUICK = Settings(grace=0.5, bot_delay=0, window=0, round_pause=0, refusal_delay=0)
 
 
 def free_port() -> int:
@@ -82,3 +87,36 @@ def _fetch(request: urllib.request.Request) -> tuple[int, Any]:
         return status, body.decode()
     except UnicodeDecodeError:
         return status, body
+
+
+@contextmanager
+def proxy(folder: Path, instances: list[str]) -> Iterator[str]:
+    """HAProxy with the configuration of ``docs/haproxy.cfg`` in front of ``instances``
+    (addresses); yields its own address. Skips the test without HAProxy."""
+    if shutil.which("haproxy") is None:
+        pytest.skip("no HAProxy to test with (apt-get install haproxy)")
+    port = free_port()
+    config = (Path(__file__).parent.parent / "docs" / "haproxy.cfg").read_text()
+    config = config.replace("127.0.0.1:8000", f"127.0.0.1:{port}")
+    for name, address in zip(("one", "two"), instances, strict=True):
+        config = re.sub(rf"server {name} \S+", f"server {name} {address}", config)
+    (folder / "haproxy.cfg").write_text(config)
+    process = subprocess.Popen(["haproxy", "-db", "-f", str(folder / "haproxy.cfg")], stderr=subprocess.DEVNULL)
+    try:
+        address = f"127.0.0.1:{port}"
+        deadline = time.monotonic() + 10
+        while get_or_none(address, "/healthz") is None:
+            assert time.monotonic() < deadline and process.poll() is None, "HAProxy did not start"
+            time.sleep(0.1)
+        yield address
+    finally:
+        process.kill()
+        process.wait(10)
+
+
+def get_or_none(address: str, path: str) -> Any:
+    """GET's answer, or None when nothing answers."""
+    try:
+        return get(address, path)[1]
+    except OSError:
+        return None

@@ -256,6 +256,8 @@ SAMPLES: list[Event] = [
     ev.Reshuffled(40, None),
     ev.RoundEnded(0, 57, ((), (R7,)), (57, 0)),
     ev.MatchEnded(0, (557, 20)),
+    ev.RunEnded(0),
+    ev.Eliminated(1, 25),
 ]
 
 
@@ -271,6 +273,11 @@ def test_every_event_type_has_a_sentence_in_both_languages() -> None:
     assert spanish[6] == "Ana roba 2 cartas (7 rojo (R7), Comodín roba cuatro (W+4))."
     assert english[7] == "Ana draws 4 and loses the turn."
     assert spanish[19] == "Beto desafía a Ana: el Comodín roba cuatro era un farol. Ana enseña 7 rojo (R7)."
+    assert spanish[-2:] == [
+        "Ana no juega más de ese número y acaba el turno.",
+        "Beto tiene 25 cartas y queda fuera de la ronda.",
+    ]
+    assert english[-1] == "Beto holds 25 cards and is out of the round."
 
 
 def test_describe_joins_an_action_s_events() -> None:

@@ -262,9 +262,18 @@ def expected_actions(game: Game, seat: int) -> set[Action]:
             return rules.stack_mixed
         return RANK_OF[card] == DRAW_TWO and rules.stack_draw_two
 
+    swaps, passes = rules.seven_zero or rules.seven_swap, rules.seven_zero or rules.zero_pass
+
+    def goes_on(card: int) -> bool:  # house rules: same_number_together, another card of this number is held
+        return rules.same_number_together and RANK_OF[card] < 10 and sum(RANK_OF[c] == RANK_OF[card] for c in hand) > 1
+
     playable: set[int]
     if seat == game.current:
-        if phase is Phase.TURN:
+        if phase is Phase.RUN:  # house rules: another card of the number on top, or a pass (not amid targetless 7s)
+            if not (swaps and RANK_OF[top] == 7):
+                actions.add(Action(seat, Kind.PASS))
+            playable = {c for c in hand if RANK_OF[c] == RANK_OF[top]}
+        elif phase is Phase.TURN:
             actions.add(Action(seat, Kind.DRAW))
             playable = {c for c in hand if c >= WILD or COLOR_OF[c] == game.color or RANK_OF[c] == RANK_OF[top]}
         elif phase is Phase.DRAWN:
@@ -277,7 +286,13 @@ def expected_actions(game: Game, seat: int) -> set[Action]:
             if game.challengeable:
                 actions.add(Action(seat, Kind.CHALLENGE))
             playable = {c for c in hand if answers_penalty(c)}
-    elif rules.jump_in and top < WILD and top in hand and (phase is not Phase.PENALTY or answers_penalty(top)):
+    elif (
+        rules.jump_in
+        and phase is not Phase.RUN
+        and top < WILD
+        and top in hand
+        and (phase is not Phase.PENALTY or answers_penalty(top))
+    ):
         playable = {top}
     else:
         playable = set()
@@ -286,16 +301,17 @@ def expected_actions(game: Game, seat: int) -> set[Action]:
     if len(hand) == 1 and rules.no_wild_finish:
         playable = {c for c in playable if c < WILD}
     n = game.players
-    swaps, passes = rules.seven_zero or rules.seven_swap, rules.seven_zero or rules.zero_pass
     for card in playable:
         colors: list[int | None] = [0, 1, 2, 3] if card >= WILD else [None]
         seven = RANK_OF[card] == 7 and card < WILD and swaps
         targets: list[int | None] = [t for t in range(n) if t != seat and not out(t)] if seven else [None]
+        if seven and goes_on(card):  # a 7 that goes on to another 7 names no one yet
+            targets.append(None)
         for target in targets:
             left = len(hand) - 1
             if left and swaps and card < WILD and target is not None:
                 left = len(game.hands[target])
-            elif left and passes and card < WILD and RANK_OF[card] == 0:
+            elif left and passes and card < WILD and RANK_OF[card] == 0 and not goes_on(card):
                 before_seat = (seat - game.direction) % n
                 while out(before_seat):
                     before_seat = (before_seat - game.direction) % n
@@ -346,14 +362,35 @@ def check_effects(before: Game, action: Action, events: list[Event], after: Game
         assert len({team(rules, seat) for seat in in_round}) == 1
         return
 
+    top = before.discard[-1]
+    zero_passes = (rules.seven_zero or rules.zero_pass) and RANK_OF[top] == 0
+
+    def check_run_end(seat: int) -> None:
+        """House rules, same_number_together: the run's last card (the top) has its effect."""
+        held = [sorted(h) for h in before.hands]
+        if action.kind is Kind.CATCH:
+            held[seat] = sorted(after.hands[seat])
+        if zero_passes:
+            held = [
+                held[in_round[(in_round.index(s) - d) % len(in_round)]] if s in in_round else held[s] for s in range(n)
+            ]
+        assert [sorted(h) for h in after.hands] == held
+        assert (after.current, after.phase) == (nxt(seat, d), Phase.TURN)
+
     if action.kind is Kind.CATCH:
         assert action.target is not None
         assert gained(action.target) == min(rules.uno_penalty, available, room(action.target))
-        assert (after.current, after.phase, after.uno_pending) == (before.current, before.phase, None)
+        if before.phase is Phase.RUN and out(action.target):  # the runner was put out: the run ends
+            assert action.target == before.current
+            check_run_end(action.target)
+        else:
+            assert (after.current, after.phase, after.uno_pending) == (before.current, before.phase, None)
     elif action.kind is Kind.UNO:
         assert after.hands == before.hands and after.uno_pending is None and after.current == before.current
     elif action.kind is Kind.CHALLENGE:
         accused = nxt(p, -d, before)
+        if before.accused is not None and out(before.accused, before):  # elimination: the W+4's player,
+            accused = before.accused  # caught since, is out of the round and still accused
         assert after.phase is Phase.TURN and after.penalty == 0
         if guilty[accused]:
             assert gained(accused) == min(4, available, room(accused)) and after.current == p
@@ -376,6 +413,8 @@ def check_effects(before: Game, action: Action, events: list[Event], after: Game
             assert after.current == nxt(p, d) and after.phase is Phase.TURN
             if before.rules.draw_until_playable and not (playable and playable[-1]):
                 assert len(drew.cards) == min(available, room(p))
+    elif action.kind is Kind.PASS and before.phase is Phase.RUN:
+        check_run_end(p)
     elif action.kind is Kind.PASS:
         assert after.hands == before.hands and after.current == nxt(p, d) and after.phase is Phase.TURN
     elif action.kind is Kind.COLOR:
@@ -387,6 +426,14 @@ def check_effects(before: Game, action: Action, events: list[Event], after: Game
         assert after.color == (action.color if card >= WILD else COLOR_OF[card])
         rank = RANK_OF[card]
         deflected = before.phase is Phase.PENALTY and card < WILD and rank in (10, 11)
+        same = [c for c in before.hands[p] if RANK_OF[c] == rank]
+        swaps = rules.seven_zero or rules.seven_swap
+        if rules.same_number_together and rank < 10 and len(same) > 1 and not (swaps and action.target is not None):
+            held = [sorted(h) for h in before.hands]  # house rules: the turn goes on, no effect yet
+            held[p].remove(card)
+            assert [sorted(h) for h in after.hands] == held
+            assert (after.current, after.phase, after.direction) == (p, Phase.RUN, d)
+            return
         if after.round_over:
             assert not after.hands[p]
             if card == WILD_DRAW_FOUR or RANK_OF[card] == DRAW_TWO:
@@ -417,7 +464,7 @@ def check_effects(before: Game, action: Action, events: list[Event], after: Game
             assert after.current == nxt(p, d) and after.phase is Phase.TURN
         held = [sorted(h) for h in before.hands]
         held[p].remove(card)
-        if (rules.seven_zero or rules.seven_swap) and card < WILD and rank == 7:
+        if swaps and card < WILD and rank == 7:
             assert action.target is not None
             held[p], held[action.target] = held[action.target], held[p]
         elif (rules.seven_zero or rules.zero_pass) and card < WILD and rank == 0:

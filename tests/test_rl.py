@@ -299,7 +299,7 @@ def test_observation_layout() -> None:
     env = rl.env(players=2, target_score=0)
     env.reset(seed=1)
     layout = env.layout
-    assert layout.size == 302 + 7 * 2
+    assert layout.size == 303 + 7 * 2
     agent = env.agent_selection
     seat = int(agent.split("_")[1])
     vector = env.observe(agent)["observation"]
@@ -312,7 +312,7 @@ def test_observation_layout() -> None:
     assert vector[layout.slices["on_turn"]][0] == 1.0
     assert vector[layout.slices["current"]].tolist() == [1.0, 0.0]
     assert vector[layout.slices["hand_sizes"]].tolist() == [float(len(view.hand)), float(view.hand_sizes[1 - seat])]
-    assert vector[layout.slices["rules"]].tolist() == [1.0] + [0.0] * 15
+    assert vector[layout.slices["rules"]].tolist() == [1.0] + [0.0] * 16
     assert vector[layout.slices["partners"]].tolist() == [0.0, 0.0]  # no teams
     assert vector[layout.slices["settings"]].tolist() == [2.0, 7.0, 0.0]  # players, hand_size, target_score
     assert rl.env(players=3, hand_size=5, target_score=250).observe("player_0")["observation"][-3:].tolist() == [
@@ -680,7 +680,7 @@ def test_importing_unomas_loads_no_rl_library() -> None:
 def test_a_layout_for_up_to_max_players_seats_is_the_same_for_every_table_size() -> None:
     envs = {n: rl.env(players=n, max_players=5, preset="all") for n in (2, 3, 5)}
     sizes = {(e.table.size, e.layout.size, e.observe("player_0")["observation"].shape) for e in envs.values()}
-    assert sizes == {(120 + 9 * 5, 302 + 7 * 5, (302 + 7 * 5,))}
+    assert sizes == {(120 + 9 * 5, 303 + 7 * 5, (303 + 7 * 5,))}
     tables = {n: e.table for n, e in envs.items()}
     seven = parse_card("Y7")
     for n, table in tables.items():  # one id for each action, whatever the table size

@@ -853,6 +853,49 @@ def test_on_a_phone_one_tap_plays_against_bots_and_the_full_form_is_one_step_awa
 
 
 @needs_chromium
+def test_a_full_server_says_so_in_a_panel_that_asks_again_and_gets_the_room_once_one_frees(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """One room fits; Ana plays in it. Beto, on a phone in Spanish, asks for a match: a panel
+    says the server is full and counts down to asking again. Ana leaves, her match ends (no
+    one is left in it) and its room closes; Beto's "try again" gets him a table."""
+    screens = Screens(tmp_path_factory.mktemp("browser-full"))
+    settings = Settings(
+        grace=30, bot_delay=0.2, window=0, round_pause=0, max_rooms=1, keep_unattended_match=1.0, keep_finished=0.2
+    )
+    with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        ana = browser.new_page()
+        ana.set_default_timeout(15_000)
+        ana.goto(f"http://{address}/")
+        ana.click("#quick-play")
+        ana.wait_for_selector("#hand .card")
+        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        beto = context.new_page()
+        beto.set_default_timeout(15_000)
+        beto.add_init_script("localStorage.setItem('unomas:lang', 'es')")
+        beto.goto(f"http://{address}/")
+        beto.wait_for_function("() => document.querySelector('#quick-play').textContent === 'Jugar contra bots'")
+        beto.tap("#quick-play")
+        beto.wait_for_selector("#dialog[open]")
+        assert beto.text_content("#dialog-title") == "El servidor está lleno"
+        countdown = beto.text_content("#dialog-body [role=status]") or ""
+        assert countdown.startswith("Se vuelve a pedir en ") and countdown.endswith(" s.")
+        assert beto.evaluate(FOCUS_IN_DIALOG) and beto.url == f"http://{address}/"
+        screens(beto, "full-phone")
+        assert axe_problems(beto) == []
+        ana.close()
+        deadline = time.monotonic() + 20
+        while get(address, "/healthz")[1]["rooms"]:
+            assert time.monotonic() < deadline, "Ana's room did not close"
+            time.sleep(0.2)
+        beto.click("#dialog-body .choices button")
+        beto.wait_for_selector("#hand .card")
+        assert beto.url.startswith(f"http://{address}/r/") and not beto.is_visible("#dialog")
+        browser.close()
+
+
+@needs_chromium
 def test_the_seven_swap_dialog_names_only_the_seats_to_swap_with(
     monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

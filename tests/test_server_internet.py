@@ -4,7 +4,9 @@ spoofed forwarded headers, huge and slow request heads, idle and crowding socket
 from __future__ import annotations
 
 import json
+import logging
 import socket
+import threading
 import time
 from dataclasses import replace
 from typing import Any
@@ -16,8 +18,9 @@ pytest.importorskip("uvicorn")
 from server_support import running
 from unomas.server.rooms import Settings
 from unomas.server.storage import SQLiteStore
+from unomas.server.transport import not_rate_limited
 
-QUICK = Settings(grace=30, bot_delay=0, window=0, round_pause=0)
+QUICK = Settings(grace=30, bot_delay=0, window=0, round_pause=0, refusal_delay=0)
 
 
 def connect(address: str, source: str = "127.0.0.1") -> socket.socket:
@@ -104,7 +107,40 @@ def test_a_request_head_over_the_cap_is_refused_431_with_its_code() -> None:
             while sent < 64_000_000:  # a head that never ends
                 sock.sendall(lines)
                 sent += len(lines)
+        with connect(address) as sock, pytest.raises(OSError):  # one header line that never ends
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: ")
+            for _ in range(64_000):
+                sock.sendall(b"a" * 1000)
         assert exchange(address, create_request("Bea", *(f"X-{n}: 1" for n in range(90))))[0] == 200
+
+
+def test_a_client_over_its_rate_waits_for_its_refusal_and_nobody_else_waits() -> None:
+    settings = replace(QUICK, create_rate=(0.01, 1), refusal_delay=1.5)
+    with running(SQLiteStore(":memory:"), settings) as address:
+        assert exchange(address, create_request("Ana"))[0] == 200
+        finished: list[str] = []
+
+        def refused() -> None:
+            status, body = exchange(address, create_request("Ana"))
+            assert status == 429 and error_code(body) == "client.limited"
+            finished.append("refused")
+
+        started = time.monotonic()
+        flooder = threading.Thread(target=refused)
+        flooder.start()
+        time.sleep(0.2)
+        assert exchange(address, create_request("Bea"), "127.0.0.2")[0] == 200
+        finished.append("other")
+        flooder.join()
+        assert finished == ["other", "refused"] and time.monotonic() - started >= 1.5
+
+
+def test_the_access_log_leaves_out_the_rate_limits_refusals() -> None:
+    def line(status: int) -> logging.LogRecord:
+        args = ("127.0.0.1:5000", "POST", "/api/rooms", "1.1", status)
+        return logging.LogRecord("uvicorn.access", logging.INFO, "", 0, '%s - "%s %s HTTP/%s" %d', args, None)
+
+    assert not_rate_limited(line(200)) and not_rate_limited(line(404)) and not not_rate_limited(line(429))
 
 
 def test_slow_and_silent_connections_are_closed_at_the_head_deadline() -> None:

@@ -9,8 +9,6 @@ import contextlib
 import json
 import os
 import random
-import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -26,7 +24,7 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("psycopg")
 import websockets
 
-from server_support import free_port, get, post
+from server_support import free_port, get, post, proxy
 from store_support import needs_postgres, postgres_dsn
 from unomas.client.seat_client import SeatClient
 
@@ -34,13 +32,15 @@ pytestmark = needs_postgres
 
 
 @contextmanager
-def instance(dsn: str, name: str, *, lease: float = 2.0) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``unomas serve --db DSN --instance NAME`` as its own process; yields its address and
-    process (killed on leaving if still alive)."""
+def instance(
+    dsn: str, name: str, *, lease: float = 2.0, options: tuple[str, ...] = ()
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``unomas serve --db DSN --instance NAME`` (and ``options``) as its own process; yields
+    its address and process (killed on leaving if still alive)."""
     port = free_port()
     command = [sys.executable, "-m", "unomas", "serve", "--port", str(port), "--db", dsn, "--instance", name]
     settings = ["--lease-seconds", str(lease), "--bot-delay", "0", "--window", "0", "--grace", "60"]
-    process = subprocess.Popen([*command, *settings], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen([*command, *settings, *options], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     address = f"127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -86,43 +86,10 @@ def game_room(address: str) -> tuple[str, list[str]]:
     return room["code"], [room["token"], beto["token"]]
 
 
-@contextmanager
-def proxy(folder: Path, instances: list[str]) -> Iterator[str]:
-    """HAProxy with the configuration of ``docs/haproxy.cfg`` in front of ``instances``
-    (addresses); yields its own address. Skips the test without HAProxy."""
-    if shutil.which("haproxy") is None:
-        pytest.skip("no HAProxy to test with (apt-get install haproxy)")
-    port = free_port()
-    config = (Path(__file__).parent.parent / "docs" / "haproxy.cfg").read_text()
-    config = config.replace("127.0.0.1:8000", f"127.0.0.1:{port}")
-    for name, address in zip(("one", "two"), instances, strict=True):
-        config = re.sub(rf"server {name} \S+", f"server {name} {address}", config)
-    (folder / "haproxy.cfg").write_text(config)
-    process = subprocess.Popen(["haproxy", "-db", "-f", str(folder / "haproxy.cfg")], stderr=subprocess.DEVNULL)
-    try:
-        address = f"127.0.0.1:{port}"
-        deadline = time.monotonic() + 10
-        while get_or_none(address, "/healthz") is None:
-            assert time.monotonic() < deadline and process.poll() is None, "HAProxy did not start"
-            time.sleep(0.1)
-        yield address
-    finally:
-        process.kill()
-        process.wait(10)
-
-
 def first_port(process: subprocess.Popen[bytes]) -> str:
     """The port an instance was started on (its command line's ``--port``)."""
     arguments = [str(argument) for argument in process.args]  # type: ignore[union-attr]
     return arguments[arguments.index("--port") + 1]
-
-
-def get_or_none(address: str, path: str) -> Any:
-    """GET's answer, or None when nothing answers."""
-    try:
-        return get(address, path)[1]
-    except OSError:
-        return None
 
 
 @pytest.mark.parametrize("through", ["direct", "proxy"])

@@ -191,3 +191,86 @@ def test_a_room_is_leased_to_one_instance_taken_over_when_its_lease_lapses_and_f
         assert one.orphans(10) == []  # a lobby is taken over only when someone comes for it
         one.close()
         two.close()
+
+
+def test_an_instance_is_told_at_once_when_its_room_is_asked_for_and_when_a_room_is_let_go() -> None:
+    from unomas.server.postgres import PostgresStore
+
+    with postgres_dsn() as dsn:
+        one, two = PostgresStore(dsn, owner="one"), PostgresStore(dsn, owner="two")
+        notices: list[tuple[str, str | None, str]] = []
+        one.listen(lambda *notice: notices.append(notice))  # (listening once it returns)
+        one.heartbeat(30)
+        two.heartbeat(30)
+        one.save_room(lobby("TOLD01"))
+
+        def told(count: int) -> list[tuple[str, str | None, str]]:
+            deadline = time.monotonic() + 5
+            while len(notices) < count:
+                assert time.monotonic() < deadline, f"not told: {notices}"
+                time.sleep(0.01)
+            return notices
+
+        assert two.acquire("TOLD01") == "held"
+        assert told(1) == [("want", "one", "TOLD01")]
+        one.release(["TOLD01"])
+        assert told(2)[1] == ("free", None, "TOLD01")
+        assert two.acquire("TOLD01") == "mine"
+        import psycopg
+
+        with psycopg.connect(dsn, autocommit=True) as admin:  # the listener's connection is lost
+            listeners = "SELECT pid FROM pg_stat_activity WHERE application_name = 'unomas-listen'"
+            admin.execute(f"SELECT pg_terminate_backend(pid) FROM ({listeners}) AS listening")
+        deadline = time.monotonic() + 10
+        while len(notices) < 3:  # it listens again a second later; asked until then
+            assert time.monotonic() < deadline, "not told once listening again"
+            two.release(["TOLD01"])
+            assert two.acquire("TOLD01") == "mine"
+            time.sleep(0.2)
+        assert notices[-1] == ("free", None, "TOLD01")
+        one.close()  # (the listener stops with the store)
+        two.close()
+
+
+def test_a_create_admitted_amid_a_batch_holds_no_lock_a_lease_s_writer_waits_for() -> None:
+    import threading
+
+    from unomas.server.postgres import PostgresStore
+
+    with postgres_dsn() as dsn:
+        one, two = PostgresStore(dsn, owner="one"), PostgresStore(dsn, owner="two")
+        one.heartbeat(30)
+        two.heartbeat(30)
+        one.save_room(lobby("HOSTED"))
+        admitted, asked = threading.Event(), threading.Event()
+        failures: list[BaseException] = []
+
+        def first() -> None:  # a create, then a write into a room of its own, in one batch
+            with one.batch():
+                assert one.admit("NEW001", "10.0.0.1", 8, None, (1.0, 10.0)) is None
+                admitted.set()
+                asked.wait(5)
+                one.save_room(lobby("HOSTED"))  # (fenced: waits for the lease's row, which two locked)
+
+        def second() -> None:  # asks for that room, then a create, in one batch
+            admitted.wait(5)
+            with two.batch():
+                assert two.acquire("HOSTED") == "held"
+                asked.set()
+                assert two.admit("NEW002", "10.0.0.1", 8, None, (1.0, 10.0)) is None
+
+        def catching(work: Any) -> None:
+            try:
+                work()
+            except BaseException as error:  # (a deadlock PostgreSQL broke, or an assertion)
+                failures.append(error)
+
+        threads = [threading.Thread(target=catching, args=(work,)) for work in (first, second)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(20)
+        assert failures == []
+        assert one.heartbeat(30)[0] == {"HOSTED", "NEW001"} and two.heartbeat(30)[0] == {"NEW002"}
+        one.close()
+        two.close()

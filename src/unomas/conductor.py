@@ -478,6 +478,10 @@ class Conductor:
                     self.push(action)
                     taken.append(action)
                     break
+        if not taken and game.phase is Phase.RUN:  # a run of 7s naming no one: a 7 naming someone ends it
+            action = next(a for a in game.legal_actions(seat) if a.kind is Kind.PLAY and a.target is not None)
+            self.push(action)
+            taken.append(action)
         return taken
 
     def stand_in(self, seat: int, playing: bool) -> None:

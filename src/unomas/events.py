@@ -90,6 +90,22 @@ class Passed:
 
 
 @dataclass(slots=True)
+class RunEnded:
+    """``same_number_together``: ``player`` passed amid a run of one number, ending the turn
+    (the run's last card then has its effect)."""
+
+    player: int
+
+
+@dataclass(slots=True)
+class Eliminated:
+    """``elimination``: a draw brought ``player`` to ``held`` cards, out of the round."""
+
+    player: int
+    held: int
+
+
+@dataclass(slots=True)
 class ColorChosen:
     """The dealer chose the colour for a starting Wild."""
 
@@ -212,6 +228,8 @@ Event = (
     | Played
     | Drew
     | Passed
+    | RunEnded
+    | Eliminated
     | ColorChosen
     | UnoCalled
     | Caught

@@ -69,6 +69,7 @@ from unomas.events import (
     Dealt,
     DirectionChanged,
     Drew,
+    Eliminated,
     Event,
     HandsPassed,
     HandsSwapped,
@@ -77,6 +78,7 @@ from unomas.events import (
     Played,
     Reshuffled,
     RoundEnded,
+    RunEnded,
     Skipped,
     StartingCard,
     StartingCardReturned,
@@ -129,9 +131,11 @@ _PLAYS_ON: Final = tuple(
 
 
 @functools.cache
-def _play_table(players: int, seven_swap: bool) -> tuple[tuple[tuple[_PlayGroup, ...], ...], ...]:
+def _play_table(players: int, seven_swap: bool, same_number: bool) -> tuple[tuple[tuple[_PlayGroup, ...], ...], ...]:
     """Every play variant, built once: ``[player][card]`` gives groups of
-    ``(target, variants without an UNO call, variants with and without it)``."""
+    ``(target, variants without an UNO call, variants with and without it)``; under
+    ``same_number_together`` a 7 that swaps also comes without a target (the 7 that goes on
+    to another 7), first."""
 
     def variants(player: int, card: Card, target: int | None, uno: bool) -> tuple[Action, ...]:
         colors: tuple[int | None, ...] = (0, 1, 2, 3) if card >= WILD else (None,)
@@ -143,7 +147,9 @@ def _play_table(players: int, seven_swap: bool) -> tuple[tuple[tuple[_PlayGroup,
         row = []
         for card in range(len(RANK_OF)):
             takes_target = seven_swap and RANK_OF[card] == _SEVEN
-            targets = [t for t in range(players) if t != player] if takes_target else [None]
+            targets: list[int | None] = [t for t in range(players) if t != player] if takes_target else [None]
+            if takes_target and same_number:
+                targets.insert(0, None)
             row.append(tuple((t, variants(player, card, t, False), variants(player, card, t, True)) for t in targets))
         table.append(tuple(row))
     return tuple(table)
@@ -186,6 +192,7 @@ class _Switches:
         "no_action_finish",
         "no_wild_finish",
         "reverse_deflect",
+        "same_number",
         "seven_swap",
         "seven_zero",
         "skip_deflect",
@@ -219,6 +226,7 @@ class _Switches:
         self.hand_limit = rules.hand_limit
         self.elimination = rules.elimination
         self.alternative_scoring = rules.alternative_scoring
+        self.same_number = rules.same_number_together
         self.teams = rules.team_count
         """How many teams sit at the table (0: no teams)."""
         self.team_of = tuple(rules.team_of(seat) for seat in range(rules.players))
@@ -240,7 +248,7 @@ class _Tables:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.plays = _play_table(rules.players, rules.swaps_on_seven)
+        self.plays = _play_table(rules.players, rules.swaps_on_seven, rules.same_number_together)
         self.seats = _seat_actions(rules.players)
         self.switches = _Switches(rules)
 
@@ -291,8 +299,9 @@ _COLOR: Final = 0
 _TURN: Final = 1
 _DRAWN: Final = 2
 _PENALTY: Final = 3
-_ROUND_OVER: Final = 4
-_MATCH_OVER: Final = 5
+_RUN: Final = 4
+_ROUND_OVER: Final = 5
+_MATCH_OVER: Final = 6
 _PHASES: Final = tuple(Phase)
 
 
@@ -610,6 +619,9 @@ class Game:
             if phase == _DRAWN:
                 if not self._switches.force_play_drawn:
                     actions.append(own.pass_)
+            elif phase == _RUN:
+                if not self._run_needs_seven():
+                    actions.append(own.pass_)
             else:
                 actions.append(own.draw)
                 if self.challengeable:
@@ -642,6 +654,11 @@ class Game:
                 drawn = self.drawn
                 assert drawn is not None  # the DRAWN phase has its card
                 cards.append(drawn)
+            elif phase == _RUN:  # another card of the number on top, any colour
+                rank = RANK_OF[self.discard[-1]]
+                for card in hand:
+                    if RANK_OF[card] == rank and card not in cards:
+                        cards.append(card)
             elif self._switches.answering:  # without a stacking or deflecting switch no card answers
                 for card in hand:
                     if self._answers_penalty(card) and card not in cards:
@@ -650,6 +667,7 @@ class Game:
             top = self.discard[-1]
             if not (
                 self._switches.jump_in
+                and phase != _RUN
                 and top < WILD
                 and top in hand
                 and (phase != _PENALTY or self._answers_penalty(top))
@@ -673,6 +691,8 @@ class Game:
         variants: list[Action] = []
         for target, plain, with_uno in groups:
             if target is not None and self._switches.elimination and self.is_out(target):
+                continue
+            if target is None and not self._holds_another(player, card):  # no 7 to go on to
                 continue
             variants.extend(with_uno if self._cards_left_after(player, card, target) == 1 else plain)
         return tuple(variants)
@@ -698,7 +718,7 @@ class Game:
         phase = self._phase
         if phase >= _ROUND_OVER or phase == _COLOR:
             return False
-        return self.uno_pending is not None or (self._switches.jump_in and self.discard[-1] < WILD)
+        return self.uno_pending is not None or (self._switches.jump_in and phase != _RUN and self.discard[-1] < WILD)
 
     def problem(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, in English, or None if it is legal (one of
@@ -814,11 +834,14 @@ class Game:
             else:
                 self._draw_on_turn(player, events)
         elif kind is PASS:
-            self._turn_action()
-            if self.reporting:
-                events.append(PassedEvent(player))
-            self.drawn = None
-            self._advance(self.next_seat(player))
+            if self._phase == _RUN:
+                self._end_run(player, events)
+            else:
+                self._turn_action()
+                if self.reporting:
+                    events.append(PassedEvent(player))
+                self.drawn = None
+                self._advance(self.next_seat(player))
         elif kind is UNO:
             self.uno_pending = None
             if self.reporting:
@@ -829,6 +852,8 @@ class Game:
             if self.reporting:
                 events.append(Caught(player, target))
             self._draw(target, self._switches.uno_penalty, "caught", events)
+            if self._phase == _RUN and target == self.current and self.is_out(target):
+                self._end_run(target, events, passed=False)  # the catch put the runner out
         elif kind is COLOR:
             self._turn_action()
             assert color is not None
@@ -956,6 +981,10 @@ class Game:
             return "move.not_your_turn", {"current": self.current}
         if phase == _COLOR:
             return "move.color_first", {}
+        if phase == _RUN:
+            if kind is PASS:
+                return "move.run_needs_seven", {}
+            return "move.run_play_or_pass", {"number": RANK_OF[self.discard[-1]]}
         if kind is DRAW:
             return "move.play_or_pass", {}
         if kind is PASS:
@@ -974,7 +1003,7 @@ class Game:
         phase = self._phase
         top = self.discard[-1]
         if player != self.current:
-            if not self.rules.jump_in:
+            if not self.rules.jump_in or phase == _RUN:
                 return "move.not_your_turn", {"current": self.current}
             if phase == _COLOR:
                 return "move.color_first", {}
@@ -985,6 +1014,10 @@ class Game:
         elif phase == _DRAWN and card != self.drawn:
             assert self.drawn is not None
             return "move.only_drawn_card", {"drawn": card_token(self.drawn)}
+        elif phase == _RUN:
+            if RANK_OF[card] != RANK_OF[top]:
+                return "move.run_same_number", {"number": RANK_OF[top], "card": card_token(card)}
+            return None
         if phase == _PENALTY:
             if not self._answers_penalty(card):
                 return self._stack_refusal(card)
@@ -1031,9 +1064,11 @@ class Game:
             return "move.card_takes_no_color", {"card": token}
         if RANK_OF[card] == _SEVEN and self._switches.seven_swap:
             target = action.target
-            if not isinstance(target, int) or not 0 <= target < self.players or target == player:
+            if target is None and self._holds_another(player, card):
+                pass  # same_number_together: a 7 going on to another 7 names no one yet
+            elif not isinstance(target, int) or not 0 <= target < self.players or target == player:
                 return "move.needs_target", {"card": token}
-            if self.is_out(target):
+            elif self.is_out(target):
                 return "move.target_out", {"target": target}
         elif action.target is not None:
             return "move.card_takes_no_target", {"card": token}
@@ -1081,9 +1116,28 @@ class Game:
         rank = RANK_OF[card]
         if rank == _SEVEN and target is not None:
             return len(self.hands[target])
-        if rank == _ZERO and self._switches.zero_pass:
+        if rank == _ZERO and self._switches.zero_pass and not self._holds_another(player, card):
             return len(self.hands[self.next_seat(player, -1)])
         return left
+
+    def _holds_another(self, player: int, card: Card) -> bool:
+        """``same_number_together``: whether ``player``, after playing number ``card``, still
+        holds a card of that number (so that the play may go on: docs/house-rules.md)."""
+        if not self._switches.same_number:
+            return False
+        rank = RANK_OF[card]
+        if rank >= 10:
+            return False
+        found = 0
+        for held in self.hands[player]:
+            if RANK_OF[held] == rank:
+                found += 1
+        return found >= 2
+
+    def _run_needs_seven(self) -> bool:
+        """Whether the run on turn is of 7s played without a target (``seven_swap``): it
+        ends only with a 7 that names one, so no pass is open."""
+        return self._switches.seven_swap and RANK_OF[self.discard[-1]] == _SEVEN
 
     def _playable_on_turn(self, card: Card) -> bool:
         """Whether a card just drawn may be played (judged as on a normal turn)."""
@@ -1103,6 +1157,7 @@ class Game:
         self, player: int, card: Card, color: int | None, target: int | None, uno: bool, events: list[Event]
     ) -> None:
         self._turn_action()
+        run = self._switches.same_number and self._holds_another(player, card) and target is None
         hand = self.hands[player]
         for index in range(len(hand)):  # the first copy, as list.remove: compiled, kinds compare as ints
             if hand[index] == card:
@@ -1131,7 +1186,11 @@ class Game:
             self.challengeable = True
             self.accused = player
             self.accused_guilty = any(COLOR_OF[c] == previous_color for c in hand)
-        self._card_effect(player, card, target, events)
+        if run:  # same_number_together: the turn goes on; the effect waits for the last card
+            self.current = player
+            self._phase = _RUN
+        else:
+            self._card_effect(player, card, target, events)
         if uno:
             if self.reporting:
                 events.append(UnoCalled(player))
@@ -1192,6 +1251,21 @@ class Game:
                     events.append(HandsPassed(shift))
         self._advance(self.next_seat(player))
 
+    def _end_run(self, player: int, events: list[Event], *, passed: bool = True) -> None:
+        """``same_number_together``: ``player`` ends the run with a pass (or a catch put them
+        out of the round): the top card, the run's last, has its effect now; a run of 7s
+        cut short names no one, so nobody swaps. A 0's pass of hands leaves no UNO owed."""
+        self.shown = None
+        if passed and self.reporting:
+            events.append(RunEnded(player))
+        top = self.discard[-1]
+        if self._run_needs_seven():
+            self._advance(self.next_seat(player))
+            return
+        if RANK_OF[top] == _ZERO and self._switches.zero_pass:
+            self.uno_pending = None
+        self._card_effect(player, top, None, events)
+
     def _pass_penalty(self, seat: int, events: list[Event]) -> None:
         """A deflecting card sends the whole pending penalty to ``seat``, still pending."""
         self.current = seat
@@ -1222,6 +1296,7 @@ class Game:
                 break
         if self.reporting:
             events.append(Drew(player, count, tuple(hand[len(hand) - count :]), "turn"))
+            self._tell_out(player, len(hand) - count, events)
         if playable and not (self._switches.elimination and self.is_out(player)):
             self.drawn = hand[-1]
             self._phase = _DRAWN
@@ -1268,6 +1343,14 @@ class Game:
             hand.append(card)
         if self.reporting:
             events.append(Drew(player, len(hand) - before, tuple(hand[before:]), reason))
+            self._tell_out(player, before, events)
+
+    def _tell_out(self, player: int, before: int, events: list[Event]) -> None:
+        """``elimination``: say that a draw from ``before`` cards put ``player`` out of the round."""
+        limit = self._switches.elimination
+        held = len(self.hands[player])
+        if limit and before < limit <= held:
+            events.append(Eliminated(player, held))
 
     def _take(self, events: list[Event]) -> Card:
         """The top card of the draw pile, reshuffling if it is empty; :data:`_PILE_DRY` if

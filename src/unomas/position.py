@@ -50,9 +50,12 @@ class Phase(IntEnum):
     """The player on turn drew a playable card: plays it or passes."""
     PENALTY = 3
     """The player on turn faces a draw penalty: draws it, stacks, or challenges."""
-    ROUND_OVER = 4
+    RUN = 4
+    """``same_number_together``: the player on turn played a number card and holds another
+    of that number: plays one (any colour) or passes, ending the turn."""
+    ROUND_OVER = 5
     """The round is over; :meth:`Game.start_round <unomas.game.Game.start_round>` deals the next."""
-    MATCH_OVER = 5
+    MATCH_OVER = 6
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

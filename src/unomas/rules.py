@@ -40,6 +40,7 @@ SETTING_HELP: dict[str, str] = {
     "zero_pass": "0 passes all hands on (the 0 of seven_zero)",
     "no_wild_finish": "the last card may not be a wild card",
     "alternative_scoring": "each scores the cards left in their own hand; the lowest total wins",
+    "same_number_together": "after a number card, play more of that number (any colour) before the turn ends",
     "uno_penalty": "cards drawn for a missed UNO: 2, 4 or 6",
     "hand_limit": "a player at this many cards draws no more; 0 = no limit",
     "elimination": "a player holding this many cards is out of the round; 0 = never",
@@ -122,6 +123,7 @@ class Rules:
     zero_pass: bool = False
     no_wild_finish: bool = False
     alternative_scoring: bool = False
+    same_number_together: bool = False
     uno_penalty: int = 2
     hand_limit: int = 0
     elimination: int = 0

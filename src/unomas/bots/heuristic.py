@@ -138,6 +138,8 @@ class HeuristicBot(Bot):
             return next(a for a in actions if a.color == best)
         if view.phase is Phase.PENALTY:
             return self.answer_penalty(view, options, actions)
+        if view.phase is Phase.RUN:
+            return self.go_on(view, options, actions)
         if options:
             only_wilds = all(a.card is not None and a.card >= WILD for a in options)
             draw = first_of(actions, Kind.DRAW)
@@ -194,6 +196,24 @@ class HeuristicBot(Bot):
         assert draw is not None
         return draw
 
+    def go_on(self, view: View, options: list[Action], actions: Sequence[Action]) -> Action:
+        """``same_number_together``: play every card of the number, the colour held most
+        kept for last (it stays in play); but a run of 7s that swap or 0s that pass hands
+        goes on only to empty the hand, since the cards shed would lighten a hand given away."""
+        rank = RANK_OF[view.top]
+        rules = view.rules
+        moves_hands = (rank == 7 and rules.swaps_on_seven) or (rank == 0 and rules.passes_on_zero)
+        if moves_hands and not all(RANK_OF[c] == rank for c in view.hand):
+            stop = first_of(actions, Kind.PASS)
+            if stop is not None:
+                return stop
+            return self.best_play(view, [a for a in options if a.target is not None])  # the 7 naming someone
+        others = Counter(COLOR_OF[c] for c in view.hand if RANK_OF[c] != rank)
+        card = min({a.card for a in options if a.card is not None}, key=lambda c: (others[COLOR_OF[c]], c))
+        variants = [a for a in options if a.card == card]
+        going_on = [a for a in variants if a.target is None]
+        return self.slip_call(view, max(going_on or variants, key=lambda a: a.uno))
+
     def should_challenge(self, view: View) -> bool:
         accused = view.accused
         color = self.color_before_wild_draw_four
@@ -219,6 +239,8 @@ class HeuristicBot(Bot):
                 color = self.best_color(theirs) if theirs else color
             variants = [a for a in variants if a.color == color] or variants
         targets = [a for a in variants if a.target is not None]
+        if len(targets) < len(variants) and all(RANK_OF[c] == RANK_OF[best_card] for c in view.hand):
+            targets = []  # same_number_together: a run of 7s that empties the hand goes on (no swap)
         if targets:
             return self.slip_call(view, min(targets, key=lambda a: (view.hand_sizes[a.target or 0], a.target)))
         return self.slip_call(view, variants[0])

@@ -104,6 +104,8 @@ class WorldSampler:
             drawn = hands[view.current][-1]  # a seen partner's card just drawn: the last it took
         elif view.phase is Phase.DRAWN and view.current != self.seat:
             drawn = _give_playable(hands[view.current], pile, view)
+        elif view.phase is Phase.RUN and view.current != self.seat:
+            _give_same_number(hands, view.current, self.seat, pile, RANK_OF[view.top])
         return self.table.redealt(hands, pile, drawn=drawn, accused_guilty=guilty, rng=rng, events=events)
 
 
@@ -124,6 +126,25 @@ def sample_world(
     """
     sampler = WorldSampler(view, color_before_wild_draw_four=color_before_wild_draw_four, lacking=lacking)
     return sampler.sample(rng)
+
+
+def _give_same_number(hands: list[list[Card]], runner: int, seat: int, pile: list[Card], rank: int) -> None:
+    """``same_number_together``: the player amid a run holds another card of its number
+    (it goes on only then): one is swapped into its sampled hand from the pile or another
+    unseen hand if it has none."""
+    hand = hands[runner]
+    if any(RANK_OF[card] == rank for card in hand):
+        return
+    for index, card in enumerate(pile):
+        if RANK_OF[card] == rank:
+            pile[index], hand[0] = hand[0], card
+            return
+    for other, cards in enumerate(hands):
+        if other not in (seat, runner):
+            for index, card in enumerate(cards):
+                if RANK_OF[card] == rank:
+                    cards[index], hand[0] = hand[0], card
+                    return
 
 
 def _give_playable(hand: list[Card], pile: list[Card], view: View) -> Card:

@@ -878,8 +878,9 @@ def serve_command(
         typer.Option(
             min=1,
             metavar="ROOMS",
-            help="Rooms (1 or more) held at once; a lobby nobody sits in gives way to a new one "
-            "(default: as many as half the memory holds, 256 KiB a room).",
+            help="Rooms (1 or more) held at once, by all the instances sharing a PostgreSQL database; "
+            "a lobby nobody sits in gives way to a new one "
+            "(default: as many as half the memory holds, 256 KiB a room, on each instance).",
         ),
     ] = None,
     keep_finished: Annotated[

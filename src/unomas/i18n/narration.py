@@ -26,6 +26,7 @@ from unomas.events import (
     Dealt,
     DirectionChanged,
     Drew,
+    Eliminated,
     Event,
     HandsPassed,
     HandsSwapped,
@@ -35,6 +36,7 @@ from unomas.events import (
     Played,
     Reshuffled,
     RoundEnded,
+    RunEnded,
     Skipped,
     StartingCard,
     StartingCardReturned,
@@ -147,6 +149,16 @@ def _passed(e: Passed, n: Sequence[str], t: Translations) -> str:
     return t.gettext("{player} keeps the drawn card and passes.").format(player=n[e.player])
 
 
+def _run_ended(e: RunEnded, n: Sequence[str], t: Translations) -> str:
+    return t.gettext("{player} plays no more of that number and ends the turn.").format(player=n[e.player])
+
+
+def _eliminated(e: Eliminated, n: Sequence[str], t: Translations) -> str:
+    return t.ngettext(
+        "{player} holds {n} card and is out of the round.", "{player} holds {n} cards and is out of the round.", e.held
+    ).format(player=n[e.player], n=e.held)
+
+
 def _color(e: ColorChosen, n: Sequence[str], t: Translations) -> str:
     return t.gettext("{player} chooses {color}.").format(player=n[e.player], color=_in_card_color(e.color, t))
 
@@ -253,6 +265,10 @@ def _sentence(e: Event, n: Sequence[str], t: Translations) -> str:
         return _drew(e, n, t)
     if isinstance(e, Passed):
         return _passed(e, n, t)
+    if isinstance(e, RunEnded):
+        return _run_ended(e, n, t)
+    if isinstance(e, Eliminated):
+        return _eliminated(e, n, t)
     if isinstance(e, ColorChosen):
         return _color(e, n, t)
     if isinstance(e, UnoCalled):

@@ -105,6 +105,11 @@ def switch_groups(lang: str | Translations) -> list[SwitchGroup]:
             t.gettext("Alternative scoring"),
             t.gettext("each scores the cards left in their own hand; the lowest total wins"),
         ),
+        "same_number_together": (
+            playing,
+            t.gettext("Same number together"),
+            t.gettext("after a number card, play more of that number (any colour) before the turn ends"),
+        ),
         "team_view": (
             teams,
             t.gettext("Partners see each other's hands"),

@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from unomas.actions import Action, Kind
+from unomas.cards import RANK_OF, WILD
 from unomas.i18n import Translations, card_name, color_name, wording
+from unomas.position import Phase
 from unomas.view import View
 
 __all__ = ["describe", "listed_actions", "table_lines", "view_words"]
@@ -30,6 +32,8 @@ def describe(action: Action, view: View, names: Sequence[str], t: Translations) 
             words = t.gettext("Play {card}").format(card=card)
         if action.target is not None:
             words += t.gettext(", swapping hands with {player}").format(player=names[action.target])
+        elif RANK_OF[action.card] == 7 and action.card < WILD and view.rules.swaps_on_seven:  # same_number_together
+            words += t.gettext(", naming nobody yet: another 7 follows")
         if view.current != view.seat:
             words += t.gettext(" (jumping in)")
         if action.uno:
@@ -40,6 +44,8 @@ def describe(action: Action, view: View, names: Sequence[str], t: Translations) 
             return t.gettext("Draw the {n} cards of the penalty.").format(n=view.penalty)
         return t.gettext("Draw a card.")
     if kind is Kind.PASS:
+        if view.phase is Phase.RUN:  # same_number_together
+            return t.gettext("Play no more {number}s and end your turn.").format(number=RANK_OF[view.top])
         assert view.drawn is not None
         return t.gettext("Keep {card}, the card you drew, and end your turn.").format(card=card_name(view.drawn, t))
     if kind is Kind.COLOR:

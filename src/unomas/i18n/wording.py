@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from unomas.actions import Kind
-from unomas.cards import COLOR_LETTERS, COLOR_OF, POINTS, Card, card_token
+from unomas.cards import COLOR_LETTERS, COLOR_OF, POINTS, RANK_OF, Card, card_token
 from unomas.errors import UnoError
 from unomas.events import RoundEnded
 from unomas.game import Phase
@@ -111,6 +111,13 @@ def _waiting_for(view: View, names: Sequence[str], t: Translations, *, person: b
             words = t.gettext("You drew {card}: play it (these rules do not let you keep it).")
             return words.format(card=card_name(view.drawn, t))
         return t.gettext("You drew {card}: play it or keep it.").format(card=card_name(view.drawn, t))
+    if view.phase == Phase.RUN:  # same_number_together
+        number = RANK_OF[view.top]
+        if any(a.kind is Kind.PASS for a in view.legal_actions):
+            return t.gettext("Another {number}? Play one of any colour, or pass to end your turn.").format(
+                number=number
+            )
+        return t.gettext("Play your next 7: name someone to swap hands with, or go on to another 7.")
     if view.phase == Phase.PENALTY:
         kinds = {a.kind for a in view.legal_actions}
         if Kind.PLAY in kinds:
@@ -164,7 +171,7 @@ def offers(view: View, names: Sequence[str], t: Translations) -> list[tuple[str,
             label = t.gettext("draw")
         keys.append(("d", label))
     if Kind.PASS in kinds:
-        keys.append(("p", t.gettext("keep the card")))
+        keys.append(("p", t.gettext("end the turn") if view.phase == Phase.RUN else t.gettext("keep the card")))
     if Kind.CHALLENGE in kinds:
         keys.append(("x", t.gettext("challenge")))
     if Kind.UNO in kinds or any(a.uno for a in view.legal_actions):
@@ -186,9 +193,14 @@ def color_prompt(t: Translations, hand: Sequence[Card] = ()) -> str:
     )
 
 
-def target_prompt(view: View, names: Sequence[str], t: Translations) -> str:
+def target_prompt(view: View, names: Sequence[str], t: Translations, onward_key: str = "⏎") -> str:
+    """The swap picker; under ``same_number_together``, with the key (``onward_key``) of the
+    7 that names nobody and goes on to another 7, when one is open."""
     choices = ", ".join(f"{seat} = {names[seat]}" for seat in range(len(names)) if seat != view.seat)
-    return t.gettext("Swap hands with: {choices}").format(choices=choices)
+    line = t.gettext("Swap hands with: {choices}").format(choices=choices)
+    if any(a.kind is Kind.PLAY and a.target is None for a in view.legal_actions if a.card is not None):
+        line += " · " + t.gettext("{key} = nobody yet: another 7 follows").format(key=onward_key)
+    return line
 
 
 def round_summary(ended: RoundEnded, names: Sequence[str], t: Translations, rules: Rules | None = None) -> list[str]:

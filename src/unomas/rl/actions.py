@@ -11,7 +11,7 @@ ids                       count      action
 ========================  =========  ====================================================
 plays, card kind by kind  112 + 8n   for each card kind 0–53 in kind order (see below)
 ``draw``                  1          draw (a turn's card, or a pending penalty)
-``pass``                  1          pass, keeping a playable drawn card
+``pass``                  1          pass, keeping a playable drawn card (or ending a run)
 ``challenge``             1          challenge the W+4 that started the penalty
 ``uno``                   1          call UNO (late: after the play that obliged it)
 ``catch`` offset 1…n-1    n - 1      catch the seat at that offset, who forgot UNO
@@ -24,7 +24,8 @@ then with):
 
 * a coloured card other than a 7: 2 ids (UNO call no / yes);
 * a 7: ``2n`` ids, target offset major: offset 0 is a 7 with no target (``seven_zero`` and ``seven_swap``
-  off), offsets 1…n-1 name the seat to swap hands with (either on);
+  off, or a 7 going on to another under ``same_number_together``), offsets 1…n-1 name the seat to swap
+  hands with (either on);
 * ``W`` and ``W+4``: 8 ids, colour major (R, Y, G, B), then the UNO call.
 
 With 2 players there are 138 ids, with 4 players 156.

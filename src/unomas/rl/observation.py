@@ -8,7 +8,7 @@ two equal). Seats are
 written relative to the observing seat (offset ``k`` is seat ``(seat + k) % n``: offset 0
 is the observer, offset 1 the next seat clockwise), as in the action table. Counts are
 raw (not scaled); ``high`` gives each element's bound. The slices, in order, for ``n``
-players (``size = 302 + 7n``):
+players (``size = 303 + 7n``):
 
 ===================  ======  ==============================================================
 slice                size    meaning
@@ -16,7 +16,7 @@ slice                size    meaning
 ``hand``             54      own cards: how many of each card kind (0–4)
 ``top``              54      the top card of the discard pile, one-hot by kind
 ``color``            4       the colour in play, one-hot R Y G B (zeros: starting colour not chosen)
-``phase``            4       one-hot: choose a colour, turn, decide about a drawn card, penalty
+``phase``            4       one-hot: choose a colour, turn, play or pass (a drawn card, a run), penalty
 ``on_turn``          1       1 if the observer is the seat on turn (else its decision is out of turn)
 ``direction``        1       1 clockwise, 0 counter-clockwise
 ``penalty``          1       the draw penalty the seat on turn faces (0–32)
@@ -33,15 +33,15 @@ slice                size    meaning
 ``scores``           n       match scores, by offset (with teams, each member's is its team's)
 ``partners``         n       1 at the offset of each partner (house rule ``teams``): the same
                              for every seat, partners sitting opposite
-``rules``            16      the switches, in RULES.md's order (challenge_wild_draw_four …
+``rules``            17      the switches, in RULES.md's order (challenge_wild_draw_four …
                              no_action_finish), then docs/house-rules.md's (reverse_deflect …
-                             alternative_scoring, team_view), 1 when on
+                             same_number_together, team_view), 1 when on
 ``settings``         3       players, hand_size, target_score
 ===================  ======  ==============================================================
 
 Two options of the layout (and of the environments) serve one policy that plays several
 settings. ``max_players=m`` lays every per-seat slice (``n`` wide above) out for ``m``
-seats, the offsets ``n`` … ``m-1`` left 0, so the vector has the same size (``302 + 7m``)
+seats, the offsets ``n`` … ``m-1`` left 0, so the vector has the same size (``303 + 7m``)
 for every table of up to ``m`` seats, as the action ids do (:mod:`unomas.rl.actions`).
 ``history=True`` appends a slice of ``4m`` items: for each seat by offset, the colours
 R Y G B that were in play when it drew a card on its turn since its last play (1: it
@@ -53,7 +53,7 @@ from an opponent who could not, or would not, follow a colour.
 >>> from unomas.rules import Rules
 >>> layout = ObservationLayout(Rules(players=2))
 >>> layout.size, layout.slices["hand_sizes"]
-(316, slice(285, 287, None))
+(317, slice(285, 287, None))
 >>> game = Game(Rules(players=2), seed=1)
 >>> vector = encode(game.view(0), layout)
 >>> int(vector[layout.slices["hand"]].sum()), [int(x) for x in vector[layout.slices["hand_sizes"]]]

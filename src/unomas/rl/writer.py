@@ -20,6 +20,10 @@ __all__ = ["ObservationWriter", "discard_counts", "slice_sizes"]
 _PHASES_SEEN: Final = 4
 """Phases 0–3 (choose a colour, turn, drawn card, penalty) have a one-hot entry; a round
 or match that is over has none."""
+_RUN: Final = 4
+"""The run of ``same_number_together`` (:attr:`unomas.position.Phase.RUN`): shown as phase 2,
+play a card or pass, as after a drawn card (docs/rl.md)."""
+_PLAY_OR_PASS: Final = 2
 
 
 def slice_sizes(slots: int, history: bool = False) -> list[tuple[str, int]]:
@@ -157,14 +161,14 @@ class ObservationWriter:
         items = vector.items
         self._counts_into(items, self.hand, vector.hand, vector.hand_cards, hand)
         vector.hand_cards = hand[:]
-        seen = phase < _PHASES_SEEN
+        seen = phase < _PHASES_SEEN or phase == _RUN  # in play
         # each item is compared here and written only if it changed: most stay as they were
         hots = vector.hots
         if top != hots[0]:
             self._hot(vector, 0, top)
         if color != hots[1]:
             self._hot(vector, 1, color)
-        position = phase if seen else -1
+        position = (_PLAY_OR_PASS if phase == _RUN else phase) if seen else -1
         if position != hots[2]:
             self._hot(vector, 2, position)
         if drawn != hots[3]:

@@ -164,6 +164,7 @@ def same_origin(scope: Mapping[str, Any], headers: Mapping[str, str], allowed: f
     return origin in allowed or (parts.scheme == scheme and parts.netloc == headers.get("host"))
 
 
+@functools.lru_cache(maxsize=1024)
 def host_allowed(host: str, allowed: frozenset[str]) -> bool:
     """Whether the ``Host`` header ``host`` names this server: an address (no page can
     rebind a name to one), or one of the ``allowed`` names (``--allowed-host``, the bound
@@ -207,7 +208,8 @@ class AllowedHosts:
 
 HEARTBEAT = 0.5
 """The most seconds between two heartbeats of an instance sharing its store: how long a
-room asked for elsewhere may wait to be handed over."""
+room asked for elsewhere may wait to be handed over if the notice (``NOTIFY``) that asks for
+it, or that it was let go, is lost."""
 
 
 class Server:
@@ -238,6 +240,10 @@ class Server:
         """The rooms' leases, when several instances share the store (else every room is ours)."""
         self._adopting: dict[str, asyncio.Future[Room | None]] = {}
         """The rooms being taken over from the store just now, by code."""
+        self._freed: dict[str, asyncio.Event] = {}
+        """Set when the room by that code, waited for here, is let go by its host (``NOTIFY``)."""
+        self._handing: set[asyncio.Future[None]] = set()
+        """The rooms being handed over on another instance's asking (``NOTIFY``)."""
         self._keeper: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None]
         self._collector: asyncio.Task[None]
@@ -257,13 +263,22 @@ class Server:
     async def look_up(self, scope: Mapping[str, Any], code: str) -> Room:
         """The room by ``code``, for a client within its look-up rate; with leases, a room
         hosted by no live instance, or by one that hands it over, is taken over here."""
-        self.lookups.check(self.client(scope))
+        await self.check_lookup(self.client(scope))
         room = self.rooms.get(code.upper())
         if room is None and self.leases is not None:
             room = await self.adopt(code.upper())
         if room is None:
             raise Refusal("room.not_found", room=code)
         return room
+
+    async def check_lookup(self, client: str) -> None:
+        """A room look-up by ``client``, within its rate here and, with leases, on every
+        instance (``client.limited``); a flood is refused here before it costs the store."""
+        self.lookups.check(client)
+        if self.leases is not None:
+            wait = await self.store(self.leases.take, "lookup", client, *self.settings.lookup_rate)
+            if wait:
+                raise Refusal("client.limited", retry_after=wait)
 
     async def adopt(self, code: str, *, ask: bool = True) -> Room | None:
         """Host ``code`` here, rebuilt from the store, once its lease is ours (None: there is
@@ -282,24 +297,46 @@ class Server:
         assert self.leases is not None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.settings.lease_seconds + 2
-        while True:
-            answer = await self.store(self.leases.acquire, code, ask)
-            if answer == "gone" or (answer == "held" and not ask):
-                return None
-            if answer == "mine":
-                room = self.rooms.get(code)
-                if room is not None:
-                    return room
-                stored = await self.store(self.store.store.load, code)
-                if not stored:  # over just now
+        try:
+            while True:
+                # (waited on from before asking: a room let go meanwhile is not missed)
+                freed = self._freed[code] = asyncio.Event()
+                answer = await self.store(self.leases.acquire, code, ask)
+                if answer == "gone" or (answer == "held" and not ask):
                     return None
-                room = Room.restore(stored[0], self.store, self.settings)
-                self._add(room)
-                log.info("room %s taken over", code)
-                return room
-            if loop.time() > deadline:
-                raise Refusal("server.restarting")
-            await asyncio.sleep(0.05)
+                if answer == "mine":
+                    return await self._restore(code)
+                if loop.time() > deadline:
+                    raise Refusal("server.restarting")
+                with contextlib.suppress(TimeoutError):  # told when its host lets it go; asked again anyway
+                    await asyncio.wait_for(freed.wait(), HEARTBEAT)
+        finally:
+            self._freed.pop(code, None)
+
+    async def _restore(self, code: str) -> Room | None:
+        """The room ``code``, whose lease is ours now, hosted here (None: over just now)."""
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        stored = await self.store(self.store.store.load, code)
+        if not stored:
+            return None
+        room = Room.restore(stored[0], self.store, self.settings)
+        self._add(room)
+        log.info("room %s taken over", code)
+        return room
+
+    def _told(self, kind: str, owner: str | None, code: str) -> None:
+        """On the loop, a notice of the leases: a room of ours asked for elsewhere is handed
+        over now; a room waited for here, let go, is asked for again now."""
+        if kind == "want" and self.leases is not None and owner == self.leases.owner:
+            room = self.rooms.get(code)
+            if room is not None and room.status != "over":
+                handing = asyncio.ensure_future(self._hand_over(room))
+                self._handing.add(handing)
+                handing.add_done_callback(self._handing.discard)
+        elif kind == "free" and code in self._freed:
+            self._freed[code].set()
 
     async def _keep_leases(self) -> None:
         """Renew this instance's heartbeat; hand over the rooms another instance asks for
@@ -326,6 +363,8 @@ class Server:
         """Stop hosting ``room``: its pages are told to reconnect (they reach the instance
         taking it over), its writes under way finish, then its lease is let go."""
         assert self.leases is not None
+        if self.rooms.get(room.code) is not room:  # (handed over already: told twice)
+            return
         del self.rooms[room.code]
         self._release(room.code)
         notice = Refusal("server.restarting")
@@ -342,6 +381,9 @@ class Server:
             stored_rooms = await self.store(self.store.store.load)
         else:  # this instance's own rooms (it was restarted); the others' stay theirs
             held, _ = await self.store(self.leases.heartbeat, self.settings.lease_seconds)
+            await self.store(self.leases.reset)
+            loop = self.loop
+            await self.store(self.leases.listen, lambda *notice: loop.call_soon_threadsafe(self._told, *notice))
             stored_rooms = [room for room in await self.store(self.store.store.load) if room.code in held]
             self._keeper = self.loop.create_task(self._keep_leases())
         for stored in stored_rooms:
@@ -368,6 +410,10 @@ class Server:
                 room.end_if_deserted(now)
             self.creates.prune()
             self.lookups.prune()
+            if self.leases is not None:  # the shared buckets full again
+                with contextlib.suppress(UnoError):
+                    full = max(burst / rate for rate, burst in (settings.create_rate, settings.lookup_rate))
+                    await self.store(self.leases.prune, full)
             self.open_sockets.prune()
             for room in [room for room in self.rooms.values() if room.abandoned(now)]:
                 await self._forget(room)
@@ -414,8 +460,27 @@ class Server:
         code = new_code()
         while code in self.rooms:
             code = new_code()
+        await self._admit(code, None)
         self._add(await Room.rematch_of(room, code))
         return code
+
+    async def _admit(self, code: str, client: str | None) -> None:
+        """With leases, admit a new room ``code`` across the instances (its creator's rate
+        and rooms held, the total of ``--max-rooms``) and take its lease: at the total, a
+        lobby of ours nobody attends is forgotten to make space, as alone."""
+        if self.leases is None:
+            return
+        settings = self.settings
+        held = None if client is None else settings.max_rooms_held
+        rate = None if client is None else settings.create_rate
+        while True:
+            refusal = await self.store(self.leases.admit, code, client, held, settings.max_rooms, rate)
+            if refusal is None:
+                return
+            unattended = [room for room in self.rooms.values() if room.unattended()]
+            if refusal.code != "room.capacity" or not unattended:
+                raise refusal
+            await self._forget(min(unattended, key=lambda room: room.empty_since or 0.0))
 
     def _finished(self, room: Room) -> None:
         """A finished room closes after a while; its record stays in the store."""
@@ -452,8 +517,7 @@ class Server:
             self.guard(request)
             client = self.client(request.scope)
             self.creates.check(client)
-            held = self.held[client] if self.leases is None else await self.store(self.leases.held_by, client)
-            if held >= self.settings.max_rooms_held:
+            if self.held[client] >= self.settings.max_rooms_held:
                 raise Refusal("client.rooms_held", limit=self.settings.max_rooms_held)
             body = await _body(request, self.settings.body_timeout)
             try:
@@ -464,11 +528,16 @@ class Server:
             code = new_code()
             while code in self.rooms:
                 code = new_code()
-            room, token = await Room.create(setup, self.store, self.settings, code)
-            if self.leases is not None:  # counted across the instances
-                await self.store(self.leases.created_by, code, client)
+            await self._admit(code, client)
+            try:
+                room, token = await Room.create(setup, self.store, self.settings, code)
+            except UnoError:
+                if self.leases is not None:  # its lease is let go
+                    with contextlib.suppress(UnoError):
+                        await self.store(self.store.store.forget, code)
+                raise
         except UnoError as error:
-            return self.refuse(error)
+            return await self.refuse(error)
         self._add(room)
         self.creators[code] = client
         self.held[client] += 1
@@ -486,13 +555,23 @@ class Server:
                 raise invalid(error) from None
             seat, token = await room.join(join.name, program=join.program)
         except UnoError as error:
-            return self.refuse(error)
+            return await self.refuse(error)
         return JSONResponse({"code": room.code, "seat": seat, "token": token})
 
-    def refuse(self, error: UnoError) -> JSONResponse:
-        """A refusal over HTTP, counted for the metrics."""
+    async def refuse(self, error: UnoError) -> JSONResponse:
+        """A refusal over HTTP, counted for the metrics; a client over its rate waits
+        ``refusal_delay`` for it (:meth:`slow_down`)."""
         self.metrics.refusals[error.code] += 1
+        await self.slow_down(error)
         return _error(error)
+
+    async def slow_down(self, error: UnoError) -> None:
+        """Hold a ``client.limited`` refusal for ``refusal_delay`` seconds, as nginx's
+        ``limit_req`` holds excess requests: a client flooding from one address then gets a
+        few refusals a second per socket (its sockets are capped) instead of thousands,
+        and the server spends its time on the players."""
+        if error.code == "client.limited" and self.settings.refusal_delay > 0:
+            await asyncio.sleep(self.settings.refusal_delay)
 
     async def metrics_page(self, request: Request) -> Response:
         """``GET /metrics``: the Prometheus text format (:mod:`unomas.server.metrics`), to
@@ -501,7 +580,7 @@ class Server:
         if token is not None:
             given = request.headers.get("authorization", "")
             if not secrets.compare_digest(given.encode(), f"Bearer {token}".encode()):
-                return self.refuse(Refusal("metrics.token"))
+                return await self.refuse(Refusal("metrics.token"))
         return Response(self.metrics.text(), media_type=CONTENT_TYPE)
 
     async def ready(self, request: Request) -> Response:
@@ -535,24 +614,24 @@ class Server:
         try:
             room = await self.look_up(request.scope, request.path_params["code"])
         except UnoError as error:
-            return self.refuse(error)
+            return await self.refuse(error)
         return JSONResponse(room.room_message(None))
 
     async def room_record(self, request: Request) -> Response:
         code = request.path_params["code"].upper()
         try:
-            self.lookups.check(self.client(request.scope))
+            await self.check_lookup(self.client(request.scope))
         except UnoError as error:
-            return self.refuse(error)
+            return await self.refuse(error)
         room = self.rooms.get(code)
         try:
             finished = room.record if room is not None else await self.store(self.store.store.finished_record, code)
         except UnoError as error:
-            return self.refuse(error)
+            return await self.refuse(error)
         if finished is None:
             if room is None:
-                return self.refuse(Refusal("room.not_found", room=code))
-            return self.refuse(Refusal("room.not_over"))
+                return await self.refuse(Refusal("room.not_found", room=code))
+            return await self.refuse(Refusal("room.not_over"))
         return JSONResponse(finished, headers={"Content-Disposition": f'attachment; filename="unomas-{code}.json"'})
 
     # ------------------------------------------------------------------ WebSocket
@@ -566,7 +645,12 @@ class Server:
             if self.sockets[client] >= self.settings.max_connections:
                 raise Refusal("client.limited", retry_after=5)
             room = await self.look_up(websocket.scope, websocket.path_params["code"])
+            if self.leases is not None and not await self.store(
+                self.leases.connect, client, self.settings.max_connections
+            ):  # counted on every instance
+                raise Refusal("client.limited", retry_after=5)
         except UnoError as error:
+            await self.slow_down(error)
             await websocket.send_text(json.dumps({"type": "error", **error.to_json()}))
             await websocket.close(4404 if error.code == "room.not_found" else 4000 + ERRORS[error.code].status)
             return
@@ -577,6 +661,9 @@ class Server:
             self.sockets[client] -= 1
             if not self.sockets[client]:
                 del self.sockets[client]
+            if self.leases is not None:
+                with contextlib.suppress(UnoError):
+                    await self.store(self.leases.disconnect, client)
 
     async def _play(self, websocket: WebSocket, room: Room) -> None:
         connection = Connection(self.settings.queue_limit)

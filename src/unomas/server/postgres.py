@@ -13,22 +13,44 @@ naming the instance hosting it; each instance renews one row of its own in ``ins
 whose instance has not renewed within its time may be taken by another instance, which
 rebuilds the room from the store. Every write about a room checks, in its transaction,
 that this instance still holds the room's lease (a paused instance whose rooms were taken
-over cannot write into them).
+over cannot write into them). An instance asked for a room, and one waiting for a room
+let go, are told at once by PostgreSQL's ``NOTIFY`` (:meth:`PostgresStore.listen`).
+
+Limits across the instances: each room not over notes the client address that created it;
+the rates of creating rooms and of looking them up are token buckets kept in ``buckets``
+(one ``UPSERT`` a check); the WebSockets of each client are counted in ``connections``, one
+row per instance and client, counted only while their instance's heartbeat lives; the total
+of rooms is the count of leases held by live instances. A create checks all of that, and
+takes its room's lease, in one transaction (:meth:`PostgresStore.admit`). These checks run
+on a second connection, each in a transaction of its own, outside the batches of moves.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
+import math
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import psycopg
 
+from unomas.errors import Refusal
 from unomas.server.storage import Leases, Store, StoredRoom, _dumps, _round, load_rooms, migrate
 
-__all__ = ["POSTGRES_MIGRATIONS", "LeaseLost", "PostgresStore"]
+__all__ = ["CHANNEL", "POSTGRES_MIGRATIONS", "LeaseLost", "PostgresStore"]
+
+log = logging.getLogger("unomas.server")
+
+CHANNEL = "unomas_leases"
+"""The ``NOTIFY`` channel of the leases: ``want OWNER CODE`` (an instance asks OWNER for
+the room), ``free CODE`` (a room's lease was let go)."""
+
+ADMIT_LOCK = 7264
+"""The advisory lock that makes the rooms' creations, on every instance, one after another
+(each counts the rooms held and takes its lease under it)."""
 
 
 class LeaseLost(Exception):
@@ -41,8 +63,14 @@ class PostgresStore(Store, Leases):
 
     def __init__(self, dsn: str, *, owner: str | None = None) -> None:
         self.owner = owner
+        self._listener: threading.Thread | None = None
+        self._listening = threading.Event()
+        self._heard = threading.Event()
+        """Set once the listener listens (no notice sent from then on is missed)."""
+        self._dsn = dsn
         self._lock = threading.RLock()
         self._db = psycopg.connect(dsn, autocommit=True)
+        self._side = psycopg.connect(dsn, autocommit=True)
         with self._db.transaction():
             # Two instances starting at once: one migrates, the other waits and finds it done.
             self._db.execute("SELECT pg_advisory_xact_lock(7263)")
@@ -55,6 +83,14 @@ class PostgresStore(Store, Leases):
         """One call's statements in a transaction (a savepoint inside a batch)."""
         with self._lock, self._db.transaction():
             yield self._db
+
+    @contextlib.contextmanager
+    def _alone(self) -> Iterator[psycopg.Connection[Any]]:
+        """A limit's statements in a transaction of their own, on a second connection, never
+        in a batch: the locks they take (the admission's, a bucket's row) are held only for
+        them, so no batch holding a lease's row can wait on them while they wait on it."""
+        with self._lock, self._side.transaction():
+            yield self._side
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:
@@ -82,11 +118,12 @@ class PostgresStore(Store, Leases):
                     (room.code, self.owner),
                 )
             self._fence(db, room.code)
-            db.execute(
-                "INSERT INTO rooms (code, setup, seats, status) VALUES (%s, %s, %s, %s)"
+            db.execute(  # (its creator, noted in its lease by admit, stays with the room)
+                "INSERT INTO rooms (code, setup, seats, status, creator) VALUES"
+                " (%s, %s, %s, %s, (SELECT creator FROM leases WHERE code = %s))"
                 " ON CONFLICT (code) DO UPDATE SET setup = excluded.setup, seats = excluded.seats,"
                 " status = excluded.status",
-                (room.code, _dumps(room.setup), _dumps(room.seats), room.status),
+                (room.code, _dumps(room.setup), _dumps(room.seats), room.status, room.code),
             )
 
     def start_game(self, code: str, seats: list[dict[str, Any]], seed: bytes, first_round: dict[str, Any]) -> None:
@@ -151,8 +188,12 @@ class PostgresStore(Store, Leases):
         return None if row is None else dict(json.loads(row[0]))
 
     def close(self) -> None:
+        self._listening.clear()
+        if self._listener is not None:
+            self._listener.join()
         with self._lock:
             self._db.close()
+            self._side.close()
 
     # ------------------------------------------------------------------ leases
 
@@ -180,22 +221,108 @@ class PostgresStore(Store, Leases):
             ).fetchone()
             if taken is not None:
                 return "mine"
-            if ask:
+            if ask:  # its host is told at once (and sees ``wanted`` at its next beat if not)
+                db.execute(
+                    "SELECT pg_notify(%s, 'want ' || owner || ' ' || code) FROM leases WHERE code = %s",
+                    (CHANNEL, code),
+                )
                 db.execute("UPDATE leases SET wanted = true WHERE code = %s", (code,))
             return "held"
 
     def release(self, codes: list[str]) -> None:
         with self._transaction() as db:
+            db.execute(
+                "SELECT pg_notify(%s, 'free ' || code) FROM leases WHERE owner = %s AND code = ANY(%s)",
+                (CHANNEL, self.owner, codes),
+            )
             db.execute("DELETE FROM leases WHERE owner = %s AND code = ANY(%s)", (self.owner, codes))
 
-    def created_by(self, code: str, client: str) -> None:
-        with self._transaction() as db:
-            db.execute("UPDATE rooms SET creator = %s WHERE code = %s", (client, code))
+    def admit(
+        self, code: str, client: str | None, held: int | None, total: int | None, rate: tuple[float, float] | None
+    ) -> Refusal | None:
+        with self._alone() as db:
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (ADMIT_LOCK,))
+            if client is not None and rate is not None:
+                wait = _take(db, "create", client, *rate)
+                if wait:
+                    return Refusal("client.limited", retry_after=wait)
+            if client is not None and held is not None:
+                row = db.execute(
+                    "SELECT count(*) FROM (SELECT code FROM rooms WHERE creator = %s AND status != 'over'"
+                    " UNION SELECT code FROM leases JOIN instances USING (owner) WHERE creator = %s AND until > now())"
+                    " AS held",
+                    (client, client),
+                ).fetchone()
+                if row is not None and row[0] >= held:
+                    return Refusal("client.rooms_held", limit=held)
+            if total is not None:
+                live = "SELECT count(*) FROM leases JOIN instances USING (owner) WHERE until > now()"
+                row = db.execute(live).fetchone()
+                if row is not None and row[0] >= total:
+                    return Refusal("room.capacity", limit=total)
+            db.execute("INSERT INTO leases (code, owner, creator) VALUES (%s, %s, %s)", (code, self.owner, client))
+        return None
 
-    def held_by(self, client: str) -> int:
-        with self._transaction() as db:
-            row = db.execute("SELECT count(*) FROM rooms WHERE creator = %s AND status != 'over'", (client,)).fetchone()
-        return 0 if row is None else int(row[0])
+    def take(self, kind: str, client: str, rate: float, burst: float) -> int:
+        with self._alone() as db:
+            return _take(db, kind, client, rate, burst)
+
+    def connect(self, client: str, limit: int) -> bool:
+        with self._alone() as db:
+            db.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (client,))
+            row = db.execute(
+                "SELECT COALESCE(sum(n), 0) FROM connections JOIN instances USING (owner)"
+                " WHERE client = %s AND until > now()",
+                (client,),
+            ).fetchone()
+            if row is not None and row[0] >= limit:
+                return False
+            db.execute(
+                "INSERT INTO connections (owner, client, n) VALUES (%s, %s, 1)"
+                " ON CONFLICT (owner, client) DO UPDATE SET n = connections.n + 1",
+                (self.owner, client),
+            )
+        return True
+
+    def disconnect(self, client: str) -> None:
+        with self._alone() as db:
+            db.execute("UPDATE connections SET n = n - 1 WHERE owner = %s AND client = %s", (self.owner, client))
+            db.execute("DELETE FROM connections WHERE owner = %s AND client = %s AND n <= 0", (self.owner, client))
+
+    def reset(self) -> None:
+        with self._alone() as db:
+            db.execute("DELETE FROM connections WHERE owner = %s", (self.owner,))
+
+    def prune(self, seconds: float) -> None:
+        with self._alone() as db:
+            db.execute("DELETE FROM buckets WHERE at < clock_timestamp() - make_interval(secs => %s)", (seconds,))
+            db.execute(  # (the WebSockets of instances gone for good count no more already)
+                "DELETE FROM connections WHERE NOT EXISTS"
+                " (SELECT 1 FROM instances WHERE instances.owner = connections.owner AND until > now())"
+            )
+
+    def listen(self, told: Callable[[str, str | None, str], object]) -> None:
+        self._listening.set()
+        self._listener = threading.Thread(target=self._listen, args=(told,), name="unomas-listen", daemon=True)
+        self._listener.start()
+        self._heard.wait(5)
+
+    def _listen(self, told: Callable[[str, str | None, str], object]) -> None:
+        """The listener's thread: its own connection, ``LISTEN`` on :data:`CHANNEL`, each
+        notice handed to ``told`` (``want``, the owner asked, the code; ``free``, None, the
+        code), until the store closes; a lost connection is made again a second later."""
+        while self._listening.is_set():
+            try:
+                with psycopg.connect(self._dsn, autocommit=True, application_name="unomas-listen") as db:
+                    db.execute(f"LISTEN {CHANNEL}")
+                    self._heard.set()
+                    while self._listening.is_set():
+                        for notice in db.notifies(timeout=0.25):
+                            kind, *rest = notice.payload.split(" ")
+                            told(kind, rest[0] if kind == "want" else None, rest[-1])
+            except psycopg.Error as error:
+                log.warning("store: listening for the leases failed: %s", error)
+                self._listening.wait(1.0)
 
     def orphans(self, limit: int) -> list[str]:
         with self._transaction() as db:
@@ -206,6 +333,25 @@ class PostgresStore(Store, Leases):
                 (limit,),
             ).fetchall()
         return [code for (code,) in rows]
+
+
+def _take(db: psycopg.Connection[Any], kind: str, client: str, rate: float, burst: float) -> int:
+    """Take a token from ``client``'s bucket of ``kind`` (``burst`` at once, ``rate`` a
+    second after that): 0, or the whole seconds until a token is there (nothing taken).
+    One statement when a token is there, the bucket's refill reckoned in it."""
+    refill = "LEAST(%(burst)s, buckets.tokens + extract(epoch FROM clock_timestamp() - buckets.at) * %(rate)s)"
+    given = {"kind": kind, "client": client, "rate": rate, "burst": float(burst)}
+    taken = db.execute(
+        "INSERT INTO buckets (kind, client, tokens, at) VALUES (%(kind)s, %(client)s, %(burst)s - 1, clock_timestamp())"
+        f" ON CONFLICT (kind, client) DO UPDATE SET tokens = {refill} - 1, at = clock_timestamp()"
+        f" WHERE {refill} >= 1 RETURNING tokens",
+        given,
+    ).fetchone()
+    if taken is not None:
+        return 0
+    row = db.execute(f"SELECT {refill} FROM buckets WHERE kind = %(kind)s AND client = %(client)s", given).fetchone()
+    tokens = 0.0 if row is None else float(row[0])
+    return max(1, math.ceil((1 - tokens) / rate))
 
 
 def _insert_round(
@@ -244,6 +390,15 @@ POSTGRES_MIGRATIONS: list[list[str]] = [
     [  # 4: who created each room, for the limit of rooms one client holds across the instances
         "ALTER TABLE rooms ADD COLUMN creator TEXT",
         "CREATE INDEX rooms_by_creator ON rooms (creator) WHERE status != 'over'",
+    ],
+    [  # 5: the limits across the instances: rate buckets, WebSockets, each new room's creator in its lease
+        "CREATE TABLE buckets (kind TEXT NOT NULL, client TEXT NOT NULL, tokens DOUBLE PRECISION NOT NULL,"
+        " at TIMESTAMPTZ NOT NULL, PRIMARY KEY (kind, client))",
+        "CREATE TABLE connections (owner TEXT NOT NULL, client TEXT NOT NULL, n INTEGER NOT NULL,"
+        " PRIMARY KEY (owner, client))",
+        "CREATE INDEX connections_by_client ON connections (client)",
+        "ALTER TABLE leases ADD COLUMN creator TEXT",
+        "CREATE INDEX leases_by_creator ON leases (creator) WHERE creator IS NOT NULL",
     ],
 ]
 """The PostgreSQL schema, migration by migration (only ever appended to)."""

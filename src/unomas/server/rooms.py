@@ -99,7 +99,8 @@ class Settings:
     """Seconds a room not yet started stays open if no seated person ever connected to it
     (created and left, as a flood of creates does); then it is forgotten."""
     max_rooms: int | None = None
-    """Rooms the server holds at once (None: as many as half the memory holds, see
+    """Rooms the server holds at once, all the instances together if several share a
+    PostgreSQL database (None: as many as half the memory holds on each, see
     :func:`memory_capacity`); at the limit a new room takes the place of the lobby empty the
     longest (no seated person connected), or is refused (``room.capacity``)."""
     max_rooms_held: int = 8
@@ -109,7 +110,7 @@ class Settings:
     max_watchers: int = 200
     """Spectators one room takes at once."""
     max_connections: int = 32
-    """WebSocket connections one client address may hold at once."""
+    """WebSocket connections one client address may hold at once, on all the live instances together."""
     max_sockets: int = 64
     """Sockets of any kind (HTTP, WebSocket, silent) one client address (IPv6: /64) may hold
     open at once; past it a new one is answered ``429`` and closed."""
@@ -124,9 +125,12 @@ class Settings:
     idle_timeout: int = 5
     """Seconds a keep-alive connection may stay idle between two requests; then it is closed."""
     create_rate: tuple[float, float] = (0.2, 10.0)
-    """Rooms one client address may create: (per second, at once)."""
+    """Rooms one client address may create (per second, at once); this rate and the next hold
+    for all the instances together when several share a PostgreSQL database."""
     lookup_rate: tuple[float, float] = (2.0, 30.0)
     """Room look-ups (info, join, connect) one client address may make: (per second, at once)."""
+    refusal_delay: float = 1.0
+    """Seconds a client over one of these rates waits for its refusal (``client.limited``)."""
     max_match_actions: int = 20_000
     """Actions after which a match still not over is ended (recorded, the seed revealed, and
     the players told why): no room plays for ever."""

@@ -102,7 +102,7 @@ class View(_Sent):
     ply: StrictInt
     """Actions applied so far: an ``act`` names the ply of the view it answers."""
     dealer: StrictInt
-    phase: Literal["color", "turn", "drawn", "penalty", "round_over", "match_over"]
+    phase: Literal["color", "turn", "drawn", "penalty", "run", "round_over", "match_over"]
     current: StrictInt
     hand: list[str]
     hand_sizes: list[StrictInt]

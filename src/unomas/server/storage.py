@@ -132,7 +132,7 @@ class Leases(ABC):
     """A store shared by several instances: each room not over is hosted by one of them at
     a time, which holds its lease (the ``owner`` named); a lease lapses when its instance
     stops renewing its heartbeat, and another instance may then take the room over. It
-    also counts, across the instances, the rooms each client address holds."""
+    also keeps the per-address limits and the total of rooms across the instances."""
 
     owner: str | None
 
@@ -152,12 +152,43 @@ class Leases(ABC):
         """Give these rooms' leases up (the instance is stopping, or was asked)."""
 
     @abstractmethod
-    def created_by(self, code: str, client: str) -> None:
-        """The room ``code`` was created by ``client`` (an address, as the limits count it)."""
+    def admit(
+        self, code: str, client: str | None, held: int | None, total: int | None, rate: tuple[float, float] | None
+    ) -> Refusal | None:
+        """A new room ``code`` by ``client`` (None: a rematch): within its create ``rate``
+        (per second, at once), the rooms it holds below ``held`` and all the instances' rooms
+        below ``total`` (None: not counted), its lease is taken here, noting its creator;
+        else nothing is, and the refusal is returned. Creations on every instance are
+        admitted one after another, so no limit is passed by two at once."""
 
     @abstractmethod
-    def held_by(self, client: str) -> int:
-        """The rooms not over that ``client`` created, on every instance."""
+    def take(self, kind: str, client: str, rate: float, burst: float) -> int:
+        """Take a token from ``client``'s bucket of ``kind``, shared by the instances
+        (``burst`` at once, ``rate`` a second after that): 0, or the seconds to wait."""
+
+    @abstractmethod
+    def connect(self, client: str, limit: int) -> bool:
+        """Count a WebSocket of ``client`` here, unless it holds ``limit`` already on the
+        live instances (False then)."""
+
+    @abstractmethod
+    def disconnect(self, client: str) -> None:
+        """One WebSocket of ``client`` here closed."""
+
+    @abstractmethod
+    def reset(self) -> None:
+        """This instance starts: the WebSockets it counted before it (re)started are gone."""
+
+    @abstractmethod
+    def prune(self, seconds: float) -> None:
+        """Forget the buckets untouched for ``seconds`` (full again), and the WebSockets
+        counted by instances no longer alive."""
+
+    @abstractmethod
+    def listen(self, told: Callable[[str, str | None, str], object]) -> None:
+        """Be told, on a thread of the store's, when an instance asks for a room
+        (``told("want", owner, code)``) and when a room's lease is let go (``told("free",
+        None, code)``), until the store closes; returns once listening."""
 
     @abstractmethod
     def orphans(self, limit: int) -> list[str]:

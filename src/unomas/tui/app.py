@@ -32,7 +32,7 @@ from unomas.game import Phase
 from unomas.i18n import Translations, bot_label, bot_slips, wording
 from unomas.i18n.narration import describe
 from unomas.i18n.switches import switch_groups
-from unomas.rules import PRESETS, SWITCHES, TEAMS, Rules
+from unomas.rules import PRESETS, SWITCHES, TEAMS, UNO_PENALTIES, Rules
 from unomas.tui.session import Session, Setup, Watch, choose_play
 from unomas.tui.table import RECONNECTING, Table
 from unomas.view import View
@@ -360,13 +360,16 @@ class GameScreen(Screen[None]):
             self.action_go_on()
             return
         cards = self._cards(view)
+        if self.picking is not None and self.picking[0] == "target":  # ⏎: the 7 that goes on, naming nobody
+            self._play(self.picking[1], onward=True)
+            return
         if not cards or self.picking is not None:
             return
         self._play(cards[min(self.selected, len(cards) - 1)])
 
-    def _play(self, card: int, *, color: int | None = None, target: int | None = None) -> None:
+    def _play(self, card: int, *, color: int | None = None, target: int | None = None, onward: bool = False) -> None:
         view = self.view()
-        choice = choose_play(view.legal_actions, card, color=color, target=target, uno=self.uno_armed)
+        choice = choose_play(view.legal_actions, card, color=color, target=target, uno=self.uno_armed, onward=onward)
         if isinstance(choice, str):
             self.picking = (choice, card)
             self.refresh_all()
@@ -597,6 +600,16 @@ class SetupScreen(Screen[None]):
                 for preset in PRESETS:
                     yield Button(wording.preset_label(preset, t), id=f"preset-{preset}")
             with Horizontal(classes="row"):
+                yield Label(t.gettext("Cards for a missed UNO"))
+                penalties = [(str(n), n) for n in UNO_PENALTIES]
+                yield Select(penalties, value=rules.uno_penalty, allow_blank=False, id="number-uno_penalty")
+            with Horizontal(classes="row"):
+                yield Label(t.gettext("Hand limit (0: none)"))
+                yield Input(str(rules.hand_limit), id="number-hand_limit", type="integer")
+            with Horizontal(classes="row"):
+                yield Label(t.gettext("Out of the round at (0: never)"))
+                yield Input(str(rules.elimination), id="number-elimination", type="integer")
+            with Horizontal(classes="row"):
                 yield Label(t.gettext("Teams (partners sit opposite)"))
                 yield Select(
                     [(wording.teams_label(teams, t), teams) for teams in TEAMS],
@@ -633,6 +646,9 @@ class SetupScreen(Screen[None]):
             rules = Rules.preset(self.preset)
             for switch in SWITCHES:
                 self.query_one(f"#rule-{switch}", Checkbox).value = getattr(rules, switch)
+            self.query_one("#number-uno_penalty", Select).value = rules.uno_penalty
+            for name in ("hand_limit", "elimination"):
+                self.query_one(f"#number-{name}", Input).value = str(getattr(rules, name))
         elif name == "play":
             self.action_start()
 
@@ -657,6 +673,15 @@ class SetupScreen(Screen[None]):
         settings: dict[str, int | bool | str] = {"target_score": target, "teams": str(teams)}
         for name in SWITCHES:
             settings[name] = self.query_one(f"#rule-{name}", Checkbox).value
+        penalty = self.query_one("#number-uno_penalty", Select).value
+        assert isinstance(penalty, int)
+        settings["uno_penalty"] = penalty
+        for name in ("hand_limit", "elimination"):
+            text = self.query_one(f"#number-{name}", Input).value.strip() or "0"
+            try:
+                settings[name] = int(text)
+            except ValueError:
+                raise SettingsError("setup.not_integer", name=name, value=repr(text)) from None
         setup = Setup(players, bots, self.preset, settings, self.setup.name, self.setup.sort_hand, window)
         setup.rules()
         return setup

@@ -191,6 +191,8 @@ class Pending:
     def answered(self, answer: str, session: Session, t: Translations) -> Action | Pending:
         """The play with the follow-up answer (a colour letter, a seat, ``u``) added."""
         color, target, uno = self.color, self.target, self.uno
+        if answer == "-":  # same_number_together: the 7 naming nobody, going on to another 7
+            return _play(session, t, self.card, color, None, uno, onward=True)
         for piece in _pieces(answer, t):
             if len(piece) == 1 and piece.upper() in COLOR_LETTERS:
                 color = COLOR_LETTERS.index(piece.upper())
@@ -246,16 +248,23 @@ def parse_answer(answer: str, session: Session, t: Translations) -> Action | Pen
 
 
 def _play(
-    session: Session, t: Translations, card: Card, color: int | None, target: int | None, uno: bool
+    session: Session,
+    t: Translations,
+    card: Card,
+    color: int | None,
+    target: int | None,
+    uno: bool,
+    *,
+    onward: bool = False,
 ) -> Action | Pending:
     """The legal play of ``card`` with these choices, or what is still to ask (a play
     that is not legal as it is, for the engine to refuse with its reason)."""
     view = session.view()
-    choice = choose_play(view.legal_actions, card, color=color, target=target, uno=uno)
+    choice = choose_play(view.legal_actions, card, color=color, target=target, uno=uno, onward=onward)
     if choice == "color":
         return Pending(card, color, target, uno, wording.color_prompt(t, view.hand))
     if choice == "target":
-        return Pending(card, color, target, uno, wording.target_prompt(view, session.names, t))
+        return Pending(card, color, target, uno, wording.target_prompt(view, session.names, t, "-"))
     if isinstance(choice, Action):
         return choice
     # Not among the legal actions: the session's engine refuses it and says why.

@@ -405,20 +405,27 @@ def _maker(bot: str | Bot) -> Callable[[], Bot]:
 
 
 def choose_play(
-    actions: Sequence[Action], card: Card, *, color: Color | None = None, target: int | None = None, uno: bool = False
+    actions: Sequence[Action],
+    card: Card,
+    *,
+    color: Color | None = None,
+    target: int | None = None,
+    uno: bool = False,
+    onward: bool = False,
 ) -> Action | str | None:
     """The legal play of ``card`` that a person's choices name, picked from ``actions``.
 
     Returns the action, or what is still to choose (``"color"`` for a wild, ``"target"``
     for a 7 under the 7-0 rule), or None if ``card`` cannot be played now. ``uno`` asks
-    for the play with the UNO call where the play leaves one card.
+    for the play with the UNO call where the play leaves one card; ``onward`` for the 7
+    naming nobody that goes on to another 7 (``same_number_together``).
     """
     plays = [a for a in actions if a.kind is Kind.PLAY and a.card == card]
     if not plays:
         return None
     if any(a.color is not None for a in plays) and color is None:
         return "color"
-    if any(a.target is not None for a in plays) and target is None:
+    if any(a.target is not None for a in plays) and target is None and not onward:
         return "target"
     fitting = [a for a in plays if a.color in (None, color) and a.target in (None, target)]
     if not fitting:

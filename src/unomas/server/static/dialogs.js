@@ -12,6 +12,25 @@ export function dialog(title, buttons, text = null) {
   showDialog(buttons[0]);
 }
 
+// The server holds no more rooms (room.capacity): a panel that says so, counts down and asks
+// again by itself (rooms free up as matches end), or at once with its button.
+const FULL_RETRY = 30;
+export function serverFull(retry) {
+  const again = el("button", { type: "button" }, _("Try again now"));
+  dialog(_("The server is full"), [again],
+    _("Every room on this server is in use. Rooms free up as matches end, so this page will ask again by itself."));
+  let left = FULL_RETRY;
+  const count = el("p", { className: "small", role: "status" }, _("Asking again in {n} s.", { n: left }));
+  $("#dialog-body p").after(count);
+  const timer = setInterval(() => {
+    left -= 1;
+    count.textContent = _("Asking again in {n} s.", { n: left });
+    if (left <= 0) { closeDialog(); retry(); }
+  }, 1000);
+  $("#dialog").addEventListener("close", () => clearInterval(timer), { once: true });
+  again.addEventListener("click", () => { closeDialog(); retry(); });
+}
+
 function showDialog(focus) {
   const box = $("#dialog");
   if (!box.open) box.showModal();

@@ -145,11 +145,18 @@ function choosePlay(options, button) {
   const pickTarget = (list) => {
     const targets = list.filter((m) => m.target !== undefined);
     if (!targets.length) return finish(list[0]);
-    dialog(_("Swap hands with"), targets.map((m) => {
+    const choices = targets.map((m) => {
       const choice = el("button", { type: "button" }, who[m.target]);
       choice.addEventListener("click", () => finish(m));
       return choice;
-    }));
+    });
+    const onward = list.find((m) => m.target === undefined);  // same_number_together: a 7 going on to another
+    if (onward) {
+      const choice = el("button", { type: "button" }, _("Nobody yet: another 7 follows"));
+      choice.addEventListener("click", () => finish(onward));
+      choices.push(choice);
+    }
+    dialog(_("Swap hands with"), choices);
   };
   if (moves.some((m) => m.color)) {
     dialog(_("Choose a colour"), colorButtons(moves, (m) => pickTarget([m])), _("The colour play goes on in."));

@@ -5,7 +5,7 @@ import { _, loadWords, errorText, reactionText, REACTIONS } from "./words.js";
 import { connect, disconnect, send, act, letGo, online, post } from "./net.js";
 import { render, tick, animate, showReaction } from "./table.js";
 import { setUpHandKeys, setUpSort, shapes } from "./hand.js";
-import { roundSummary, closeDialog } from "./dialogs.js";
+import { roundSummary, closeDialog, serverFull } from "./dialogs.js";
 import { buildSwitches, createRoom, quickPlay, readCode, renderJoin, renderLobby, setUpHome, setUpLobby } from "./lobby.js";
 import { matchOver, renderOver } from "./over.js";
 import { play, setUpMute, showMute } from "./sound.js";
@@ -264,8 +264,13 @@ window.addEventListener("DOMContentLoaded", async () => {
     input.addEventListener("invalid", () => input.setCustomValidity(input.validity.valueMissing ? _("Fill in this field.") : ""));
     input.addEventListener("input", () => input.setCustomValidity(""));
   }
-  $("#create-form").addEventListener("submit", (event) => createRoom(event, route).catch((error) => showError(errorText(error))));
-  $("#quick-play").addEventListener("click", () => quickPlay(route).catch((error) => showError(errorText(error))));
+  // A room not made is said in one line; a full server gets a panel of its own that tries again.
+  const making = (make) => make().catch((error) => {
+    if (error.code === "room.capacity") serverFull(() => making(make));
+    else showError(errorText(error));
+  });
+  $("#create-form").addEventListener("submit", (event) => making(() => createRoom(event, route)));
+  $("#quick-play").addEventListener("click", () => making(() => quickPlay(route)));
   $("#join-code-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const code = readCode(event.target.code.value);

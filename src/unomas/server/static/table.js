@@ -137,6 +137,10 @@ function prompt(view) {
     if (has("play")) return _("You must draw {n}: draw, or answer with a card.", { n: view.penalty });
     return _("You must draw {n}.", { n: view.penalty });
   }
+  if (view.phase === "run") {  // same_number_together: more of the number on top, or a pass
+    return has("pass") ? _("Another {number}? Play one of any colour, or pass to end your turn.", { number: view.top.slice(1) })
+      : _("Play your next 7: name someone to swap hands with, or go on to another 7.");
+  }
   if (view.phase === "drawn") {
     return has("pass") ? _("You drew {card}: play it, or pass.", { card: cardName(view.drawn) })
       : _("You drew {card}: play it.", { card: cardName(view.drawn) });
