@@ -83,6 +83,14 @@ def play_match(rules: dict[str, Any], bots: list[int], humans: int, seed: int) -
         return code, json.dumps(record), [*clients, spectator]
 
 
+def test_a_team_match_s_end_names_the_winning_team() -> None:
+    rules = {"players": 4, "target_score": 0, "teams": "2v2"}
+    _code, text, clients = play_match(rules, bots=[2, 3], humans=2, seed=3)
+    winner = json.loads(text)["winner"]
+    over = [m for m in clients[0].messages if m["type"] == "over"][-1]
+    assert over["winner"] == winner and over["winners"] == sorted({winner, (winner + 2) % 4})
+
+
 def test_a_full_match_with_two_people_and_two_bots_ends_with_a_verifiable_record() -> None:
     rules = {"players": 4, "target_score": 150, "jump_in": True, "seven_zero": True, "stack_draw_two": True}
     _code, text, clients = play_match(rules, bots=[2, 3], humans=2, seed=1)

@@ -17,7 +17,7 @@ from unomas.errors import SettingsError
 from unomas.events import Dealt, Drew, Event, MatchEnded, RoundEnded
 from unomas.i18n import translator
 from unomas.i18n.narration import narrate
-from unomas.i18n.wording import round_summary, rules_line, seat_line
+from unomas.i18n.wording import match_summary, round_summary, rules_line, seat_line
 from unomas.rules import SEED_SETTINGS, Rules
 from unomas.testing import cards, draw, make_game, play
 
@@ -490,3 +490,13 @@ def test_an_rl_reward_goes_to_the_team(reward: str, expected: list[float]) -> No
     game, events = out_by_one(target_score=0)
     driver = Driver(game.rules, reward=reward, max_steps=100)  # type: ignore[arg-type]
     assert driver._follow(events) == expected
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"), [("en", "Beto + Dani win the match!"), ("es", "¡Beto + Dani ganan la partida!")]
+)
+def test_the_end_of_a_team_match_names_every_winner(lang: str, line: str) -> None:
+    rules = Rules(players=4, teams="2v2")
+    names = ["Ana", "Beto", "Carla", "Dani"]
+    assert rules.winners(3) == (1, 3) and Rules(players=4).winners(3) == (3,)
+    assert match_summary([12, 530, 12, 530], rules.winners(3), names, translator(lang))[0] == line

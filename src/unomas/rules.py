@@ -190,6 +190,10 @@ class Rules:
             return ()
         return tuple(other for other in range(seat % count, self.players, count) if other != seat)
 
+    def winners(self, seat: int) -> tuple[int, ...]:
+        """The seats that win when ``seat`` wins: ``seat`` and its partners, in seat order."""
+        return tuple(sorted((seat, *self.partners(seat))))
+
     def seen_hands(self, seat: int | None) -> tuple[int, ...]:
         """The seats whose hands ``seat`` sees besides its own: its partners under
         ``team_view``, else none (a spectator, ``None``, sees none)."""

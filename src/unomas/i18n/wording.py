@@ -223,9 +223,12 @@ def round_summary(ended: RoundEnded, names: Sequence[str], t: Translations, rule
     return lines
 
 
-def match_summary(scores: Sequence[int], winner: int, names: Sequence[str], t: Translations) -> list[str]:
-    """The final scores, best first."""
-    lines = [t.gettext("{player} wins the match!").format(player=names[winner])]
+def match_summary(scores: Sequence[int], winners: Sequence[int], names: Sequence[str], t: Translations) -> list[str]:
+    """Who won (a team: its members) and the final scores, best first."""
+    if len(winners) > 1:
+        lines = [t.gettext("{names} win the match!").format(names=" + ".join(names[seat] for seat in winners))]
+    else:
+        lines = [t.gettext("{player} wins the match!").format(player=names[winners[0]])]
     for seat in sorted(range(len(scores)), key=lambda s: -scores[s]):
         lines.append(t.gettext("{player}: {score} points").format(player=names[seat], score=scores[seat]))
     return lines

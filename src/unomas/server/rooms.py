@@ -802,16 +802,19 @@ class Room:
         return [seat.name if seat is not None else f"{number}" for number, seat in enumerate(self.seats)]
 
     def _over_message(self) -> dict[str, Any]:
-        """The match is over: where its record is, the scores, and why it ended (``target``:
+        """The match is over: where its record is, the scores, who won (with teams, the
+        winner's partners too), and why it ended (``target``:
         someone reached the target score; ``move_limit``: it ran too long, ``abandoned``:
         everyone had left it; no winner then)."""
         match = self.match
         game = self.game
+        winner = None if game is None else game.winner
         return {
             "type": "over",
             "record": f"/api/rooms/{self.code}/record",
             "scores": self.record and self.record["scores"],
-            "winner": None if game is None else game.winner,
+            "winner": winner,
+            "winners": [] if game is None or winner is None else list(game.rules.winners(winner)),
             "rounds": [] if match is None else match.standings(),
             "reason": "target"
             if match is None or not match.ended_early()

@@ -173,6 +173,8 @@ class OverMessage(_Sent):
     scores: list[StrictInt] | None
     winner: StrictInt | None
     """The seat that won; null for a match ended early (``move_limit``, ``abandoned``)."""
+    winners: list[StrictInt]
+    """The seats that won: the winner and, with teams, its partners (none when nobody won)."""
     rounds: list[protocol.RoundResult]
     """The standings: each round's winner, points and everyone's totals after it."""
     reason: Literal["target", "move_limit", "abandoned"]

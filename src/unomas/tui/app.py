@@ -203,7 +203,7 @@ class GameScreen(Screen[None]):
         elif final is None:
             footer = self.t.gettext("Enter: back to the table · q: leave (a bot plays your seat)")
         else:
-            summary += ["", *wording.match_summary(final.scores, final.winner, self.names, self.t)]
+            summary += ["", *wording.match_summary(final.scores, self.rules.winners(final.winner), self.names, self.t)]
             footer = self.t.gettext("Enter: close")
         self.app.push_screen(SummaryScreen(summary, footer))
 

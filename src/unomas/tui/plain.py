@@ -70,7 +70,8 @@ async def _run(
                 for summary in wording.round_summary(event, session.names, t, session.rules):
                     write("  " + summary)
             if isinstance(event, MatchEnded):
-                for summary in wording.match_summary(event.scores, event.winner, session.names, t):
+                winners = session.rules.winners(event.winner)
+                for summary in wording.match_summary(event.scores, winners, session.names, t):
                     write(summary)
 
     write(wording.rules_line(session.rules, t))

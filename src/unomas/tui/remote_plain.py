@@ -72,8 +72,8 @@ def play_room(
         noticed = len(notices)
         sent = seat.view
         if seat.over is not None:
-            if sent is not None and sent["winner"] is not None:
-                for line in wording.match_summary(sent["scores"], sent["winner"], _names(seat), t):
+            if sent is not None and seat.over["winners"]:
+                for line in wording.match_summary(sent["scores"], seat.over["winners"], _names(seat), t):
                     write(line)
             return seat.over
         if sent is None or not sent["legal_actions"]:

@@ -17,7 +17,7 @@ function standings(rounds, scores) {
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, _("Player")),
       ...rounds.map((r) => el("th", { scope: "col" }, _("Round {n}", { n: r.round + 1 }))),
       el("th", { scope: "col" }, _("Total")))),
-    el("tbody", {}, ...order.map((seat) => el("tr", { className: seat === state.over.winner ? "winner" : "" },
+    el("tbody", {}, ...order.map((seat) => el("tr", { className: state.over.winners.includes(seat) ? "winner" : "" },
       el("th", { scope: "row" }, who[seat]),
       ...rounds.map((r) => el("td", {}, r.winner === seat ? `+${r.points}` : "·")),
       el("td", {}, String(scores[seat])))))));
@@ -60,6 +60,8 @@ export function renderOver() {
   const who = names();
   const banner = over.reason === "abandoned" ? _("Match over: everyone had left, nobody wins.")
     : over.winner == null ? _("Match over: it ran too long, nobody wins ({n} actions).", { n: over.limit })
+    : over.winners.length > 1 ? (over.winners.includes(room.you) ? _("Your team wins the match!")
+      : _("{names} win the match!", { names: over.winners.map((seat) => who[seat]).join(" + ") }))
     : over.winner === room.you ? _("You win the match!") : _("{name} wins the match!", { name: who[over.winner] });
   const rounds = over.rounds || [];
   const people = room.seats.map((seat, i) => (seat && !seat.bot ? i : null)).filter((i) => i !== null);
