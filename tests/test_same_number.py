@@ -19,7 +19,7 @@ from unomas.i18n import narrate, translator
 from unomas.i18n.switches import switch_groups
 from unomas.i18n.view_words import describe
 from unomas.position import Position
-from unomas.rules import Rules
+from unomas.rules import SWITCHES, Rules
 from unomas.testing import draw, hand, make_game, play
 
 C = parse_card
@@ -344,7 +344,7 @@ def test_a_learner_sees_a_run_as_play_or_pass_on_its_turn() -> None:
     vector = encode(game.view(1), layout)
     assert vector[layout.slices["phase"]].tolist() == [0.0, 0.0, 1.0, 0.0]  # the drawn card's slot: play or pass
     assert vector[layout.slices["on_turn"]][0] == 1.0 and not vector[layout.slices["drawn"]].any()
-    assert vector[layout.slices["rules"]][-1] == 1.0  # same_number_together, the last switch
+    assert vector[layout.slices["rules"]][SWITCHES.index("same_number_together")] == 1.0
 
 
 def test_a_search_samples_worlds_where_the_runner_holds_another_of_the_number() -> None:

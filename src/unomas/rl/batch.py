@@ -18,7 +18,7 @@ The arrays are views over buffers the next step rewrites: copy what you keep.
 >>> games = batch(8, players=2)
 >>> games.reset(seed=1)
 >>> games.observations.shape, games.action_masks.shape, games.rewards.shape
-((8, 313), (8, 138), (8, 2))
+((8, 317), (8, 138), (8, 2))
 >>> games.step(random_actions(games.action_masks, np.random.default_rng(1)))
 """
 

@@ -36,7 +36,7 @@ the agent that took it gets ``illegal_reward`` (default -1) and
 True
 >>> observation, reward, terminated, truncated, info = e.last()
 >>> observation["observation"].shape, observation["action_mask"].shape
-((313,), (138,))
+((317,), (138,))
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ tests (``pyspiel.random_sim_test``) run on it. See docs/rl.md.
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_unomas", {"players": 2})
 >>> game.num_distinct_actions(), game.max_chance_outcomes(), game.observation_tensor_size()
-(138, 54, 313)
+(138, 54, 317)
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())
 (True, 54)

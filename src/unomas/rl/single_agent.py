@@ -24,7 +24,7 @@ after the import, or ``gymnasium.make("unomas.rl:unomas/Uno-v0", …)``, which i
 >>> e = single_agent(opponents="heuristic", players=2, target_score=0)
 >>> observation, info = e.reset(seed=3)
 >>> observation["observation"].shape, int(observation["action_mask"].sum()) > 0
-((313,), True)
+((317,), True)
 """
 
 from __future__ import annotations
