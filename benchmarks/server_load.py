@@ -48,6 +48,7 @@ import multiprocessing
 import os
 import queue
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -114,6 +115,8 @@ class Totals:
         self.addresses = {"created": 0, "rooms held": 0, "capacity": 0, "other": 0}
         self.unanswered = 0
         """Honest requests and connections the server did not answer in time (timeouts)."""
+        self.flood_cpu = 0.0
+        """The hostile client's CPU seconds: its process shares the cores with the server."""
 
     def answered(self) -> int:
         """Actions answered so far, the seats playing now included."""
@@ -289,7 +292,10 @@ async def hostile_client(
 
 
 def run_hostile_client(base: str, ws: str, end: float, codes: multiprocessing.Queue[str], out: Any) -> None:
-    out.put(asyncio.run(hostile_client(base, ws, end, codes)))
+    figures: dict[str, Any] = asyncio.run(hostile_client(base, ws, end, codes))
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    figures["cpu"] = used.ru_utime + used.ru_stime
+    out.put(figures)
 
 
 async def share_codes(totals: Totals, codes: multiprocessing.Queue[str], end: float) -> None:
@@ -336,7 +342,7 @@ async def run(
     if hostile:
         spawn = multiprocessing.get_context("spawn")
         codes: multiprocessing.Queue[str] = spawn.Queue()
-        counted: multiprocessing.Queue[dict[str, dict[str, int]]] = spawn.Queue()
+        counted: multiprocessing.Queue[dict[str, Any]] = spawn.Queue()
         flooder = spawn.Process(target=run_hostile_client, args=(base, ws, end, codes, counted))
         flooder.start()
         slots.append(asyncio.ensure_future(share_codes(totals, codes, end)))
@@ -350,6 +356,7 @@ async def run(
     if flooder is not None:
         figures = await asyncio.to_thread(counted.get, timeout=60)
         totals.flood, totals.slow, totals.addresses = (figures[k] for k in ("flood", "slow heads", "many addresses"))
+        totals.flood_cpu = figures["cpu"]
         flooder.join(10)
     return totals
 
@@ -575,6 +582,7 @@ def main() -> None:
         print("flood: " + ", ".join(f"{what} {count}" for what, count in totals.flood.items()))
         print("slow heads: " + ", ".join(f"{what} {count}" for what, count in totals.slow.items()))
         print("many addresses' creates: " + ", ".join(f"{what} {count}" for what, count in totals.addresses.items()))
+        print(f"the flood's own CPU (its process, on these same cores): {totals.flood_cpu:.1f} s")
     if server_cpu is not None and server_after is not None and totals.actions:
         used = server_after - server_cpu
         print(
