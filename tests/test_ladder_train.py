@@ -4,14 +4,24 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from typer.testing import CliRunner, Result
 
+from codes import raises_code
 from unomas.bots.learned import FEATURES, MOVES, Network
-from unomas.bots.train import generate, load, table_rules
+from unomas.bots.train import generate, load, require_torch, table_rules
+from unomas.cli import app
+from unomas.errors import SettingsError
 from unomas.runs.ladder import main as ladder
+
+
+def cli(*args: str) -> Result:
+    """``unomas ARGS`` in English on a wide screen."""
+    return CliRunner().invoke(app, list(args), env={"COLUMNS": "200", "NO_COLOR": "1", "LANGUAGE": "en"})
 
 
 def test_the_ladder_command_writes_every_table(tmp_path: Path) -> None:
@@ -53,19 +63,33 @@ def test_self_play_data_is_made_once_and_its_targets_are_open_moves(tmp_path: Pa
     assert 0 < data["won"].sum() < count
 
 
-def test_training_reproduces_from_a_seed_and_resumes(tmp_path: Path) -> None:
+def test_unomas_train_reproduces_from_a_seed_and_resumes(tmp_path: Path) -> None:
     pytest.importorskip("torch", reason="training needs the train extra (PyTorch)")
     from unomas.bots.train import main
 
     arguments = ["--games", "2", "--iterations", "8", "--chunk", "1", "--eval-every", "1", "--eval-rounds", "2"]
-    main(["--out", str(tmp_path / "a"), "--epochs", "1", *arguments])
-    main(["--out", str(tmp_path / "a"), "--epochs", "2", *arguments])  # resumed from the checkpoint
-    main(["--out", str(tmp_path / "b"), "--epochs", "2", *arguments])
+    first = cli("train", "--out", str(tmp_path / "a"), "--epochs", "1", *arguments)
+    assert first.exit_code == 0, first.output
+    assert "against heuristic" in first.output  # the periodic evaluation
+    assert (tmp_path / "a" / "checkpoint.pt").exists()
+    again = cli("train", "--out", str(tmp_path / "a"), "--epochs", "2", *arguments)  # resumed from the checkpoint
+    assert again.exit_code == 0, again.output
+    main(["--out", str(tmp_path / "b"), "--epochs", "2", *arguments])  # the module's command line, the same run
     rows = [json.loads(line) for line in (tmp_path / "a" / "log.jsonl").read_text().splitlines()]
     assert [row["epoch"] for row in rows] == [1, 2] and "win_rate" in rows[1]
     one = Network.load(str(tmp_path / "a" / "learned.npz"))
     other = Network.load(str(tmp_path / "b" / "learned.npz"))
     assert all(np.array_equal(a[0], b[0]) for a, b in zip(one.hidden, other.hidden, strict=True))
+
+
+def test_unomas_train_without_pytorch_stops_before_playing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "torch", None)  # as if the train extra were not installed
+    with raises_code(SettingsError, "setup.no_train", install="pip install 'unomas[train]'"):
+        require_torch()
+    result = cli("train", "--out", str(tmp_path / "run"), "--games", "1", "--lang", "es")
+    assert result.exit_code == 1
+    assert "unomas[train]" in result.output and "PyTorch" in result.output
+    assert not (tmp_path / "run").exists()  # no round was played
 
 
 def test_training_evaluates_a_weights_file_and_plots_its_curve(tmp_path: Path) -> None:
