@@ -15,7 +15,6 @@ import typer
 
 from unomas.cli.lines import LangOption, fail, translations
 from unomas.errors import SettingsError
-from unomas.i18n.wording import error_line
 
 __all__ = ["register"]
 
@@ -69,6 +68,8 @@ def train_command(
             eval_rounds=eval_rounds,
         )
     except SettingsError as error:
+        from unomas.i18n.wording import error_line
+
         raise fail(error_line(error, t)) from None
 
 
