@@ -177,3 +177,26 @@ def test_training_evaluates_a_weights_file_and_plots_its_curve(tmp_path: Path) -
     (tmp_path / "log.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
     plot(tmp_path)
     assert (tmp_path / "curve.png").stat().st_size > 1000
+
+
+def test_fitting_renames_the_colours_of_every_decision_consistently(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="training needs the train extra (PyTorch)")
+    import torch
+
+    from unomas.bots.fit import renamed, renamings
+    from unomas.cards import KINDS
+
+    table = renamings()
+    assert len(table["colors"]) == 24 and sorted(map(tuple, table["colors"].tolist()))[0] == (0, 1, 2, 3)
+    for sources in table.values():
+        assert all(sorted(row) == list(range(len(row))) for row in sources.tolist())
+    assert {tuple(row) for row in table["features"].tolist()} != {tuple(range(FEATURES))}
+    data = load(generate(tmp_path, seed=3, games=1, iterations=8, chunk=1))
+    batch = {name: torch.from_numpy(data[name]) for name in ("features", "masks", "moves", "colors")}
+    for index in range(24):
+        names = torch.full((len(data["won"]),), index)
+        out = renamed(batch, names, table)
+        held = out["features"][:, :KINDS] + out["features"][:, 3 * KINDS : 4 * KINDS]  # the hand and a card drawn
+        plays = out["masks"][:, :KINDS]
+        assert bool((held[plays] > 0).all())  # every card that may be played is still one held
+        assert torch.equal(out["moves"].sum(1), batch["moves"].sum(1))
