@@ -38,7 +38,7 @@ from unomas.rules import Rules
 from unomas.runs.statistics import Ratings, wilson
 from unomas.runs.tournament import TournamentResult, run_tournament
 
-BOTS = ("random", "playfirst", "learned", "heuristic", "ismcts:iterations=200", "ismcts:iterations=200:prior=learned")
+BOTS = ("random", "playfirst", "learned", "heuristic", "ismcts:iterations=100")
 TABLES = ((2, "official"), (2, "all"), (4, "official"), (4, "all"))
 ANCHOR = "rlcard-rule"
 """The name the ladder gives RLCard's rule agent."""
