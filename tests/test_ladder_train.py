@@ -4,14 +4,28 @@ from __future__ import annotations
 
 import json
 import random
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
+from typer.testing import CliRunner, Result
 
+from codes import raises_code
 from unomas.bots.learned import FEATURES, MOVES, Network
-from unomas.bots.train import generate, load, table_rules
+from unomas.bots.train import generate, load, require_torch, table_rules
+from unomas.cli import app
+from unomas.errors import SettingsError
+from unomas.runs import rlcard_rule
 from unomas.runs.ladder import main as ladder
+from unomas.runs.ladder import play_ladder
+
+
+def cli(*args: str) -> Result:
+    """``unomas ARGS`` in English on a wide screen."""
+    return CliRunner().invoke(app, list(args), env={"COLUMNS": "200", "NO_COLOR": "1", "LANGUAGE": "en"})
 
 
 def test_the_ladder_command_writes_every_table(tmp_path: Path) -> None:
@@ -27,8 +41,75 @@ def test_the_ladder_command_writes_every_table(tmp_path: Path) -> None:
     assert text.count("n=2") == 4 * 3 * 2  # every pairing both ways round, at every table
     assert "python -m unomas.runs.ladder --rounds 2" in text
     assert "| `random` |" in text and "| 50 % | 50 % |" in text  # each bot's slips beside its speed
+    assert "absent from this run" in text  # no RLCard anchor was given
     verdicts = [line for line in text.splitlines() if line.startswith("- ") and "`learned`" in line]
     assert len(verdicts) == 4 and all("`playfirst`" in line and "separad" in line for line in verdicts)
+    row = next(line for line in text.splitlines() if line.startswith("| `learned` | "))
+    assert len(row.split("|")) == 1 + 4 + 4 + 1  # speed, two slips, a rating at each table
+
+
+def test_openskill_rates_the_ladder_by_its_rounds() -> None:
+    bots = ["random", "heuristic"]
+    played = play_ladder(bots, 12, seed="t", jobs=1, tables=[(2, "official")])
+    assert played.pairings[2, "official", "heuristic", "random"].wins > 6  # heuristic wins most of them
+    random_rating, heuristic_rating = played.ratings[2, "official"]
+    assert heuristic_rating > random_rating
+
+
+ANCHOR_PYTHON = Path(__file__).resolve().parent.parent / "benchmarks" / ".venv-rlcard" / "bin" / "python"
+
+
+@pytest.mark.skipif(not ANCHOR_PYTHON.exists(), reason="RLCard's environment (benchmarks/engine.py makes it) is absent")
+def test_the_ladder_seats_rlcard_s_rule_agent_as_its_anchor(tmp_path: Path) -> None:
+    out = tmp_path / "strength.md"
+    given = ["--rounds", "2", "--bots", "random", "playfirst", "--rlcard-python", str(ANCHOR_PYTHON)]
+    ladder([*given, "--out", str(out)])
+    text = out.read_text()
+    assert "absent" not in text and "`rlcard-rule` is RLCard 1.2.0's rule agent" in text
+    assert "| `rlcard-rule` | " in text and text.count("n=2") == 4 * 3 * 2
+    assert (
+        "- `rlcard-rule` and / y `playfirst`" in text
+        or "`rlcard-rule` ahead of" in text
+        or "of / por delante de `rlcard-rule`" in text
+    )
+
+
+def view(phase: str, hand: list[str], legal: list[dict[str, Any]], sizes: tuple[int, ...] = (3, 3)) -> dict[str, Any]:
+    """A bot-protocol view with what the anchor reads."""
+    return {"phase": phase, "hand": hand, "legal_actions": legal, "hand_sizes": list(sizes)}
+
+
+def test_the_anchor_asks_the_rule_agent_as_rlcard_s_game_would() -> None:
+    asked: list[dict[str, Any]] = []
+
+    def agent(answer: str) -> Callable[[dict[str, Any]], str]:
+        def step(state: dict[str, Any]) -> str:
+            asked.append(state)
+            return answer
+
+        return step
+
+    wilds = [{"p": 0, "a": "play", "card": "W+4", "color": c} for c in "RYGB"]
+    legal = [{"p": 0, "a": "draw"}, {"p": 0, "a": "play", "card": "R+2"}, *wilds]
+    assert rlcard_rule.choose(view("turn", ["R+2", "W+4", "G1"], legal), agent("r-draw_2")) == legal[1]
+    assert asked[-1]["raw_legal_actions"] == ["r-draw_2"]  # a Wild Draw Four only when nothing else plays
+    assert asked[-1]["raw_obs"]["hand"] == ["r-draw_2", "r-wild_draw_4", "g-1"]
+    assert rlcard_rule.choose(view("turn", ["W+4"], [legal[0], *wilds]), agent("b-wild_draw_4")) == wilds[3]
+    assert asked[-1]["raw_legal_actions"] == ["r-wild_draw_4", "y-wild_draw_4", "g-wild_draw_4", "b-wild_draw_4"]
+    assert rlcard_rule.choose(view("turn", ["G1"], [legal[0]]), agent("draw")) == legal[0]
+    assert asked[-1]["raw_legal_actions"] == ["draw"]
+    uno = {"p": 0, "a": "play", "card": "R7", "target": 2, "uno": True}
+    swaps = [{"p": 0, "a": "play", "card": "R7", "target": 1}, {"p": 0, "a": "play", "card": "R7", "target": 2}, uno]
+    assert rlcard_rule.choose(view("turn", ["R7", "G1"], swaps, (2, 5, 1)), agent("r-7")) == uno
+    catch = {"p": 0, "a": "catch", "target": 1}
+    assert rlcard_rule.choose(view("turn", ["G1"], [legal[0], catch]), agent("draw")) == catch
+    colors = [{"p": 0, "a": "color", "color": c} for c in "RYGB"]
+    assert rlcard_rule.choose(view("color", ["G1", "G2", "R5", "W"], colors), agent("")) == colors[2]
+    penalty = [{"p": 0, "a": "challenge"}, {"p": 0, "a": "draw"}]
+    assert rlcard_rule.choose(view("penalty", ["G1"], penalty), agent("")) == penalty[1]
+    drawn = [{"p": 0, "a": "pass"}, *[{"p": 0, "a": "play", "card": "W", "color": c} for c in "RYGB"]]
+    assert rlcard_rule.choose(view("drawn", ["Y1", "W"], drawn), agent("")) == drawn[2]  # the colour most held
+    assert rlcard_rule.choose(view("drawn", ["Y1", "W"], drawn[:1]), agent("")) == drawn[0]
 
 
 def test_self_play_tables_vary_in_players_and_rules() -> None:
@@ -53,19 +134,33 @@ def test_self_play_data_is_made_once_and_its_targets_are_open_moves(tmp_path: Pa
     assert 0 < data["won"].sum() < count
 
 
-def test_training_reproduces_from_a_seed_and_resumes(tmp_path: Path) -> None:
+def test_unomas_train_reproduces_from_a_seed_and_resumes(tmp_path: Path) -> None:
     pytest.importorskip("torch", reason="training needs the train extra (PyTorch)")
     from unomas.bots.train import main
 
     arguments = ["--games", "2", "--iterations", "8", "--chunk", "1", "--eval-every", "1", "--eval-rounds", "2"]
-    main(["--out", str(tmp_path / "a"), "--epochs", "1", *arguments])
-    main(["--out", str(tmp_path / "a"), "--epochs", "2", *arguments])  # resumed from the checkpoint
-    main(["--out", str(tmp_path / "b"), "--epochs", "2", *arguments])
+    first = cli("train", "--out", str(tmp_path / "a"), "--epochs", "1", *arguments)
+    assert first.exit_code == 0, first.output
+    assert "against heuristic" in first.output  # the periodic evaluation
+    assert (tmp_path / "a" / "checkpoint.pt").exists()
+    again = cli("train", "--out", str(tmp_path / "a"), "--epochs", "2", *arguments)  # resumed from the checkpoint
+    assert again.exit_code == 0, again.output
+    main(["--out", str(tmp_path / "b"), "--epochs", "2", *arguments])  # the module's command line, the same run
     rows = [json.loads(line) for line in (tmp_path / "a" / "log.jsonl").read_text().splitlines()]
     assert [row["epoch"] for row in rows] == [1, 2] and "win_rate" in rows[1]
     one = Network.load(str(tmp_path / "a" / "learned.npz"))
     other = Network.load(str(tmp_path / "b" / "learned.npz"))
     assert all(np.array_equal(a[0], b[0]) for a, b in zip(one.hidden, other.hidden, strict=True))
+
+
+def test_unomas_train_without_pytorch_stops_before_playing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "torch", None)  # as if the train extra were not installed
+    with raises_code(SettingsError, "setup.no_train", install="pip install 'unomas[train]'"):
+        require_torch()
+    result = cli("train", "--out", str(tmp_path / "run"), "--games", "1", "--lang", "es")
+    assert result.exit_code == 1
+    assert "unomas[train]" in result.output and "PyTorch" in result.output
+    assert not (tmp_path / "run").exists()  # no round was played
 
 
 def test_training_evaluates_a_weights_file_and_plots_its_curve(tmp_path: Path) -> None:
@@ -82,3 +177,26 @@ def test_training_evaluates_a_weights_file_and_plots_its_curve(tmp_path: Path) -
     (tmp_path / "log.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
     plot(tmp_path)
     assert (tmp_path / "curve.png").stat().st_size > 1000
+
+
+def test_fitting_renames_the_colours_of_every_decision_consistently(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="training needs the train extra (PyTorch)")
+    import torch
+
+    from unomas.bots.fit import renamed, renamings
+    from unomas.cards import KINDS
+
+    table = renamings()
+    assert len(table["colors"]) == 24 and sorted(map(tuple, table["colors"].tolist()))[0] == (0, 1, 2, 3)
+    for sources in table.values():
+        assert all(sorted(row) == list(range(len(row))) for row in sources.tolist())
+    assert {tuple(row) for row in table["features"].tolist()} != {tuple(range(FEATURES))}
+    data = load(generate(tmp_path, seed=3, games=1, iterations=8, chunk=1))
+    batch = {name: torch.from_numpy(data[name]) for name in ("features", "masks", "moves", "colors")}
+    for index in range(24):
+        names = torch.full((len(data["won"]),), index)
+        out = renamed(batch, names, table)
+        held = out["features"][:, :KINDS] + out["features"][:, 3 * KINDS : 4 * KINDS]  # the hand and a card drawn
+        plays = out["masks"][:, :KINDS]
+        assert bool((held[plays] > 0).all())  # every card that may be played is still one held
+        assert torch.equal(out["moves"].sum(1), batch["moves"].sum(1))

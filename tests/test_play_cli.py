@@ -317,8 +317,10 @@ def test_bad_play_flags_are_one_line_in_the_user_s_language_and_exit_2(
         (["replay"], "FILE is missing. (unomas replay --help)", "Falta FILE. (unomas replay --help)"),
         (
             ["dance"],
-            "There is no command dance (the commands are simulate, tournament, play, replay, serve, bot, host, mcp).",
-            "No existe la orden dance (las órdenes son simulate, tournament, play, replay, serve, bot, host, mcp).",
+            "There is no command dance (the commands are simulate, tournament, play, replay, serve, bot, host, mcp,"
+            " train).",
+            "No existe la orden dance (las órdenes son simulate, tournament, play, replay, serve, bot, host, mcp,"
+            " train).",
         ),
         (["play", "--players", "x"], "--players takes a whole number, not x. (unomas play --help)", None),
         (

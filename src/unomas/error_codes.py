@@ -222,6 +222,7 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "setup.bad_slip_rate": N_("a bot's {option} is a rate from 0 to 1, not {value}"),
             "setup.bad_temperature": N_("learned's temperature is 0 or more, not {value}"),
             "setup.bad_weights": N_("the network weights {path} cannot be read ({reason})"),
+            "setup.no_train": N_("training needs PyTorch, which is not installed: {install}"),
             "setup.bot_count": N_("{players} players need {bots} bots, not {given}"),
             "setup.person_seat": N_("the person's seat must be 0 to {last}, not {value}"),
             "setup.name_count": N_("{names} names for {players} seats"),

@@ -1,7 +1,10 @@
 """Fitting ``learned``'s network to self-play data with PyTorch (the ``train`` extra).
 
-Called by :mod:`unomas.bots.train`. One CPU thread, every random draw from the seed; a
-checkpoint after every epoch (``checkpoint.pt``: weights, optimiser, epoch) lets a
+Called by :mod:`unomas.bots.train`. UNO plays the same with its colours renamed, so every
+decision of a batch is seen under one of the 24 renamings of the colours, drawn at random
+(the cards, the colour in play, the colours each opponent lacks, the moves and the colour
+named): 24 times the data for the price of the search's decisions once. One CPU thread,
+every random draw from the seed; a checkpoint after every epoch (``checkpoint.pt``: weights, optimiser, epoch) lets a
 stopped run go on where it stopped; ``learned.npz`` holds the weights in the names
 :class:`unomas.bots.learned.Network` reads.
 """
@@ -17,7 +20,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from unomas.bots.learned import FEATURES, MOVES
+from unomas.bots.learned import FEATURES, MOVES, SEATS
+from unomas.cards import KINDS, WILD
 
 HELD_OUT = 0.05
 """The share of the decisions kept out of training, to watch for overfitting."""
@@ -48,6 +52,44 @@ class PolicyValue(nn.Module):
             out[f"{name}.weight"] = layer.weight.detach().numpy().astype(np.float32)
             out[f"{name}.bias"] = layer.bias.detach().numpy().astype(np.float32)
         return out
+
+
+def renamings() -> dict[str, torch.Tensor]:
+    """For each of the 24 renamings of the colours, the index of the number each feature,
+    move and colour of a renamed decision is taken from (a ``(24, length)`` tensor each)."""
+    features, moves, colors = [], [], []
+    for order in itertools.permutations(range(4)):
+        back = [order.index(c) for c in range(4)]  # the colour each renamed colour was
+
+        def kind(k: int, back: list[int] = back) -> int:
+            return k if k >= WILD else back[k // 13] * 13 + k % 13
+
+        feature = [block * KINDS + kind(k) for block in range(5) for k in range(KINDS)]
+        feature += [5 * KINDS + back[c] for c in range(4)]
+        at = 5 * KINDS + 4
+        feature += list(range(at, at + 8 + 3 * SEATS))
+        at += 8 + 3 * SEATS
+        feature += [at + 4 * seat + back[c] for seat in range(SEATS) for c in range(4)]
+        feature += list(range(at + 4 * SEATS, FEATURES))
+        features.append(feature)
+        moves.append([kind(k) for k in range(KINDS)] + list(range(KINDS, MOVES)))
+        colors.append(back)
+    return {
+        "features": torch.tensor(features),
+        "masks": torch.tensor(moves),
+        "moves": torch.tensor(moves),
+        "colors": torch.tensor(colors),
+    }
+
+
+def renamed(
+    batch: dict[str, torch.Tensor], index: torch.Tensor, table: dict[str, torch.Tensor]
+) -> dict[str, torch.Tensor]:
+    """``batch`` with each decision's colours renamed by the renaming ``index`` gives it."""
+    out = dict(batch)
+    for name, sources in table.items():
+        out[name] = batch[name].gather(1, sources[index])
+    return out
 
 
 def losses(model: PolicyValue, batch: dict[str, torch.Tensor]) -> torch.Tensor:
@@ -84,6 +126,7 @@ def fit(
     cut = int(count * HELD_OUT)
     held = {name: t[order[:cut]] for name, t in tensors.items()}
     train = {name: t[order[cut:]] for name, t in tensors.items()}
+    table = renamings()
     model = PolicyValue(hidden)
     optimiser = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=1e-5)
     start = 0
@@ -102,10 +145,15 @@ def fit(
             model.train()
             total = 0.0
             batches = 0
-            shuffled = torch.randperm(size, generator=torch.Generator().manual_seed(seed * 100_003 + epoch))
+            draws = torch.Generator().manual_seed(seed * 100_003 + epoch)
+            shuffled = torch.randperm(size, generator=draws)
+            names = torch.randint(len(table["colors"]), (size,), generator=draws)
             for start_at in range(0, size, batch_size):
                 index = shuffled[start_at : start_at + batch_size]
-                loss = losses(model, {name: t[index] for name, t in train.items()})
+                batch = renamed(
+                    {name: t[index] for name, t in train.items()}, names[start_at : start_at + batch_size], table
+                )
+                loss = losses(model, batch)
                 optimiser.zero_grad()
                 loss.backward()  # type: ignore[no-untyped-call]
                 optimiser.step()

@@ -16,7 +16,7 @@ jump-ins follow ``heuristic``, as ``ismcts`` does. ``temperature=0`` (the defaul
 the likeliest move; above 0 it samples the moves' softmax at that temperature.
 
 The weights ship inside the package (``bots/weights/learned.npz``); ``weights=PATH``
-plays another file written by ``python -m unomas.bots.train``. NumPy loads only when the
+plays another file written by ``unomas train``. NumPy loads only when the
 bot is made.
 """
 

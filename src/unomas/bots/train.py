@@ -1,6 +1,7 @@
 """Training ``learned``: imitate the search's decisions in self-play, from a seed.
 
-    python -m unomas.bots.train --out runs/learned --seed 0 [--games 600] [--iterations 500] [--epochs 20]
+    unomas train --out runs/learned --seed 0 [--games 600] [--iterations 500] [--epochs 20]
+    python -m unomas.bots.train --out runs/learned ...  (the same options)
 
 Two stages, both resumable (run the same command again after a stop):
 
@@ -27,6 +28,7 @@ import argparse
 import contextlib
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +40,9 @@ from unomas.bots.search import Node
 from unomas.errors import SettingsError
 from unomas.rules import Rules
 from unomas.view import View
+
+TRAIN_INSTALL = "pip install 'unomas[train]'"
+"""What installs the fitting's library (PyTorch)."""
 
 PLAYER_COUNTS = (2, 2, 2, 2, 3, 4, 4, 4, 5, 6, 8, 10)
 """The player counts of the self-play tables, drawn uniformly from this list."""
@@ -213,25 +218,62 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--eval-every", type=int, default=10, help="epochs between evaluations (0: never)")
     parser.add_argument("--eval-rounds", type=int, default=200)
     args = parser.parse_args(argv)
-    paths = generate(args.out, args.seed, args.games, args.iterations, args.chunk)
+    train(
+        args.out,
+        seed=args.seed,
+        games=args.games,
+        iterations=args.iterations,
+        chunk=args.chunk,
+        epochs=args.epochs,
+        hidden=args.hidden,
+        eval_every=args.eval_every,
+        eval_rounds=args.eval_rounds,
+    )
+
+
+def require_torch() -> None:
+    """Refuse (``setup.no_train``) before any round is played when PyTorch, which the
+    fitting needs, is not installed."""
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is None:
+        raise SettingsError("setup.no_train", install=TRAIN_INSTALL)
+
+
+def train(
+    out: Path,
+    *,
+    seed: int,
+    games: int,
+    iterations: int,
+    chunk: int,
+    epochs: int,
+    hidden: list[int],
+    eval_every: int,
+    eval_rounds: int,
+) -> None:
+    """Both stages (see the module), each taken up where a stopped run left it."""
+    require_torch()
+    paths = generate(out, seed, games, iterations, chunk)
     from unomas.bots.fit import fit
 
-    fit(args.out, load(paths), seed=args.seed, epochs=args.epochs, hidden=args.hidden, report=report(args))
+    fit(out, load(paths), seed=seed, epochs=epochs, hidden=hidden, report=report(out, seed, eval_every, eval_rounds))
 
 
-def report(args: argparse.Namespace) -> Any:
-    """What :func:`~unomas.bots.fit.fit` calls after each epoch: evaluate, log, plot."""
+def report(out: Path, seed: int, every: int, rounds: int) -> Callable[[int, float, float], None]:
+    """What :func:`~unomas.bots.fit.fit` calls after each epoch: evaluate (every ``every``
+    epochs, ``rounds`` rounds), log, plot."""
 
     def after(epoch: int, loss: float, held_out: float) -> None:
         row: dict[str, float] = {"epoch": epoch, "loss": loss, "held_out": held_out}
-        if args.eval_every and epoch % args.eval_every == 0:
-            rate, low, high = evaluate(args.out / "learned.npz", args.eval_rounds, args.seed)
+        if every and epoch % every == 0:
+            rate, low, high = evaluate(out / "learned.npz", rounds, seed)
             row |= {"win_rate": rate, "low": low, "high": high}
             print(f"epoch {epoch}: {rate:.1%} ({low:.1%}–{high:.1%}) against heuristic", flush=True)
-        with (args.out / "log.jsonl").open("a") as log:
+        with (out / "log.jsonl").open("a") as log:
             log.write(json.dumps(row) + "\n")
         with contextlib.suppress(ImportError):
-            plot(args.out)
+            plot(out)
 
     return after
 

@@ -26,7 +26,7 @@ from typer._click.types import BoolParamType, FloatParamType, IntParamType, Para
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from unomas import __version__, record
-from unomas.cli import seats
+from unomas.cli import seats, training
 from unomas.cli.lines import LangOption
 from unomas.console import INTERRUPTED, progress_bar, rules_from_settings, simulate
 from unomas.errors import RecordError, SettingsError
@@ -942,6 +942,7 @@ def serve_command(
 
 
 seats.register(app, Command)  # unomas bot --join, unomas mcp
+training.register(app, Command)  # unomas train
 
 
 def _where(error: RecordError, t: "Translations") -> str:
