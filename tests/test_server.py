@@ -281,6 +281,25 @@ def test_a_server_holding_all_the_rooms_it_can_refuses_a_new_one() -> None:
         assert status == 503 and refusal(answer) == ("room.capacity", {"limit": 1})
 
 
+def test_at_the_limit_a_new_room_takes_the_place_of_the_lobby_empty_the_longest() -> None:
+    with running(SQLiteStore(":memory:"), Settings(max_rooms=3, window=0)) as address:
+        first, second = create(address), create(address)
+
+        async def visit(room: dict[str, Any]) -> None:  # the host comes and goes: empty from now
+            async with websockets.connect(f"ws://{address}/ws/{room['code']}") as socket:
+                await socket.send(json.dumps({"type": "hello", "token": room["token"]}))
+                await socket.recv()
+
+        asyncio.run(visit(first))
+        time.sleep(0.05)
+        third = create(address)
+        assert [get(address, f"/api/rooms/{r['code']}")[0] for r in (first, second, third)] == [200] * 3
+        create(address)  # the second, never visited, has been empty the longest
+        assert [get(address, f"/api/rooms/{r['code']}")[0] for r in (first, second, third)] == [200, 404, 200]
+        create(address)  # then the first, empty since its host left (before the third was made)
+        assert [get(address, f"/api/rooms/{r['code']}")[0] for r in (first, third)] == [404, 200]
+
+
 def test_the_room_limit_is_sized_by_memory_unless_given() -> None:
     """Half the memory at 256 KiB a room: 24 GiB holds 49,152 rooms; a cgroup's or a
     machine's limit, whichever is lower, is the memory."""

@@ -36,6 +36,7 @@ import asyncio
 import contextlib
 import functools
 import hashlib
+import heapq
 import ipaddress
 import json
 import logging
@@ -222,6 +223,8 @@ class Server:
         self.settings = settings
         self.rate = rate
         self.rooms: dict[str, Room] = {}
+        self._vacant: list[tuple[float, str]] = []
+        """A heap of (empty since, code): the lobbies that may make space (:meth:`_vacated`)."""
         self.max_rooms = settings.max_rooms or memory_capacity()
         """Rooms held at once (:attr:`Settings.max_rooms`, or as many as the memory holds)."""
         self.creates = PerClient(settings.create_rate, "rooms created")
@@ -415,6 +418,7 @@ class Server:
                     full = max(burst / rate for rate, burst in (settings.create_rate, settings.lookup_rate))
                     await self.store(self.leases.prune, full)
             self.open_sockets.prune()
+            self._prune_vacant()
             for room in [room for room in self.rooms.values() if room.abandoned(now)]:
                 await self._forget(room)
 
@@ -436,10 +440,33 @@ class Server:
         limit = self.max_rooms
         if len(self.rooms) < limit:
             return
-        unattended = [room for room in self.rooms.values() if room.unattended()]
-        if not unattended:
-            raise Refusal("room.capacity", limit=limit)
-        await self._forget(min(unattended, key=lambda room: room.empty_since or 0.0))
+        vacant = self._vacant
+        while vacant:  # the earliest entry still true (entries go stale as people come and go)
+            since, code = heapq.heappop(vacant)
+            room = self.rooms.get(code)
+            if room is not None and room.unattended() and room.empty_since == since:
+                await self._forget(room)
+                return
+        raise Refusal("room.capacity", limit=limit)
+
+    def _vacated(self, room: Room) -> None:
+        """``room``'s last seated person left (or it was just made): a candidate for
+        :meth:`_make_space`, which then finds the lobby empty the longest without looking
+        at every room (a flood at the limit would otherwise cost a pass over them all per
+        create). Stale entries are dropped there, and by :meth:`_prune_vacant`."""
+        if room.empty_since is not None:
+            heapq.heappush(self._vacant, (room.empty_since, room.code))
+
+    def _prune_vacant(self) -> None:
+        """Rebuild the candidates from the rooms once stale entries outnumber them (memory
+        stays bounded however often people come and go)."""
+        if len(self._vacant) > 2 * len(self.rooms) + 64:
+            self._vacant = [
+                (since, code)
+                for code, room in self.rooms.items()
+                if room.unattended() and (since := room.empty_since) is not None
+            ]
+            heapq.heapify(self._vacant)
 
     def _release(self, code: str) -> None:
         """``code`` no longer counts among the rooms its creator holds."""
@@ -453,6 +480,8 @@ class Server:
         self.rooms[room.code] = room
         room.on_over = self._finished
         room.on_rematch = self._rematch
+        room.on_vacated = self._vacated
+        self._vacated(room)
 
     async def _rematch(self, room: Room) -> str:
         """Make ``room``'s rematch: a new room with its seats, its match started."""

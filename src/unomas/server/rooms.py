@@ -306,6 +306,8 @@ class Room:
         self.watchers = 0
         """How many of the connections are spectators'."""
         self.on_over: Callable[[Room], None] | None = None
+        self.on_vacated: Callable[[Room], None] | None = None
+        """Told when the last seated person's connection leaves (the server's candidates for space)."""
         self.empty_since: float | None = asyncio.get_running_loop().time()
         """When the last seated person's connection left (loop time), None while one is
         connected (spectators do not count)."""
@@ -562,6 +564,8 @@ class Room:
         seat = connection.seat
         if self.empty_since is None and all(other.seat is None for other in self.connections):
             self.empty_since = asyncio.get_running_loop().time()
+            if self.on_vacated is not None:
+                self.on_vacated(self)
         if self.match is not None and not any(other.seat == seat for other in self.connections):
             self.match.leave(seat)
         if seat is None:
