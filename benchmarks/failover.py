@@ -19,25 +19,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
-from typing import Any
 
 import websockets
 
+from limits import call
 from server_load import proxy_config, wait_for
-
-
-def call(address: str, path: str, body: dict[str, Any] | None, client: str) -> Any:
-    """GET, or POST ``body`` as JSON, as the player at ``client`` (sent as the forwarded
-    address: each kill's player is a client of its own, so the per-address limits, which
-    the instances share, count each once); the decoded answer."""
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"http://{address}{path}", data=data, method="GET" if body is None else "POST")
-    request.add_header("Content-Type", "application/json")
-    request.add_header("X-Forwarded-For", client)
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
 
 
 async def first_update(url: str, token: str, client: str, start: bool = False) -> None:
@@ -99,7 +86,7 @@ def main() -> None:
             for kill in range(args.kills):
                 time.sleep(2.5)  # the proxy sees every instance up again
                 client = f"10.9.{kill // 250}.{kill % 250 + 1}"
-                room = call(address, "/api/rooms", {"name": "Ana", "rules": {"players": 2}, "bots": [1]}, client)
+                room = call(address, "/api/rooms", client, {"name": "Ana", "rules": {"players": 2}, "bots": [1]})
                 url = f"ws://{address}/ws/{room['code']}"
                 asyncio.run(first_update(url, room["token"], client, start=True))
                 host = hosting(args.db, room["code"])
