@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from codes import raises_code
+from unomas.bots import train as train_module
 from unomas.bots.learned import FEATURES, MOVES, Network
 from unomas.bots.train import generate, load, require_torch, table_rules
 from unomas.cli import app
@@ -132,6 +133,22 @@ def test_self_play_data_is_made_once_and_its_targets_are_open_moves(tmp_path: Pa
     assert np.allclose(data["moves"].sum(axis=1), 1.0)
     assert not (data["moves"] * ~data["masks"]).any()
     assert 0 < data["won"].sum() < count
+
+
+def test_a_self_play_round_past_the_longest_is_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    decisions = len(train_module.play_round("0/0", 8).seats)
+    assert 0 < decisions < train_module.LONGEST_ROUND
+    monkeypatch.setattr(train_module, "LONGEST_ROUND", decisions)
+    assert len(train_module.play_round("0/0", 8).seats) == decisions
+    monkeypatch.setattr(train_module, "LONGEST_ROUND", decisions - 1)
+    assert train_module.play_round("0/0", 8).seats == []
+
+
+def test_self_play_data_is_the_same_from_two_workers_as_from_one(tmp_path: Path) -> None:
+    alone = load(generate(tmp_path / "one", seed=0, games=2, iterations=8, chunk=1))
+    shared = load(generate(tmp_path / "two", seed=0, games=2, iterations=8, chunk=1, workers=2))
+    assert alone.keys() == shared.keys()
+    assert all(np.array_equal(alone[name], shared[name]) for name in alone)
 
 
 def test_unomas_train_reproduces_from_a_seed_and_resumes(tmp_path: Path) -> None:

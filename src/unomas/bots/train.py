@@ -1,6 +1,6 @@
 """Training ``learned``: imitate the search's decisions in self-play, from a seed.
 
-    unomas train --out runs/learned --seed 0 [--games 600] [--iterations 500] [--epochs 20]
+    unomas train --out runs/learned --seed 0 [--games 600] [--iterations 500] [--epochs 20] [--workers 2]
     python -m unomas.bots.train --out runs/learned ...  (the same options)
 
 Two stages, both resumable (run the same command again after a stop):
@@ -28,7 +28,7 @@ import argparse
 import contextlib
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,7 @@ from unomas.bots.guided import GuidedNode
 from unomas.bots.ismcts import IsmctsBot
 from unomas.bots.learned import FEATURES, INPUT_SWITCHES, MOVES, features, move_of
 from unomas.bots.search import Node
-from unomas.errors import SettingsError
+from unomas.errors import BotError, SettingsError
 from unomas.rules import Rules
 from unomas.view import View
 
@@ -47,11 +47,21 @@ TRAIN_INSTALL = "pip install 'unomas[train]'"
 PLAYER_COUNTS = (2, 2, 2, 2, 3, 4, 4, 4, 5, 6, 8, 10)
 """The player counts of the self-play tables, drawn uniformly from this list."""
 
+LONGEST_ROUND = 1000
+"""Decisions after which a self-play round is left out of the data. Rounds that long (tables
+of stacking and drawing until playable, where hands grow and the search cannot end the round)
+would cost most of the time and teach little."""
 
-def table_rules(rng: random.Random) -> Rules:
-    """The rules of one self-play round: official (half), all house rules (a quarter) or a
-    random mix of switches; a single round (``target_score=0``)."""
-    players = rng.choice(PLAYER_COUNTS)
+
+class LongRound(Exception):
+    """A self-play round went past :data:`LONGEST_ROUND` decisions."""
+
+
+def table_rules(rng: random.Random, counts: Sequence[int] = PLAYER_COUNTS) -> Rules:
+    """The rules of one self-play round: a player count drawn from ``counts``; official
+    (half), all house rules (a quarter) or a random mix of switches; a single round
+    (``target_score=0``)."""
+    players = rng.choice(counts)
     kind = rng.random()
     if kind < 0.5:
         return Rules.preset("official", players=players, target_score=0)
@@ -84,6 +94,8 @@ class RecordingBot(IsmctsBot):
         self.samples = samples
 
     def search(self, view: View) -> Node | GuidedNode:
+        if len(self.samples.seats) >= LONGEST_ROUND:
+            raise LongRound
         root = super().search(view)
         mask = [False] * MOVES
         moves = [0.0] * MOVES
@@ -110,51 +122,83 @@ class RecordingBot(IsmctsBot):
         return root
 
 
-def play_round(seed: str, iterations: int) -> Samples:
-    """One self-play round (its rules and deal drawn from ``seed``); its decisions."""
+def play_round(seed: str, iterations: int, counts: Sequence[int] = PLAYER_COUNTS) -> Samples:
+    """One self-play round (its rules and deal drawn from ``seed``); its decisions, none if
+    the round went past :data:`LONGEST_ROUND`."""
     from unomas.bots.player import BotPlayer
     from unomas.conductor import Conductor
 
-    rules = table_rules(random.Random(seed))
+    rules = table_rules(random.Random(seed), counts)
     samples = Samples()
     players = [BotPlayer(RecordingBot(samples, iterations)) for _ in range(rules.players)]
-    summary = Conductor.seeded(rules, players, seed=seed, history=False).play()
+    try:
+        summary = Conductor.seeded(rules, players, seed=seed, history=False).play()
+    except BotError as error:  # the conductor reports what a bot raised as its failure
+        if isinstance(error.__cause__, LongRound):
+            return Samples()
+        raise
     winner = summary.round_winners[0] if summary.round_winners else -1
     samples.won = [1.0 if seat == winner else 0.0 for seat in samples.seats]
     return samples
 
 
-def generate(out: Path, seed: int, games: int, iterations: int, chunk: int) -> list[Path]:
-    """Stage 1: the self-play data in chunks under ``out/data`` (chunks already there are kept)."""
+def write_chunk(path: Path, seed: int, numbers: range, iterations: int, counts: Sequence[int]) -> int:
+    """Play the rounds ``numbers`` and write their decisions to ``path`` (through a partial
+    file, so a stopped run never leaves half a chunk); the count of rounds."""
     import numpy as np
+
+    samples = Samples()
+    for number in numbers:
+        one = play_round(f"{seed}/{number}", iterations, counts)
+        for name in ("features", "masks", "moves", "colors", "seats", "won"):
+            getattr(samples, name).extend(getattr(one, name))
+    partial = path.with_suffix(".partial.npz")
+    np.savez_compressed(
+        partial,
+        features=np.asarray(samples.features, dtype=np.float32).reshape(-1, FEATURES),
+        masks=np.asarray(samples.masks, dtype=bool).reshape(-1, MOVES),
+        moves=np.asarray(samples.moves, dtype=np.float32).reshape(-1, MOVES),
+        colors=np.asarray(samples.colors, dtype=np.float32).reshape(-1, 4),
+        won=np.asarray(samples.won, dtype=np.float32),
+    )
+    partial.rename(path)
+    return len(numbers)
+
+
+def generate(
+    out: Path,
+    seed: int,
+    games: int,
+    iterations: int,
+    chunk: int,
+    workers: int = 1,
+    counts: Sequence[int] = PLAYER_COUNTS,
+) -> list[Path]:
+    """Stage 1: the self-play data in chunks under ``out/data`` (chunks already there are
+    kept), ``workers`` processes at once, at tables of the player ``counts``. A chunk
+    depends only on the seed and its rounds' numbers, so the data is the same for any
+    number of workers."""
+    from pebble import ProcessPool
     from rich.progress import Progress
 
     folder = out / "data"
     folder.mkdir(parents=True, exist_ok=True)
     paths = [folder / f"chunk-{index:04d}.npz" for index in range((games + chunk - 1) // chunk)]
+    jobs = {path: range(index * chunk, min(games, (index + 1) * chunk)) for index, path in enumerate(paths)}
     with Progress() as progress:
         task = progress.add_task("self-play", total=games)
-        for index, path in enumerate(paths):
-            numbers = range(index * chunk, min(games, (index + 1) * chunk))
-            if path.exists():
-                progress.advance(task, len(numbers))
-                continue
-            samples = Samples()
-            for number in numbers:
-                one = play_round(f"{seed}/{number}", iterations)
-                for name in ("features", "masks", "moves", "colors", "seats", "won"):
-                    getattr(samples, name).extend(getattr(one, name))
-                progress.advance(task)
-            partial = path.with_suffix(".partial.npz")
-            np.savez_compressed(
-                partial,
-                features=np.asarray(samples.features, dtype=np.float32).reshape(-1, FEATURES),
-                masks=np.asarray(samples.masks, dtype=bool).reshape(-1, MOVES),
-                moves=np.asarray(samples.moves, dtype=np.float32).reshape(-1, MOVES),
-                colors=np.asarray(samples.colors, dtype=np.float32).reshape(-1, 4),
-                won=np.asarray(samples.won, dtype=np.float32),
-            )
-            partial.rename(path)
+        progress.advance(task, sum(len(numbers) for path, numbers in jobs.items() if path.exists()))
+        missing = [(path, numbers) for path, numbers in jobs.items() if not path.exists()]
+        if workers == 1:
+            for path, numbers in missing:
+                progress.advance(task, write_chunk(path, seed, numbers, iterations, counts))
+        else:
+            with ProcessPool(max_workers=workers) as pool:
+                futures = [
+                    pool.schedule(write_chunk, (path, seed, numbers, iterations, counts)) for path, numbers in missing
+                ]
+                for future in futures:
+                    progress.advance(task, future.result())
     return paths
 
 
@@ -213,6 +257,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=600, help="self-play rounds")
     parser.add_argument("--iterations", type=int, default=500, help="the search's iterations per decision")
     parser.add_argument("--chunk", type=int, default=10, help="rounds per data file")
+    parser.add_argument("--workers", type=int, default=1, help="processes playing the self-play rounds")
+    parser.add_argument(
+        "--players", type=int, nargs="+", default=list(PLAYER_COUNTS), help="player counts of the tables, drawn evenly"
+    )
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--hidden", type=int, nargs="+", default=[256, 256], help="hidden layer sizes")
     parser.add_argument("--eval-every", type=int, default=10, help="epochs between evaluations (0: never)")
@@ -224,6 +272,8 @@ def main(argv: list[str] | None = None) -> None:
         games=args.games,
         iterations=args.iterations,
         chunk=args.chunk,
+        workers=args.workers,
+        counts=args.players,
         epochs=args.epochs,
         hidden=args.hidden,
         eval_every=args.eval_every,
@@ -249,12 +299,14 @@ def train(
     chunk: int,
     epochs: int,
     hidden: list[int],
+    workers: int = 1,
+    counts: Sequence[int] = PLAYER_COUNTS,
     eval_every: int,
     eval_rounds: int,
 ) -> None:
     """Both stages (see the module), each taken up where a stopped run left it."""
     require_torch()
-    paths = generate(out, seed, games, iterations, chunk)
+    paths = generate(out, seed, games, iterations, chunk, workers, counts)
     from unomas.bots.fit import fit
 
     fit(out, load(paths), seed=seed, epochs=epochs, hidden=hidden, report=report(out, seed, eval_every, eval_rounds))

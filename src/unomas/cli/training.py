@@ -36,6 +36,15 @@ def train_command(
     ] = 500,
     chunk: Annotated[int, typer.Option(min=1, metavar="N", help="Rounds per data file, 1 or more.")] = 10,
     epochs: Annotated[int, typer.Option(min=1, metavar="N", help="Passes over the data, 1 or more.")] = 20,
+    workers: Annotated[
+        int, typer.Option(min=1, metavar="N", help="Processes playing the self-play rounds, 1 or more.")
+    ] = 1,
+    players: Annotated[
+        Optional[list[int]],  # noqa: UP045
+        typer.Option(
+            min=2, max=10, metavar="N", help="A player count of the self-play tables (repeatable; default 2 to 10)."
+        ),
+    ] = None,
     hidden: Annotated[
         Optional[list[int]],  # noqa: UP045
         typer.Option(min=1, metavar="N", help="A hidden layer's size (repeatable; default 256 twice)."),
@@ -53,7 +62,7 @@ def train_command(
 
     A progress bar for each stage, games against heuristic every --eval-every epochs, a checkpoint after every epoch."""
     t = translations(lang)
-    from unomas.bots.train import train
+    from unomas.bots.train import PLAYER_COUNTS, train
 
     try:
         train(
@@ -63,6 +72,8 @@ def train_command(
             iterations=iterations,
             chunk=chunk,
             epochs=epochs,
+            workers=workers,
+            counts=players or PLAYER_COUNTS,
             hidden=hidden or [256, 256],
             eval_every=eval_every,
             eval_rounds=eval_rounds,
