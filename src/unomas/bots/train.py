@@ -6,11 +6,13 @@
 Two stages, both resumable (run the same command again after a stop):
 
 1. **Self-play data**: ``--games`` single rounds, every seat ``ismcts`` at ``--iterations``,
-   each at a table drawn from the seed (2 to 10 players, weighted to 2 and 4; official
-   rules, every house rule, or a random mix). At every decision with a choice it records
-   :func:`~unomas.bots.learned.features`, the moves open, the share of the search's visits
-   each move got (and each colour, for a wild), and, once the round is over, whether that
-   seat won. Chunks of ``--chunk`` games are written to ``OUT/data/`` as they finish.
+   each at a table drawn from the seed (2 to 10 players, weighted to 2 and 4, or the
+   ``--players`` counts; official rules, every house rule, or a random mix). At every
+   decision with a choice it records :func:`~unomas.bots.learned.features`, the moves open,
+   the share of the search's visits each move got (and each colour, for a wild), and, once
+   the round is over, whether that seat won; a round past :data:`LONGEST_ROUND` decisions
+   is left out. Chunks of ``--chunk`` games are written to ``OUT/data/`` as they finish,
+   by ``--workers`` processes.
 2. **Fitting** (PyTorch, the ``train`` extra): the network learns the visit shares (cross
    entropy), the colours and the result (logistic loss), ``--epochs`` passes. After every
    epoch a checkpoint (``OUT/checkpoint.pt``) and the weights in NumPy form
