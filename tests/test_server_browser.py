@@ -573,7 +573,7 @@ def test_a_person_in_the_browser_catches_a_bot_that_forgot_uno_and_jumps_in_whil
     screens = Screens(tmp_path_factory.mktemp("browser-chances"))
     settings = Settings(grace=60, bot_delay=0, round_pause=0.3)
     taken: dict[str, int] = {"catch": 0, "jump": 0, "let go": 0}
-    lost_jumps: list[list[str]] = []
+    lost_jumps: list[list[str]] = []  # what was told after a lost jump-in, what was sent and refused
     with running(SQLiteStore(":memory:"), settings) as address, playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 800})
@@ -621,8 +621,10 @@ def test_a_person_in_the_browser_catches_a_bot_that_forgot_uno_and_jumps_in_whil
                         assert told[0].startswith("Ana catches"), told
                     elif chance == "jump" and not told[0].startswith("Ana jumps in"):
                         # Seen once in many runs: the click's jump-in was not the next thing told.
-                        # Not counted; the test still needs one jump-in told first, below.
-                        lost_jumps.append(told)
+                        # Not counted; the test still needs one jump-in told first, below. What
+                        # the page sent and was refused goes with it, to tell why if it recurs.
+                        sent = page.evaluate("window.unomasSent.slice(-2)")
+                        lost_jumps.append([*told, repr(sent), repr(page.evaluate("window.unomasErrors"))])
                         continue
                     taken[chance] += 1
                     continue
