@@ -144,6 +144,25 @@ def test_a_self_play_round_past_the_longest_is_left_out(monkeypatch: pytest.Monk
     assert train_module.play_round("0/0", 8).seats == []
 
 
+def test_heuristic_as_teacher_gives_its_own_moves_and_colours_as_targets(tmp_path: Path) -> None:
+    data = load(generate(tmp_path, seed=0, games=2, iterations=8, chunk=1, teacher="heuristic"))
+    count = len(data["won"])
+    assert count > 0 and data["features"].shape == (count, FEATURES)
+    assert np.array_equal(data["moves"].max(axis=1), np.ones(count))  # the move it chose, the whole weight
+    assert data["masks"][np.arange(count), data["moves"].argmax(axis=1)].all()
+    assert (data["masks"].sum(axis=1) > 1).all()  # decisions with a choice only
+    named = data["colors"].sum(axis=1) > 0
+    assert named.any() and np.array_equal(data["colors"][named].max(axis=1), np.ones(int(named.sum())))
+    assert 0 < data["won"].sum() < count
+
+
+def test_an_unknown_teacher_is_refused_in_the_readers_language(tmp_path: Path) -> None:
+    result = cli("train", "--out", str(tmp_path / "run"), "--teacher", "nobody", "--lang", "es")
+    assert result.exit_code == 1
+    assert "nobody" in result.output and "ismcts, heuristic" in result.output and "maestro" in result.output
+    assert not (tmp_path / "run").exists()
+
+
 def test_self_play_data_is_the_same_from_two_workers_as_from_one(tmp_path: Path) -> None:
     alone = load(generate(tmp_path / "one", seed=0, games=2, iterations=8, chunk=1))
     shared = load(generate(tmp_path / "two", seed=0, games=2, iterations=8, chunk=1, workers=2))

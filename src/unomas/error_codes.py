@@ -223,6 +223,7 @@ ERRORS: Final[dict[str, ErrorCode]] = {
             "setup.bad_temperature": N_("learned's temperature is 0 or more, not {value}"),
             "setup.bad_weights": N_("the network weights {path} cannot be read ({reason})"),
             "setup.no_train": N_("training needs PyTorch, which is not installed: {install}"),
+            "setup.bad_teacher": N_("there is no teacher {name}: the network learns from {known}"),
             "setup.bot_count": N_("{players} players need {bots} bots, not {given}"),
             "setup.person_seat": N_("the person's seat must be 0 to {last}, not {value}"),
             "setup.name_count": N_("{names} names for {players} seats"),

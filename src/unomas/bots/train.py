@@ -35,11 +35,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from unomas.actions import Action, Kind
+from unomas.bots.base import Bot
 from unomas.bots.guided import GuidedNode
+from unomas.bots.heuristic import HeuristicBot
 from unomas.bots.ismcts import IsmctsBot
 from unomas.bots.learned import FEATURES, INPUT_SWITCHES, MOVES, features, move_of
-from unomas.bots.search import Node
+from unomas.bots.search import Node, turn_candidates
 from unomas.errors import BotError, SettingsError
+from unomas.position import Phase
 from unomas.rules import Rules
 from unomas.view import View
 
@@ -88,8 +92,32 @@ class Samples:
     won: list[float] = field(default_factory=list)
 
 
+TEACHERS = ("ismcts", "heuristic")
+"""Whose decisions the network learns: the search's visit shares, or ``heuristic``'s moves."""
+
+
+def record(
+    samples: Samples, view: View, seat: int, voids: dict[int, set[int]], moves: list[float], colors: list[float]
+) -> None:
+    """Add one decision to ``samples``: ``view``'s features, its open moves, and the teacher's
+    weight on each move and colour (normalised here)."""
+    mask = [False] * MOVES
+    for action in view.legal_actions:
+        move = move_of(action)
+        if move is not None:
+            mask[move] = True
+    total = sum(moves)
+    color_total = sum(colors)
+    samples.features.append(features(view, voids))
+    samples.masks.append(mask)
+    samples.moves.append([v / total for v in moves])
+    samples.colors.append([v / color_total for v in colors] if color_total else colors)
+    samples.seats.append(seat)
+
+
 class RecordingBot(IsmctsBot):
-    """``ismcts`` that writes each search it makes into ``samples``."""
+    """``ismcts`` that writes each search it makes into ``samples``: the share of the visits
+    each move and colour got."""
 
     def __init__(self, samples: Samples, iterations: int) -> None:
         super().__init__(iterations=iterations, forget=0.0, miss=0.0)
@@ -99,13 +127,8 @@ class RecordingBot(IsmctsBot):
         if len(self.samples.seats) >= LONGEST_ROUND:
             raise LongRound
         root = super().search(view)
-        mask = [False] * MOVES
         moves = [0.0] * MOVES
         colors = [0.0] * 4
-        for action in view.legal_actions:
-            move = move_of(action)
-            if move is not None:
-                mask[move] = True
         for action, child in root.children.items():
             move = move_of(action)
             if move is None:
@@ -113,28 +136,50 @@ class RecordingBot(IsmctsBot):
             moves[move] += child.visits
             if action.color is not None:
                 colors[action.color] += child.visits
-        total = sum(moves)
-        color_total = sum(colors)
-        samples = self.samples
-        samples.features.append(features(view, self.helper.voids))
-        samples.masks.append(mask)
-        samples.moves.append([v / total for v in moves])
-        samples.colors.append([v / color_total for v in colors] if color_total else colors)
-        samples.seats.append(self.seat)
+        record(self.samples, view, self.seat, self.helper.voids, moves, colors)
         return root
 
 
-def play_round(seed: str, iterations: int, counts: Sequence[int] = PLAYER_COUNTS) -> Samples:
-    """One self-play round (its rules and deal drawn from ``seed``); its decisions, none if
-    the round went past :data:`LONGEST_ROUND`."""
+class HeuristicRecordingBot(HeuristicBot):
+    """``heuristic`` without slips, writing each turn decision with a choice (those
+    ``ismcts`` would search) into ``samples``: the move and colour it chose, as the whole
+    weight."""
+
+    def __init__(self, samples: Samples) -> None:
+        super().__init__(forget=0.0, miss=0.0)
+        self.samples = samples
+
+    def act(self, view: View) -> Action:
+        chosen = super().act(view)
+        move = move_of(chosen)
+        call = any(a.kind is Kind.UNO or a.kind is Kind.CATCH for a in view.legal_actions)
+        if move is None or call or view.phase is Phase.COLOR or len(turn_candidates(view.legal_actions)) == 1:
+            return chosen
+        if len(self.samples.seats) >= LONGEST_ROUND:
+            raise LongRound
+        moves = [0.0] * MOVES
+        moves[move] = 1.0
+        colors = [0.0] * 4
+        if chosen.color is not None:
+            colors[chosen.color] = 1.0
+        record(self.samples, view, self.seat, self.voids, moves, colors)
+        return chosen
+
+
+def play_round(seed: str, iterations: int, counts: Sequence[int] = PLAYER_COUNTS, teacher: str = "ismcts") -> Samples:
+    """One self-play round (its rules and deal drawn from ``seed``), every seat the
+    ``teacher``; its decisions, none if the round went past :data:`LONGEST_ROUND`."""
     from unomas.bots.player import BotPlayer
     from unomas.conductor import Conductor
 
     rules = table_rules(random.Random(seed), counts)
     samples = Samples()
-    players = [BotPlayer(RecordingBot(samples, iterations)) for _ in range(rules.players)]
+    bots: list[Bot] = [
+        RecordingBot(samples, iterations) if teacher == "ismcts" else HeuristicRecordingBot(samples)
+        for _ in range(rules.players)
+    ]
     try:
-        summary = Conductor.seeded(rules, players, seed=seed, history=False).play()
+        summary = Conductor.seeded(rules, [BotPlayer(bot) for bot in bots], seed=seed, history=False).play()
     except BotError as error:  # the conductor reports what a bot raised as its failure
         if isinstance(error.__cause__, LongRound):
             return Samples()
@@ -144,14 +189,14 @@ def play_round(seed: str, iterations: int, counts: Sequence[int] = PLAYER_COUNTS
     return samples
 
 
-def write_chunk(path: Path, seed: int, numbers: range, iterations: int, counts: Sequence[int]) -> int:
+def write_chunk(path: Path, seed: int, numbers: range, iterations: int, counts: Sequence[int], teacher: str) -> int:
     """Play the rounds ``numbers`` and write their decisions to ``path`` (through a partial
     file, so a stopped run never leaves half a chunk); the count of rounds."""
     import numpy as np
 
     samples = Samples()
     for number in numbers:
-        one = play_round(f"{seed}/{number}", iterations, counts)
+        one = play_round(f"{seed}/{number}", iterations, counts, teacher)
         for name in ("features", "masks", "moves", "colors", "seats", "won"):
             getattr(samples, name).extend(getattr(one, name))
     partial = path.with_suffix(".partial.npz")
@@ -175,6 +220,7 @@ def generate(
     chunk: int,
     workers: int = 1,
     counts: Sequence[int] = PLAYER_COUNTS,
+    teacher: str = "ismcts",
 ) -> list[Path]:
     """Stage 1: the self-play data in chunks under ``out/data`` (chunks already there are
     kept), ``workers`` processes at once, at tables of the player ``counts``. A chunk
@@ -193,11 +239,12 @@ def generate(
         missing = [(path, numbers) for path, numbers in jobs.items() if not path.exists()]
         if workers == 1:
             for path, numbers in missing:
-                progress.advance(task, write_chunk(path, seed, numbers, iterations, counts))
+                progress.advance(task, write_chunk(path, seed, numbers, iterations, counts, teacher))
         else:
             with ProcessPool(max_workers=workers) as pool:
                 futures = [
-                    pool.schedule(write_chunk, (path, seed, numbers, iterations, counts)) for path, numbers in missing
+                    pool.schedule(write_chunk, (path, seed, numbers, iterations, counts, teacher))
+                    for path, numbers in missing
                 ]
                 for future in futures:
                     progress.advance(task, future.result())
@@ -260,6 +307,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=500, help="the search's iterations per decision")
     parser.add_argument("--chunk", type=int, default=10, help="rounds per data file")
     parser.add_argument("--workers", type=int, default=1, help="processes playing the self-play rounds")
+    parser.add_argument("--teacher", choices=TEACHERS, default="ismcts", help="whose decisions the network learns")
     parser.add_argument(
         "--players", type=int, nargs="+", default=list(PLAYER_COUNTS), help="player counts of the tables, drawn evenly"
     )
@@ -276,6 +324,7 @@ def main(argv: list[str] | None = None) -> None:
         chunk=args.chunk,
         workers=args.workers,
         counts=args.players,
+        teacher=args.teacher,
         epochs=args.epochs,
         hidden=args.hidden,
         eval_every=args.eval_every,
@@ -303,12 +352,15 @@ def train(
     hidden: list[int],
     workers: int = 1,
     counts: Sequence[int] = PLAYER_COUNTS,
+    teacher: str = "ismcts",
     eval_every: int,
     eval_rounds: int,
 ) -> None:
     """Both stages (see the module), each taken up where a stopped run left it."""
+    if teacher not in TEACHERS:
+        raise SettingsError("setup.bad_teacher", name=teacher, known=", ".join(TEACHERS))
     require_torch()
-    paths = generate(out, seed, games, iterations, chunk, workers, counts)
+    paths = generate(out, seed, games, iterations, chunk, workers, counts, teacher)
     from unomas.bots.fit import fit
 
     fit(out, load(paths), seed=seed, epochs=epochs, hidden=hidden, report=report(out, seed, eval_every, eval_rounds))

@@ -39,6 +39,13 @@ def train_command(
     workers: Annotated[
         int, typer.Option(min=1, metavar="N", help="Processes playing the self-play rounds, 1 or more.")
     ] = 1,
+    teacher: Annotated[
+        str,
+        typer.Option(
+            metavar="NAME",
+            help="Whose decisions the network learns: ismcts (the search's visit shares) or heuristic (its moves).",
+        ),
+    ] = "ismcts",
     players: Annotated[
         Optional[list[int]],  # noqa: UP045
         typer.Option(
@@ -74,6 +81,7 @@ def train_command(
             epochs=epochs,
             workers=workers,
             counts=players or PLAYER_COUNTS,
+            teacher=teacher,
             hidden=hidden or [256, 256],
             eval_every=eval_every,
             eval_rounds=eval_rounds,
