@@ -65,7 +65,7 @@ def train_command(
     ] = 200,
     lang: LangOption = None,
 ) -> None:
-    """Train the learned bot's network: the search's self-play decisions, then PyTorch (the train extra).
+    """Train the learned bot's network: a teacher's self-play decisions (the search, or heuristic), then PyTorch.
 
     A progress bar for each stage, games against heuristic every --eval-every epochs, a checkpoint after every epoch."""
     t = translations(lang)
