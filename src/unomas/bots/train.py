@@ -1,6 +1,6 @@
 """Training ``learned``: imitate the search's decisions in self-play, from a seed.
 
-    unomas train --out runs/learned --seed 0 [--games 600] [--iterations 500] [--epochs 20] [--workers 2]
+    unomas train --out runs/learned --seed 0 [--teacher heuristic] [--games 600] [--epochs 20] [--workers 2]
     python -m unomas.bots.train --out runs/learned ...  (the same options)
 
 Two stages, both resumable (run the same command again after a stop):
@@ -11,8 +11,9 @@ Two stages, both resumable (run the same command again after a stop):
    decision with a choice it records :func:`~unomas.bots.learned.features`, the moves open,
    the share of the search's visits each move got (and each colour, for a wild), and, once
    the round is over, whether that seat won; a round past :data:`LONGEST_ROUND` decisions
-   is left out. Chunks of ``--chunk`` games are written to ``OUT/data/`` as they finish,
-   by ``--workers`` processes.
+   is left out. With ``--teacher heuristic`` every seat is ``heuristic`` without slips,
+   and the target is the move and colour it chose. Chunks of ``--chunk`` games are written
+   to ``OUT/data/`` as they finish, by ``--workers`` processes.
 2. **Fitting** (PyTorch, the ``train`` extra): the network learns the visit shares (cross
    entropy), the colours and the result (logistic loss), ``--epochs`` passes. After every
    epoch a checkpoint (``OUT/checkpoint.pt``) and the weights in NumPy form
