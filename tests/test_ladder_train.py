@@ -6,6 +6,7 @@ import json
 import random
 import sys
 from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ from unomas.errors import SettingsError
 from unomas.runs import rlcard_rule
 from unomas.runs.ladder import main as ladder
 from unomas.runs.ladder import play_ladder
+
+SHIPPED = Path(str(resources.files("unomas.bots.weights").joinpath("learned.npz")))
 
 
 def cli(*args: str) -> Result:
@@ -181,9 +184,17 @@ def test_unomas_train_reproduces_from_a_seed_and_resumes(tmp_path: Path) -> None
     assert (tmp_path / "a" / "checkpoint.pt").exists()
     again = cli("train", "--out", str(tmp_path / "a"), "--epochs", "2", *arguments)  # resumed from the checkpoint
     assert again.exit_code == 0, again.output
-    main(["--out", str(tmp_path / "b"), "--epochs", "2", *arguments])  # the module's command line, the same run
+    improving = ["--improve-rounds", "2", "--workers", "2"]
+    once = cli("train", "--out", str(tmp_path / "a"), "--epochs", "2", "--improve", "1", *improving, *arguments)
+    assert once.exit_code == 0, once.output
+    assert (tmp_path / "a" / "improve.pt").exists()
+    twice = cli("train", "--out", str(tmp_path / "a"), "--epochs", "2", "--improve", "2", *improving, *arguments)
+    assert twice.exit_code == 0, twice.output  # resumed from the improvement's checkpoint
+    # the module's command line, the same run at once and in one process
+    main(["--out", str(tmp_path / "b"), "--epochs", "2", "--improve", "2", "--improve-rounds", "2", *arguments])
     rows = [json.loads(line) for line in (tmp_path / "a" / "log.jsonl").read_text().splitlines()]
-    assert [row["epoch"] for row in rows] == [1, 2] and "win_rate" in rows[1]
+    assert [row.get("epoch", row.get("iteration")) for row in rows] == [1, 2, 1, 2]
+    assert "win_rate" in rows[1] and "win_rate" in rows[3] and rows[3]["decisions"] > 0
     one = Network.load(str(tmp_path / "a" / "learned.npz"))
     other = Network.load(str(tmp_path / "b" / "learned.npz"))
     assert all(np.array_equal(a[0], b[0]) for a, b in zip(one.hidden, other.hidden, strict=True))
@@ -236,3 +247,70 @@ def test_fitting_renames_the_colours_of_every_decision_consistently(tmp_path: Pa
         plays = out["masks"][:, :KINDS]
         assert bool((held[plays] > 0).all())  # every card that may be played is still one held
         assert torch.equal(out["moves"].sum(1), batch["moves"].sum(1))
+
+
+def test_the_improvement_s_rounds_record_the_network_s_own_choices_and_results() -> None:
+    from unomas.bots.train import explore
+
+    data = explore(seed=0, iteration=1, numbers=range(6), weights=str(SHIPPED), counts=(2, 4))
+    count = len(data["won"])
+    assert count > 0 and data["features"].shape == (count, FEATURES)
+    assert data["masks"][np.arange(count), data["moves"]].all()  # every move chosen was open
+    assert (data["masks"].sum(axis=1) > 1).all()  # decisions with a choice only
+    named = data["colors"] >= 0
+    assert named.any() and data["color_masks"][np.flatnonzero(named), data["colors"][named]].all()
+    assert not data["color_masks"][~named].any()
+    assert ((data["chances"] > 0) & (data["chances"] <= 1)).all()
+    assert 0 < data["won"].sum() < count
+    assert len(np.unique(data["episodes"])) > 6  # several seats a round
+    again = explore(seed=0, iteration=1, numbers=range(6), weights=str(SHIPPED), counts=(2, 4))
+    assert all(np.array_equal(data[name], again[name]) for name in data)  # drawn from the seed
+    other = explore(seed=0, iteration=2, numbers=range(6), weights=str(SHIPPED), counts=(2, 4))
+    assert not np.array_equal(data["moves"][:50], other["moves"][:50])  # each iteration its own rounds
+
+
+def test_an_improvement_step_makes_a_winning_choice_likelier() -> None:
+    pytest.importorskip("torch", reason="training needs the train extra (PyTorch)")
+    import torch
+
+    from unomas.bots.fit import PolicyValue, improvement_step
+
+    torch.manual_seed(0)
+    model = PolicyValue([16])
+    count = 512
+    features = torch.rand(count, FEATURES)
+    masks = torch.zeros(count, MOVES, dtype=torch.bool)
+    masks[:, :2] = True  # two moves open: 0 and 1
+    moves = torch.arange(count) % 2
+    with torch.no_grad():
+        logits = model(features)[0][:, :2]
+        chances = torch.softmax(logits, -1).gather(1, moves[:, None]).squeeze(1)
+    data = {
+        "features": features,
+        "masks": masks,
+        "moves": moves,
+        "color_masks": torch.zeros(count, 4, dtype=torch.bool),
+        "colors": torch.full((count,), -1),
+        "chances": chances,
+        "won": (moves == 1).float(),  # move 1 always won
+        "episodes": torch.arange(count),  # one decision a round
+    }
+    before = float(torch.softmax(logits, -1)[:, 1].mean())
+    optimiser = torch.optim.Adam(model.parameters(), lr=1e-2)
+    improvement_step(model, optimiser, data, generator=torch.Generator().manual_seed(0))
+    with torch.no_grad():
+        after = float(torch.softmax(model(features)[0][:, :2], -1)[:, 1].mean())
+    assert after > before + 0.05
+
+
+def test_advantages_credit_each_decision_with_what_followed_it() -> None:
+    pytest.importorskip("torch", reason="training needs the train extra (PyTorch)")
+    from unomas.bots import fit
+
+    values = np.asarray([0.5, 0.6, 0.9, 0.4], dtype=np.float32)
+    won = np.asarray([1.0, 1.0, 1.0, 0.0], dtype=np.float32)
+    episodes = np.asarray([7, 3, 7, 3])  # two seats, their decisions interleaved
+    trace = fit.TRACE
+    # seat 7: 0.5 then 0.9, then it won; seat 3: 0.6 then 0.4, then it lost
+    expected = [0.4 + trace * 0.1, -0.2 + trace * -0.4, 0.1, -0.4]
+    assert np.allclose(fit.advantages(values, won, episodes), expected)

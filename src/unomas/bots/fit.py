@@ -166,3 +166,125 @@ def fit(
             torch.save({"model": model.state_dict(), "optimiser": optimiser.state_dict(), "epoch": epoch}, checkpoint)
             report(epoch, total / max(batches, 1), held_out)
             progress.advance(task)
+
+
+CLIP = 0.2
+"""How far one improvement step may move the chance of a recorded decision (PPO's clip)."""
+ENTROPY = 0.01
+"""The weight of the moves' entropy in the improvement's loss: it keeps the network trying
+moves other than its favourite."""
+TRACE = 0.8
+"""How much of the following decisions' advantages each decision's takes (GAE's lambda):
+1 credits every decision with the round's result alone, lower trusts the value head more
+(less noise, more bias)."""
+
+
+def advantages(values: np.ndarray[Any, Any], won: np.ndarray[Any, Any], episodes: np.ndarray[Any, Any]) -> Any:
+    """Each decision's advantage (generalised advantage estimation, no discount): the
+    differences between the value of the seat's next decision in the round (or, after its
+    last, whether it won) and this one's, summed forward with weights falling by
+    :data:`TRACE` per decision. ``episodes`` names each decision's round and seat; a seat's
+    decisions are in the order it made them."""
+    out = np.zeros(len(won), dtype=np.float32)
+    order = np.lexsort((np.arange(len(episodes)), episodes))
+    following = 0.0
+    for position in range(len(order) - 1, -1, -1):
+        index = order[position]
+        last = position == len(order) - 1 or episodes[order[position + 1]] != episodes[index]
+        after = won[index] if last else values[order[position + 1]]
+        following = after - values[index] + (0.0 if last else TRACE * following)
+        out[index] = following
+    return out
+
+
+def improvement_step(
+    model: PolicyValue,
+    optimiser: torch.optim.Optimizer,
+    data: dict[str, torch.Tensor],
+    *,
+    generator: torch.Generator,
+    passes: int = 3,
+    batch_size: int = 2048,
+) -> dict[str, float]:
+    """One step of proximal policy optimisation on the decisions the network made in an
+    iteration's rounds (see :func:`unomas.bots.train.explore`), with the :func:`advantages`
+    of the network's values, normalised; the value head learns the results. The mean
+    losses, entropy and change of the chances."""
+    with torch.no_grad():
+        values = torch.sigmoid(model(data["features"])[2]).numpy()
+    advantage = torch.from_numpy(advantages(values, data["won"].numpy(), data["episodes"].numpy()))
+    advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
+    count = len(data["won"])
+    sums = {"policy": 0.0, "value": 0.0, "entropy": 0.0, "change": 0.0}
+    steps = 0
+    for _ in range(passes):
+        shuffled = torch.randperm(count, generator=generator)
+        for start in range(0, count, batch_size):
+            index = shuffled[start : start + batch_size]
+            moves, colors, value = model(data["features"][index])
+            open_moves = data["masks"][index]
+            move_logs = torch.log_softmax(moves.masked_fill(~open_moves, -1e9), dim=-1)
+            chance = move_logs.gather(1, data["moves"][index, None]).squeeze(1)
+            color_logs = torch.log_softmax(colors.masked_fill(~data["color_masks"][index], -1e9), dim=-1)
+            named = data["colors"][index]
+            color_chance = color_logs.gather(1, named.clamp(min=0)[:, None]).squeeze(1)
+            chance = chance + torch.where(named >= 0, color_chance, torch.zeros_like(color_chance))
+            ratio = torch.exp(chance - torch.log(data["chances"][index]))
+            gain = advantage[index]
+            policy = -torch.min(ratio * gain, ratio.clamp(1 - CLIP, 1 + CLIP) * gain).mean()
+            entropy = -(move_logs.exp() * move_logs.masked_fill(~open_moves, 0.0)).sum(-1).mean()
+            value_loss = nn.functional.binary_cross_entropy_with_logits(value, data["won"][index])
+            loss = policy + 0.5 * value_loss - ENTROPY * entropy
+            optimiser.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]
+            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimiser.step()
+            for name, number in (("policy", policy), ("value", value_loss), ("entropy", entropy)):
+                sums[name] += float(number.detach())
+            sums["change"] += float((ratio.detach() - 1).abs().mean())
+            steps += 1
+    return {name: total / max(steps, 1) for name, total in sums.items()}
+
+
+def improve(
+    out: Path,
+    play: Callable[[int, Path], dict[str, Any]],
+    *,
+    seed: int,
+    iterations: int,
+    hidden: list[int],
+    report: Callable[[int, dict[str, float]], None],
+    lr: float = 3e-4,
+) -> None:
+    """Stage 3: ``iterations`` improvement steps from the fitted network
+    (``out/checkpoint.pt``), or from ``out/improve.pt`` where a stopped run left it. Each
+    iteration ``play(iteration, weights)`` plays rounds with the weights written to
+    ``out/learned.npz`` and gives its decisions for :func:`improvement_step`."""
+    torch.set_num_threads(1)
+    model = PolicyValue(hidden)
+    optimiser = torch.optim.Adam(model.parameters(), lr=lr)
+    checkpoint = out / "improve.pt"
+    start = 0
+    if checkpoint.exists():
+        state = torch.load(checkpoint)
+        optimiser.load_state_dict(state["optimiser"])
+        start = state["iteration"]
+    else:
+        state = torch.load(out / "checkpoint.pt")
+    model.load_state_dict(state["model"])
+    from rich.progress import Progress
+
+    with Progress() as progress:
+        task = progress.add_task("improving", total=iterations, completed=start)
+        for iteration in range(start + 1, iterations + 1):
+            weights = out / "learned.npz"
+            np.savez_compressed(weights, **model.arrays())  # type: ignore[arg-type]
+            data = {name: torch.from_numpy(array) for name, array in play(iteration, weights).items()}
+            generator = torch.Generator().manual_seed(seed * 100_003 + iteration)
+            figures = improvement_step(model, optimiser, data, generator=generator)
+            figures["decisions"] = float(len(data["won"]))
+            np.savez_compressed(weights, **model.arrays())  # type: ignore[arg-type]
+            state = {"model": model.state_dict(), "optimiser": optimiser.state_dict(), "iteration": iteration}
+            torch.save(state, checkpoint)
+            report(iteration, figures)
+            progress.advance(task)

@@ -31,7 +31,7 @@ import argparse
 import contextlib
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,7 +41,7 @@ from unomas.bots.base import Bot
 from unomas.bots.guided import GuidedNode
 from unomas.bots.heuristic import HeuristicBot
 from unomas.bots.ismcts import IsmctsBot
-from unomas.bots.learned import FEATURES, INPUT_SWITCHES, MOVES, features, move_of
+from unomas.bots.learned import FEATURES, INPUT_SWITCHES, MOVES, SEATS, LearnedBot, features, move_of, pick_variant
 from unomas.bots.search import Node, turn_candidates
 from unomas.errors import BotError, SettingsError
 from unomas.position import Phase
@@ -167,6 +167,125 @@ class HeuristicRecordingBot(HeuristicBot):
         return chosen
 
 
+class ExploringBot(LearnedBot):
+    """``learned`` without slips that samples its moves (and a wild's colour) from the
+    network's probabilities, writing each turn decision with a choice into ``trace``: the
+    features, the moves and colours open, what it chose and the chance it had."""
+
+    def __init__(self, trace: Trace, weights: str) -> None:
+        super().__init__(weights=weights, forget=0.0, miss=0.0)
+        self.trace = trace
+
+    def choose(self, view: View, candidates: list[Action], moves: Any, colors: Any) -> Action:
+        import numpy as np
+
+        if len(self.trace.seats) >= LONGEST_ROUND:
+            raise LongRound
+        legal = sorted({m for m in map(move_of, candidates) if m is not None})
+        move, chance = sample(self.rng, np.asarray([moves[m] for m in legal]))
+        variants = [a for a in candidates if move_of(a) == legal[move]]
+        named = sorted({a.color for a in variants if a.color is not None})
+        color = -1
+        if named:
+            index, color_chance = sample(self.rng, np.asarray([colors[c] for c in named]))
+            color, chance = named[index], chance * color_chance
+            action = next(a for a in variants if a.color == color)
+        else:
+            action = pick_variant(view, candidates, legal[move], colors)
+        mask = [False] * MOVES
+        for open_move in legal:
+            mask[open_move] = True
+        self.trace.features.append(features(view, self.helper.voids))
+        self.trace.masks.append(mask)
+        self.trace.moves.append(legal[move])
+        self.trace.color_masks.append([c in named for c in range(4)])
+        self.trace.colors.append(color)
+        self.trace.chances.append(chance)
+        self.trace.seats.append(self.seat)
+        return action
+
+
+def sample(rng: random.Random, logits: Any) -> tuple[int, float]:
+    """An index drawn from the softmax of ``logits``, and its probability."""
+    import numpy as np
+
+    weights = np.exp(logits - logits.max())
+    shares = weights / weights.sum()
+    index = min(int(np.searchsorted(np.cumsum(shares), rng.random(), side="right")), len(shares) - 1)
+    return index, float(shares[index])
+
+
+@dataclass
+class Trace:
+    """The decisions :class:`ExploringBot` made in rounds against ``heuristic`` and itself."""
+
+    features: list[list[float]] = field(default_factory=list)
+    masks: list[list[bool]] = field(default_factory=list)
+    moves: list[int] = field(default_factory=list)
+    color_masks: list[list[bool]] = field(default_factory=list)
+    colors: list[int] = field(default_factory=list)
+    chances: list[float] = field(default_factory=list)
+    seats: list[int] = field(default_factory=list)
+    won: list[float] = field(default_factory=list)
+
+
+SELF_PLAY_SHARE = 0.3
+"""The share of the improvement's rounds where every seat is the network; in the others it
+has every other seat and ``heuristic`` (with a person's slips or, a third of the time,
+without) the rest."""
+
+
+def explore_round(seed: str, weights: str, counts: Sequence[int]) -> Trace:
+    """One round of the improvement stage (its table, seats and deal drawn from ``seed``):
+    the network's decisions and whether each seat won; none past :data:`LONGEST_ROUND`."""
+    from unomas.bots.player import BotPlayer
+    from unomas.conductor import Conductor
+
+    rng = random.Random(seed)
+    rules = table_rules(rng, counts)
+    trace = Trace()
+    everyone = rng.random() < SELF_PLAY_SHARE
+    shift = rng.randrange(2)
+    bots: list[Bot] = []
+    for seat in range(rules.players):
+        if everyone or (seat + shift) % 2 == 0:
+            bots.append(ExploringBot(trace, weights))
+        else:
+            bots.append(HeuristicBot(forget=0.0, miss=0.0) if rng.random() < 1 / 3 else HeuristicBot())
+    try:
+        summary = Conductor.seeded(rules, [BotPlayer(bot) for bot in bots], seed=seed, history=False).play()
+    except BotError as error:
+        if isinstance(error.__cause__, LongRound):
+            return Trace()
+        raise
+    winner = summary.round_winners[0] if summary.round_winners else -1
+    trace.won = [1.0 if seat == winner else 0.0 for seat in trace.seats]
+    return trace
+
+
+def explore(seed: int, iteration: int, numbers: range, weights: str, counts: Sequence[int]) -> dict[str, Any]:
+    """The rounds ``numbers`` of improvement ``iteration``, as arrays."""
+    import numpy as np
+
+    trace = Trace()
+    episodes: list[int] = []  # a round's number and seat, for the advantages
+    for number in numbers:
+        one = explore_round(f"{seed}/improve {iteration}/{number}", weights, counts)
+        for name in trace.__dataclass_fields__:
+            getattr(trace, name).extend(getattr(one, name))
+        episodes.extend(number * SEATS + seat for seat in one.seats)
+    return {
+        "features": np.asarray(trace.features, dtype=np.float32).reshape(-1, FEATURES),
+        "masks": np.asarray(trace.masks, dtype=bool).reshape(-1, MOVES),
+        "moves": np.asarray(trace.moves, dtype=np.int64),
+        "color_masks": np.asarray(trace.color_masks, dtype=bool).reshape(-1, 4),
+        "colors": np.asarray(trace.colors, dtype=np.int64),
+        "chances": np.asarray(trace.chances, dtype=np.float32),
+        "won": np.asarray(trace.won, dtype=np.float32),
+        "episodes": np.asarray(episodes, dtype=np.int64),
+    }
+
+
 def play_round(seed: str, iterations: int, counts: Sequence[int] = PLAYER_COUNTS, teacher: str = "ismcts") -> Samples:
     """One self-play round (its rules and deal drawn from ``seed``), every seat the
     ``teacher``; its decisions, none if the round went past :data:`LONGEST_ROUND`."""
@@ -272,28 +391,36 @@ def evaluate(weights: Path, rounds: int, seed: int) -> tuple[float, float, float
 
 
 def plot(out: Path) -> None:
-    """The learning curve from ``out/log.jsonl`` to ``out/curve.png`` (needs matplotlib)."""
+    """The learning curve from ``out/log.jsonl`` to ``out/curve.png`` (needs matplotlib):
+    the fitting's losses and win rates by epoch, and the improvement's win rates by iteration."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     rows = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
-    figure, (loss_axis, rate_axis) = plt.subplots(1, 2, figsize=(10, 4))
-    loss_axis.plot([r["epoch"] for r in rows], [r["loss"] for r in rows], label="training loss")
-    loss_axis.plot([r["epoch"] for r in rows], [r["held_out"] for r in rows], label="held-out loss")
+    fitting = [r for r in rows if "epoch" in r]
+    improving = [r for r in rows if "iteration" in r]
+    panels = 3 if improving else 2
+    figure, axes = plt.subplots(1, panels, figsize=(5 * panels, 4))
+    loss_axis = axes[0]
+    loss_axis.plot([r["epoch"] for r in fitting], [r["loss"] for r in fitting], label="training loss")
+    loss_axis.plot([r["epoch"] for r in fitting], [r["held_out"] for r in fitting], label="held-out loss")
     loss_axis.set_xlabel("epoch")
     loss_axis.legend()
-    rated = [r for r in rows if "win_rate" in r]
-    rate_axis.errorbar(
-        [r["epoch"] for r in rated],
-        [r["win_rate"] for r in rated],
-        yerr=[[r["win_rate"] - r["low"] for r in rated], [r["high"] - r["win_rate"] for r in rated]],
-        fmt="o-",
-    )
-    rate_axis.axhline(0.5, color="grey", linewidth=0.5)
-    rate_axis.set_xlabel("epoch")
-    rate_axis.set_ylabel("round win rate against heuristic (2 players)")
+    for axis, stage, key in ((axes[1], fitting, "epoch"), (axes[-1], improving, "iteration")):
+        rated = [r for r in stage if "win_rate" in r]
+        if not stage:
+            continue
+        axis.errorbar(
+            [r[key] for r in rated],
+            [r["win_rate"] for r in rated],
+            yerr=[[r["win_rate"] - r["low"] for r in rated], [r["high"] - r["win_rate"] for r in rated]],
+            fmt="o-",
+        )
+        axis.axhline(0.5, color="grey", linewidth=0.5)
+        axis.set_xlabel(key if key == "epoch" else "improvement iteration")
+        axis.set_ylabel("round win rate against heuristic (2 players)")
     figure.tight_layout()
     figure.savefig(out / "curve.png", dpi=100)
     plt.close(figure)
@@ -316,6 +443,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hidden", type=int, nargs="+", default=[256, 256], help="hidden layer sizes")
     parser.add_argument("--eval-every", type=int, default=10, help="epochs between evaluations (0: never)")
     parser.add_argument("--eval-rounds", type=int, default=200)
+    parser.add_argument("--improve", type=int, default=0, help="improvement iterations after the fitting")
+    parser.add_argument("--improve-rounds", type=int, default=4000, help="rounds per improvement iteration")
     args = parser.parse_args(argv)
     train(
         args.out,
@@ -330,6 +459,8 @@ def main(argv: list[str] | None = None) -> None:
         hidden=args.hidden,
         eval_every=args.eval_every,
         eval_rounds=args.eval_rounds,
+        improvements=args.improve,
+        improve_rounds=args.improve_rounds,
     )
 
 
@@ -356,15 +487,72 @@ def train(
     teacher: str = "ismcts",
     eval_every: int,
     eval_rounds: int,
+    improvements: int = 0,
+    improve_rounds: int = 4000,
 ) -> None:
-    """Both stages (see the module), each taken up where a stopped run left it."""
+    """The stages (see the module), each taken up where a stopped run left it."""
     if teacher not in TEACHERS:
         raise SettingsError("setup.bad_teacher", name=teacher, known=", ".join(TEACHERS))
     require_torch()
     paths = generate(out, seed, games, iterations, chunk, workers, counts, teacher)
-    from unomas.bots.fit import fit
+    from unomas.bots.fit import fit, improve
 
     fit(out, load(paths), seed=seed, epochs=epochs, hidden=hidden, report=report(out, seed, eval_every, eval_rounds))
+    if improvements:
+        with exploration(seed, improve_rounds, chunk, workers, counts) as play:
+            improve(
+                out,
+                play,
+                seed=seed,
+                iterations=improvements,
+                hidden=hidden,
+                report=improvement_report(out, seed, eval_every, eval_rounds),
+            )
+
+
+@contextlib.contextmanager
+def exploration(
+    seed: int, rounds: int, chunk: int, workers: int, counts: Sequence[int]
+) -> Iterator[Callable[[int, Path], dict[str, Any]]]:
+    """What the improvement stage calls each iteration: its ``rounds`` played in pieces of
+    ``chunk`` by ``workers`` processes, their arrays joined in the pieces' order (so the
+    same for any number of workers)."""
+    import numpy as np
+    from pebble import ProcessPool
+
+    pieces = [range(start, min(rounds, start + chunk)) for start in range(0, rounds, chunk)]
+
+    def joined(parts: list[dict[str, Any]]) -> dict[str, Any]:
+        return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+
+    if workers == 1:
+        yield lambda iteration, weights: joined([explore(seed, iteration, p, str(weights), counts) for p in pieces])
+        return
+    with ProcessPool(max_workers=workers) as pool:
+
+        def play(iteration: int, weights: Path) -> dict[str, Any]:
+            futures = [pool.schedule(explore, (seed, iteration, p, str(weights), counts)) for p in pieces]
+            return joined([future.result() for future in futures])
+
+        yield play
+
+
+def improvement_report(out: Path, seed: int, every: int, rounds: int) -> Callable[[int, dict[str, float]], None]:
+    """What :func:`~unomas.bots.fit.improve` calls after each iteration: evaluate (every
+    ``every`` iterations, ``rounds`` rounds), log, plot."""
+
+    def after(iteration: int, figures: dict[str, float]) -> None:
+        row: dict[str, float] = {"iteration": iteration} | figures
+        if every and iteration % every == 0:
+            rate, low, high = evaluate(out / "learned.npz", rounds, seed)
+            row |= {"win_rate": rate, "low": low, "high": high}
+            print(f"improvement {iteration}: {rate:.1%} ({low:.1%}–{high:.1%}) against heuristic", flush=True)
+        with (out / "log.jsonl").open("a") as log:
+            log.write(json.dumps(row) + "\n")
+        with contextlib.suppress(ImportError):
+            plot(out)
+
+    return after
 
 
 def report(out: Path, seed: int, every: int, rounds: int) -> Callable[[int, float, float], None]:

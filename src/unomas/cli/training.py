@@ -58,11 +58,25 @@ def train_command(
     ] = None,
     eval_every: Annotated[
         int,
-        typer.Option(min=0, metavar="N", help="Epochs between games against heuristic (0: none)."),
+        typer.Option(
+            min=0, metavar="N", help="Epochs, and improvement iterations, between games against heuristic (0: none)."
+        ),
     ] = 10,
     eval_rounds: Annotated[
         int, typer.Option(min=1, metavar="N", help="Two-player rounds of each evaluation, 1 or more.")
     ] = 200,
+    improve: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            metavar="N",
+            help="Iterations of improvement after the fitting: the network plays heuristic and itself"
+            " and learns from the rounds' results (0: none).",
+        ),
+    ] = 0,
+    improve_rounds: Annotated[
+        int, typer.Option(min=1, metavar="N", help="Rounds of each improvement iteration, 1 or more.")
+    ] = 4000,
     lang: LangOption = None,
 ) -> None:
     """Train the learned bot's network: a teacher's self-play decisions (the search, or heuristic), then PyTorch.
@@ -85,6 +99,8 @@ def train_command(
             hidden=hidden or [256, 256],
             eval_every=eval_every,
             eval_rounds=eval_rounds,
+            improvements=improve,
+            improve_rounds=improve_rounds,
         )
     except SettingsError as error:
         from unomas.i18n.wording import error_line
