@@ -1,9 +1,10 @@
-"""Training ``learned``: imitate the search's decisions in self-play, from a seed.
+"""Training ``learned``: imitate a teacher's decisions in self-play, then learn from results, from a seed.
 
     unomas train --out runs/learned --seed 0 [--teacher heuristic] [--games 600] [--epochs 20] [--workers 2]
+                 [--improve 40] [--improve-rounds 4000]
     python -m unomas.bots.train --out runs/learned ...  (the same options)
 
-Two stages, both resumable (run the same command again after a stop):
+Three stages, each resumable (run the same command again after a stop):
 
 1. **Self-play data**: ``--games`` single rounds, every seat ``ismcts`` at ``--iterations``,
    each at a table drawn from the seed (2 to 10 players, weighted to 2 and 4, or the
@@ -20,6 +21,14 @@ Two stages, both resumable (run the same command again after a stop):
    (``OUT/learned.npz``, what the bot reads); every ``--eval-every`` epochs it plays
    ``--eval-rounds`` two-player rounds against ``heuristic`` and writes the learning curve
    (``OUT/log.jsonl``, and ``OUT/curve.png`` with matplotlib).
+
+3. **Improvement** (``--improve N``, none by default): the fitted network plays
+   ``--improve-rounds`` rounds an iteration, sampling its moves, at tables drawn as in
+   stage 1: against ``heuristic`` in every other seat, or (a share of
+   :data:`SELF_PLAY_SHARE`) against itself. It then learns from the rounds' results by
+   proximal policy optimisation (:func:`unomas.bots.fit.improvement_step`), so it can go
+   past its teacher. After every iteration a checkpoint (``OUT/improve.pt``) and
+   ``OUT/learned.npz``; an evaluation every ``--eval-every`` iterations.
 
 Everything is drawn from ``--seed``, and the search's budget is in iterations, so the
 same command makes the same data; PyTorch on one thread makes the same network.
