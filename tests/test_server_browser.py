@@ -847,6 +847,8 @@ def test_on_a_phone_one_tap_plays_against_bots_and_the_full_form_is_one_step_awa
         assert axe_problems(page) == []
         page.click("#create-box summary")  # ...one tap away
         assert page.is_visible("#create-form button[type=submit]")
+        page.select_option("#create-form select[name=bot]", "learned")  # the longest level's words
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
         screens(page, "home-form-phone")
         page.click("#create-box summary")
         page.tap("#quick-play")

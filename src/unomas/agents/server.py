@@ -236,7 +236,7 @@ def build_server(
         context: Context,
         players: Annotated[int, Field(ge=2, le=10, description="Seats, yours (0) included.")] = 4,
         bots: Annotated[
-            list[str], Field(description="Bot specs for seats 1…, the last one repeated: heuristic, ismcts…")
+            list[str], Field(description="Bot specs for seats 1…, the last one repeated: heuristic, learned, ismcts…")
         ] = ["heuristic"],  # noqa: B006
         rules: Annotated[
             dict[str, int | bool | str],
