@@ -314,3 +314,36 @@ def test_advantages_credit_each_decision_with_what_followed_it() -> None:
     # seat 7: 0.5 then 0.9, then it won; seat 3: 0.6 then 0.4, then it lost
     expected = [0.4 + trace * 0.1, -0.2 + trace * -0.4, 0.1, -0.4]
     assert np.allclose(fit.advantages(values, won, episodes), expected)
+
+
+def test_the_improvement_s_rounds_are_the_same_from_two_workers_as_from_one() -> None:
+    from unomas.bots.train import exploration
+
+    with exploration(seed=0, rounds=4, chunk=1, workers=1, counts=(2, 3)) as play:
+        alone = play(1, SHIPPED)
+    with exploration(seed=0, rounds=4, chunk=1, workers=2, counts=(2, 3)) as play:
+        shared = play(1, SHIPPED)
+    assert alone.keys() == shared.keys() and len(alone["won"]) > 0
+    assert all(np.array_equal(alone[name], shared[name]) for name in alone)
+
+
+def test_an_improvement_round_past_the_longest_is_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    decisions = len(train_module.explore_round("0/0", str(SHIPPED), (2,)).seats)
+    assert decisions > 0
+    monkeypatch.setattr(train_module, "LONGEST_ROUND", decisions - 1)
+    assert train_module.explore_round("0/0", str(SHIPPED), (2,)).seats == []
+
+
+def test_each_improvement_iteration_is_logged_and_evaluated_when_due(tmp_path: Path) -> None:
+    from shutil import copyfile
+
+    from unomas.bots.train import improvement_report
+
+    copyfile(SHIPPED, tmp_path / "learned.npz")
+    (tmp_path / "log.jsonl").write_text(json.dumps({"epoch": 1, "loss": 3.0, "held_out": 3.1}) + "\n")
+    after = improvement_report(tmp_path, seed=0, every=2, rounds=4)
+    after(1, {"policy": -0.01, "decisions": 100.0})
+    after(2, {"policy": -0.02, "decisions": 90.0})
+    rows = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
+    assert [row.get("iteration") for row in rows] == [None, 1, 2]
+    assert "win_rate" not in rows[1] and 0.0 <= rows[2]["win_rate"] <= 1.0 and rows[2]["decisions"] == 90.0

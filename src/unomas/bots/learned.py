@@ -1,4 +1,4 @@
-"""``learned``: a policy and value network, trained by imitating the search, played in NumPy.
+"""``learned``: a policy and value network, trained in self-play (``unomas train``), played in NumPy.
 
 The network is a small multi-layer perceptron over :func:`features`, a vector of what the
 seat knows (its hand, the top card, the colour in play, the cards seen played, every
@@ -15,7 +15,9 @@ it (and forgets ``forget`` of the time). The starting colour, late UNO calls, ca
 jump-ins follow ``heuristic``, as ``ismcts`` does. ``temperature=0`` (the default) plays
 the likeliest move; above 0 it samples the moves' softmax at that temperature.
 
-The weights ship inside the package (``bots/weights/learned.npz``); ``weights=PATH``
+The shipped network first imitated ``heuristic``, then learned from the results of rounds
+against it and itself (:mod:`unomas.bots.train`). The weights ship inside the package
+(``bots/weights/learned.npz``); ``weights=PATH``
 plays another file written by ``unomas train``. NumPy loads only when the
 bot is made.
 """
