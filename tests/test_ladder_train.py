@@ -256,7 +256,8 @@ def test_the_improvement_s_rounds_record_the_network_s_own_choices_and_results()
     count = len(data["won"])
     assert count > 0 and data["features"].shape == (count, FEATURES)
     assert data["masks"][np.arange(count), data["moves"]].all()  # every move chosen was open
-    assert (data["masks"].sum(axis=1) > 1).all()  # decisions with a choice only
+    choices = (data["masks"].sum(axis=1) > 1) | (data["color_masks"].sum(axis=1) > 1)
+    assert choices.all()  # decisions with a choice of move or of a wild's colour only
     named = data["colors"] >= 0
     assert named.any() and data["color_masks"][np.flatnonzero(named), data["colors"][named]].all()
     assert not data["color_masks"][~named].any()
