@@ -201,16 +201,16 @@ def test_play_command_in_plain_mode_saves_the_record(data_folder: Path) -> None:
         (["--players", "11"], "A match has 2 to 10 players, not 11.", "Una partida tiene de 2 a 10 jugadores, no 11."),
         (
             ["--bots", "nobody", "--players", "2"],
-            "--bots: 'nobody' is not a bot (the levels are random, playfirst, heuristic, learned, ismcts, or"
+            "--bots: 'nobody' is not a bot (the levels are random, playfirst, heuristic, ismcts, learned, or"
             " cmd:COMMAND for a program).",
-            "--bots: 'nobody' no es un bot (los niveles son random, playfirst, heuristic, learned, ismcts, o cmd:ORDEN"
+            "--bots: 'nobody' no es un bot (los niveles son random, playfirst, heuristic, ismcts, learned, o cmd:ORDEN"
             " para un programa).",
         ),
         (
             ["--bots", "ismcts:iterations=x"],
-            "--bots: 'ismcts:iterations=x' is not a bot (the levels are random, playfirst, heuristic, learned, ismcts,"
+            "--bots: 'ismcts:iterations=x' is not a bot (the levels are random, playfirst, heuristic, ismcts, learned,"
             " or cmd:COMMAND for a program).",
-            "--bots: 'ismcts:iterations=x' no es un bot (los niveles son random, playfirst, heuristic, learned, ismcts,"
+            "--bots: 'ismcts:iterations=x' no es un bot (los niveles son random, playfirst, heuristic, ismcts, learned,"
             " o cmd:ORDEN para un programa).",
         ),
         (
@@ -646,9 +646,9 @@ def test_the_spanish_words_of_the_terminal_read_naturally() -> None:
         "aleatorio (1, el más fácil)",
         "primera que sirva (2)",
         "heurístico (3)",
-        "red aprendida (4)",
-        "Montecarlo 300 (5)",
-        "Montecarlo 1500 (6, el más fuerte)",
+        "Montecarlo 300 (4)",
+        "Montecarlo 1500 (5)",
+        "red aprendida (6, el más fuerte)",
     ]
     assert translator("es").gettext("You drew {card}: play it or keep it.") == "Has robado {card}: juégala o quédatela."
     out_text = "\n".join(run_plain("es", ["1", "c", "2 y u"])[1])

@@ -640,7 +640,7 @@ def test_the_i18n_endpoint_serves_both_languages_and_refuses_others() -> None:
             "heuristic": "heurístico (3)",
             "playfirst": "primera que sirva (2)",
             "random": "aleatorio (1, el más fácil)",
-            "learned": "red aprendida (4)",
+            "learned": "red aprendida (6, el más fuerte)",
         }
         assert {bot["spec"]: bot["slips"] for bot in words["bots"]}["heuristic"] == (
             "olvida cantar UNO el 20 % de las veces y no pilla el 25 %"

@@ -3,9 +3,9 @@ the server.
 
 Each level is a bot spec with a label (an English message id, translated by the catalogs
 through :func:`unomas.i18n.bot_label`), weakest first. ``in_rooms`` marks the levels a
-server room may seat: built in and quick, never a program of the host's choosing
-(``learned``, the network, is the strongest of them: it beats ``heuristic``, see
-docs/strength.md).
+server room may seat: built in and quick, never a program of the host's choosing.
+``learned``, the network, is the strongest level: it beats both searches at a hundredth
+of their time (README, "The learned bot").
 Each level slips as people do at its own rates (:func:`slips`), which the setup screens show
 beside it: the weaker levels forget UNO and let catches go more often, the strongest never.
 
@@ -38,9 +38,9 @@ LEVELS: tuple[Level, ...] = (
     Level("random", N_("random (1, easiest)"), in_rooms=True),
     Level("playfirst", N_("playfirst (2)"), in_rooms=True),
     Level("heuristic", N_("heuristic (3)"), in_rooms=True),
-    Level("learned", N_("learned (4)"), in_rooms=True),
-    Level("ismcts:iterations=300", N_("ismcts 300 (5)")),
-    Level("ismcts:iterations=1500", N_("ismcts 1500 (6, strongest)")),
+    Level("ismcts:iterations=300", N_("ismcts 300 (4)")),
+    Level("ismcts:iterations=1500", N_("ismcts 1500 (5)")),
+    Level("learned", N_("learned (6, strongest)"), in_rooms=True),
 )
 
 ROOM_LEVELS: tuple[str, ...] = tuple(level.spec for level in LEVELS if level.in_rooms)
