@@ -547,39 +547,32 @@ def exploration(
 
 
 def improvement_report(out: Path, seed: int, every: int, rounds: int) -> Callable[[int, dict[str, float]], None]:
-    """What :func:`~unomas.bots.fit.improve` calls after each iteration: evaluate (every
-    ``every`` iterations, ``rounds`` rounds), log, plot."""
-
-    def after(iteration: int, figures: dict[str, float]) -> None:
-        row: dict[str, float] = {"iteration": iteration} | figures
-        if every and iteration % every == 0:
-            rate, low, high = evaluate(out / "learned.npz", rounds, seed)
-            row |= {"win_rate": rate, "low": low, "high": high}
-            print(f"improvement {iteration}: {rate:.1%} ({low:.1%}–{high:.1%}) against heuristic", flush=True)
-        with (out / "log.jsonl").open("a") as log:
-            log.write(json.dumps(row) + "\n")
-        with contextlib.suppress(ImportError):
-            plot(out)
-
-    return after
+    """What :func:`~unomas.bots.fit.improve` calls after each iteration (see :func:`log_step`)."""
+    return lambda iteration, figures: log_step(
+        out, seed, every, rounds, "improvement", {"iteration": iteration} | figures
+    )
 
 
 def report(out: Path, seed: int, every: int, rounds: int) -> Callable[[int, float, float], None]:
-    """What :func:`~unomas.bots.fit.fit` calls after each epoch: evaluate (every ``every``
-    epochs, ``rounds`` rounds), log, plot."""
+    """What :func:`~unomas.bots.fit.fit` calls after each epoch (see :func:`log_step`)."""
+    return lambda epoch, loss, held_out: log_step(
+        out, seed, every, rounds, "epoch", {"epoch": epoch, "loss": loss, "held_out": held_out}
+    )
 
-    def after(epoch: int, loss: float, held_out: float) -> None:
-        row: dict[str, float] = {"epoch": epoch, "loss": loss, "held_out": held_out}
-        if every and epoch % every == 0:
-            rate, low, high = evaluate(out / "learned.npz", rounds, seed)
-            row |= {"win_rate": rate, "low": low, "high": high}
-            print(f"epoch {epoch}: {rate:.1%} ({low:.1%}–{high:.1%}) against heuristic", flush=True)
-        with (out / "log.jsonl").open("a") as log:
-            log.write(json.dumps(row) + "\n")
-        with contextlib.suppress(ImportError):
-            plot(out)
 
-    return after
+def log_step(out: Path, seed: int, every: int, rounds: int, stage: str, row: dict[str, float]) -> None:
+    """Log one epoch's or improvement iteration's ``row`` (its number first) to
+    ``out/log.jsonl``, with the win rate against ``heuristic`` over ``rounds`` rounds every
+    ``every`` steps, and redraw the learning curve."""
+    step = int(next(iter(row.values())))
+    if every and step % every == 0:
+        rate, low, high = evaluate(out / "learned.npz", rounds, seed)
+        row = row | {"win_rate": rate, "low": low, "high": high}
+        print(f"{stage} {step}: {rate:.1%} ({low:.1%}–{high:.1%}) against heuristic", flush=True)
+    with (out / "log.jsonl").open("a") as log:
+        log.write(json.dumps(row) + "\n")
+    with contextlib.suppress(ImportError):
+        plot(out)
 
 
 if __name__ == "__main__":
