@@ -247,9 +247,6 @@ without) the rest."""
 def explore_round(seed: str, weights: str, counts: Sequence[int]) -> Trace:
     """One round of the improvement stage (its table, seats and deal drawn from ``seed``):
     the network's decisions and whether each seat won; none past :data:`LONGEST_ROUND`."""
-    from unomas.bots.player import BotPlayer
-    from unomas.conductor import Conductor
-
     rng = random.Random(seed)
     rules = table_rules(rng, counts)
     trace = Trace()
@@ -261,15 +258,26 @@ def explore_round(seed: str, weights: str, counts: Sequence[int]) -> Trace:
             bots.append(ExploringBot(trace, weights))
         else:
             bots.append(HeuristicBot(forget=0.0, miss=0.0) if rng.random() < 1 / 3 else HeuristicBot())
-    try:
-        summary = Conductor.seeded(rules, [BotPlayer(bot) for bot in bots], seed=seed, history=False).play()
-    except BotError as error:
-        if isinstance(error.__cause__, LongRound):
-            return Trace()
-        raise
-    winner = summary.round_winners[0] if summary.round_winners else -1
+    winner = play_out(rules, bots, seed)
+    if winner is None:
+        return Trace()
     trace.won = [1.0 if seat == winner else 0.0 for seat in trace.seats]
     return trace
+
+
+def play_out(rules: Rules, bots: list[Bot], seed: str) -> int | None:
+    """Play one seeded round of ``bots``: its winner's seat (-1 for none), or None when it
+    went past :data:`LONGEST_ROUND` decisions."""
+    from unomas.bots.player import BotPlayer
+    from unomas.conductor import Conductor
+
+    try:
+        summary = Conductor.seeded(rules, [BotPlayer(bot) for bot in bots], seed=seed, history=False).play()
+    except BotError as error:  # the conductor reports what a bot raised as its failure
+        if isinstance(error.__cause__, LongRound):
+            return None
+        raise
+    return summary.round_winners[0] if summary.round_winners else -1
 
 
 def explore(seed: int, iteration: int, numbers: range, weights: str, counts: Sequence[int]) -> dict[str, Any]:
@@ -298,22 +306,15 @@ def explore(seed: int, iteration: int, numbers: range, weights: str, counts: Seq
 def play_round(seed: str, iterations: int, counts: Sequence[int] = PLAYER_COUNTS, teacher: str = "ismcts") -> Samples:
     """One self-play round (its rules and deal drawn from ``seed``), every seat the
     ``teacher``; its decisions, none if the round went past :data:`LONGEST_ROUND`."""
-    from unomas.bots.player import BotPlayer
-    from unomas.conductor import Conductor
-
     rules = table_rules(random.Random(seed), counts)
     samples = Samples()
     bots: list[Bot] = [
         RecordingBot(samples, iterations) if teacher == "ismcts" else HeuristicRecordingBot(samples)
         for _ in range(rules.players)
     ]
-    try:
-        summary = Conductor.seeded(rules, [BotPlayer(bot) for bot in bots], seed=seed, history=False).play()
-    except BotError as error:  # the conductor reports what a bot raised as its failure
-        if isinstance(error.__cause__, LongRound):
-            return Samples()
-        raise
-    winner = summary.round_winners[0] if summary.round_winners else -1
+    winner = play_out(rules, bots, seed)
+    if winner is None:
+        return Samples()
     samples.won = [1.0 if seat == winner else 0.0 for seat in samples.seats]
     return samples
 
