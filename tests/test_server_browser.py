@@ -93,8 +93,11 @@ CLICKS = {
 
 
 def axe_problems(page: Any) -> list[str]:
-    """The critical and serious violations axe-core finds in the page as it is now."""
+    """The critical and serious violations axe-core finds in the page as it is now, once a
+    move's sign has faded (a decorative flash of 1.1 s, half-transparent on its way in and
+    out; the log says the same in words)."""
     axe = pytest.importorskip("axe_playwright_python")
+    page.wait_for_function("() => !document.querySelector('.burst')", timeout=5000)
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.evaluate((resources.files(axe) / "axe.min.js").read_text())
     found = page.evaluate("axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations)")
